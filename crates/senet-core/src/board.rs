@@ -1,0 +1,400 @@
+//! What a position looks like: who stands where, and how many pieces are off or in hand.
+
+use core::fmt;
+
+use crate::error::PositionError;
+use crate::side::Side;
+use crate::square::{Square, SquareSet};
+
+/// Read access to a board: which side occupies each square, and the pieces not on the board.
+///
+/// [`BitBoard`] is the fast implementation every ruleset uses; [`MailboxBoard`] is a plain
+/// array of 30 squares, handy for reference code and tests. Anything written against this
+/// trait works with both.
+pub trait Board {
+    /// The side whose piece stands on `sq`, if any.
+    fn side_at(&self, sq: Square) -> Option<Side>;
+
+    /// The squares occupied by `side`.
+    fn pieces(&self, side: Side) -> SquareSet;
+
+    /// How many of `side`'s pieces have been borne off.
+    fn off(&self, side: Side) -> u8;
+
+    /// How many of `side`'s pieces wait in hand, not yet entered.
+    fn in_hand(&self, side: Side) -> u8;
+
+    /// How many of `side`'s pieces stand on the board.
+    fn on_board(&self, side: Side) -> u8 {
+        self.pieces(side).len()
+    }
+
+    /// Every piece of `side`: on the board, off, or in hand.
+    fn total(&self, side: Side) -> u8 {
+        self.on_board(side) + self.off(side) + self.in_hand(side)
+    }
+
+    /// The squares occupied by either side.
+    fn occupied(&self) -> SquareSet {
+        self.pieces(Side::Black) | self.pieces(Side::White)
+    }
+
+    /// The board as the 30-character string of the position notation, square 1 first:
+    /// `B` for Black, `W` for White, `.` for empty.
+    fn squares_string(&self) -> String {
+        Square::all()
+            .map(|sq| match self.side_at(sq) {
+                Some(Side::Black) => 'B',
+                Some(Side::White) => 'W',
+                None => '.',
+            })
+            .collect()
+    }
+
+    /// The board drawn as its three physical rows (the middle row runs right to left),
+    /// with the pieces off and in hand underneath.
+    fn diagram(&self) -> String {
+        let cell = |n: u8| -> String {
+            let sq = Square::from_valid(n);
+            match self.side_at(sq) {
+                Some(Side::Black) => " B ".to_string(),
+                Some(Side::White) => " W ".to_string(),
+                None => format!("{n:>2} "),
+            }
+        };
+        let mut out = String::new();
+        let rows: [[u8; 10]; 3] = [
+            core::array::from_fn(|i| i as u8 + 1),
+            core::array::from_fn(|i| 20 - i as u8),
+            core::array::from_fn(|i| i as u8 + 21),
+        ];
+        for row in rows {
+            out.push('|');
+            for n in row {
+                out.push_str(&cell(n));
+                out.push('|');
+            }
+            out.push('\n');
+        }
+        for side in Side::BOTH {
+            out.push_str(&format!(
+                "{side}: {} on board, {} off, {} in hand\n",
+                self.on_board(side),
+                self.off(side),
+                self.in_hand(side)
+            ));
+        }
+        out
+    }
+}
+
+/// The compact board every ruleset uses: one [`SquareSet`] per side plus two counters per
+/// side. It is `Copy` and 12 bytes, so positions are cheap to copy and to hash.
+///
+/// ```
+/// use senet_core::{BitBoard, Board, Side, SquareSet};
+/// let board = BitBoard::new(
+///     SquareSet::from_squares([2, 4]).unwrap(),
+///     SquareSet::from_squares([1, 3]).unwrap(),
+///     [3, 3],
+///     [0, 0],
+/// )
+/// .unwrap();
+/// assert_eq!(board.squares_string(), format!("WBWB{}", ".".repeat(26)));
+/// assert_eq!(board.total(Side::Black), 5);
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub struct BitBoard {
+    sides: [SquareSet; 2],
+    off: [u8; 2],
+    hand: [u8; 2],
+}
+
+impl BitBoard {
+    /// An empty board with no pieces anywhere.
+    pub const EMPTY: BitBoard = BitBoard {
+        sides: [SquareSet::EMPTY; 2],
+        off: [0; 2],
+        hand: [0; 2],
+    };
+
+    /// A board with the given squares and counters (indexed Black, White); fails if a square
+    /// is claimed by both sides.
+    pub fn new(
+        black: SquareSet,
+        white: SquareSet,
+        off: [u8; 2],
+        hand: [u8; 2],
+    ) -> Result<BitBoard, PositionError> {
+        if let Some(sq) = (black & white).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        Ok(BitBoard {
+            sides: [black, white],
+            off,
+            hand,
+        })
+    }
+
+    /// Parses the 30-character board string of the position notation (`B`, `W`, `.`),
+    /// with no pieces off or in hand.
+    pub fn from_squares_str(s: &str) -> Result<BitBoard, PositionError> {
+        let count = s.chars().count();
+        if count != 30 {
+            return Err(PositionError::BoardLength(count));
+        }
+        let mut board = BitBoard::EMPTY;
+        for (i, c) in s.chars().enumerate() {
+            let sq = Square::from_valid(i as u8 + 1);
+            match c {
+                'B' => board.sides[0].insert(sq),
+                'W' => board.sides[1].insert(sq),
+                '.' => {}
+                other => return Err(PositionError::BoardChar { square: sq, found: other }),
+            }
+        }
+        Ok(board)
+    }
+
+    /// The squares occupied by `side`.
+    #[inline]
+    pub const fn pieces_of(&self, side: Side) -> SquareSet {
+        self.sides[side.index()]
+    }
+
+    /// The squares occupied by either side.
+    #[inline]
+    pub fn all_pieces(&self) -> SquareSet {
+        self.sides[0] | self.sides[1]
+    }
+
+    /// The empty squares.
+    #[inline]
+    pub fn empty_squares(&self) -> SquareSet {
+        !(self.sides[0] | self.sides[1])
+    }
+
+    /// Pieces of `side` borne off.
+    #[inline]
+    pub const fn off_count(&self, side: Side) -> u8 {
+        self.off[side.index()]
+    }
+
+    /// Pieces of `side` in hand.
+    #[inline]
+    pub const fn hand_count(&self, side: Side) -> u8 {
+        self.hand[side.index()]
+    }
+
+    /// Puts a piece of `side` on `sq` (the square must be empty; not checked).
+    #[inline]
+    pub fn put(&mut self, side: Side, sq: Square) {
+        debug_assert!(!self.all_pieces().contains(sq));
+        self.sides[side.index()].insert(sq);
+    }
+
+    /// Removes `side`'s piece from `sq` (not checked).
+    #[inline]
+    pub fn take(&mut self, side: Side, sq: Square) {
+        self.sides[side.index()].remove(sq);
+    }
+
+    /// Moves `side`'s piece from `from` to the empty square `to` (not checked).
+    #[inline]
+    pub fn relocate(&mut self, side: Side, from: Square, to: Square) {
+        let set = &mut self.sides[side.index()];
+        set.remove(from);
+        set.insert(to);
+    }
+
+    /// Sets the number of `side`'s pieces borne off.
+    #[inline]
+    pub fn set_off(&mut self, side: Side, n: u8) {
+        self.off[side.index()] = n;
+    }
+
+    /// Sets the number of `side`'s pieces in hand.
+    #[inline]
+    pub fn set_in_hand(&mut self, side: Side, n: u8) {
+        self.hand[side.index()] = n;
+    }
+
+    /// Replaces `side`'s squares; fails if that would overlap the other side.
+    pub fn set_pieces(&mut self, side: Side, squares: SquareSet) -> Result<(), PositionError> {
+        if let Some(sq) = (squares & self.sides[side.opponent().index()]).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        self.sides[side.index()] = squares;
+        Ok(())
+    }
+}
+
+impl Board for BitBoard {
+    #[inline]
+    fn side_at(&self, sq: Square) -> Option<Side> {
+        if self.sides[0].contains(sq) {
+            Some(Side::Black)
+        } else if self.sides[1].contains(sq) {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn pieces(&self, side: Side) -> SquareSet {
+        self.sides[side.index()]
+    }
+
+    #[inline]
+    fn off(&self, side: Side) -> u8 {
+        self.off[side.index()]
+    }
+
+    #[inline]
+    fn in_hand(&self, side: Side) -> u8 {
+        self.hand[side.index()]
+    }
+}
+
+impl fmt::Display for BitBoard {
+    /// The 30-character board string of the position notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.squares_string())
+    }
+}
+
+/// A board stored as an array of 30 squares: simple, obviously right, and slow. Reference
+/// move generators (written straight from a specification) and tests use it.
+///
+/// ```
+/// use senet_core::{BitBoard, Board, MailboxBoard, Side, Square};
+/// let mut mailbox = MailboxBoard::default();
+/// mailbox.squares[11] = Some(Side::Black); // square 12
+/// let bits = BitBoard::from(&mailbox);
+/// assert_eq!(bits.side_at(Square::new(12).unwrap()), Some(Side::Black));
+/// assert_eq!(MailboxBoard::from(&bits), mailbox);
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
+pub struct MailboxBoard {
+    /// `squares[i]` is square `i + 1`.
+    pub squares: [Option<Side>; 30],
+    /// Pieces borne off, indexed by [`Side::index`].
+    pub off: [u8; 2],
+    /// Pieces in hand, indexed by [`Side::index`].
+    pub hand: [u8; 2],
+}
+
+impl MailboxBoard {
+    /// The occupant of square number `n` (1..=30); `None` for empty squares and for numbers
+    /// off the board.
+    pub fn at(&self, n: i32) -> Option<Side> {
+        if (1..=30).contains(&n) {
+            self.squares[(n - 1) as usize]
+        } else {
+            None
+        }
+    }
+}
+
+impl Board for MailboxBoard {
+    fn side_at(&self, sq: Square) -> Option<Side> {
+        self.squares[usize::from(sq.get() - 1)]
+    }
+
+    fn pieces(&self, side: Side) -> SquareSet {
+        Square::all()
+            .filter(|&sq| self.side_at(sq) == Some(side))
+            .collect()
+    }
+
+    fn off(&self, side: Side) -> u8 {
+        self.off[side.index()]
+    }
+
+    fn in_hand(&self, side: Side) -> u8 {
+        self.hand[side.index()]
+    }
+}
+
+impl From<&BitBoard> for MailboxBoard {
+    fn from(board: &BitBoard) -> Self {
+        MailboxBoard {
+            squares: core::array::from_fn(|i| board.side_at(Square::from_valid(i as u8 + 1))),
+            off: board.off,
+            hand: board.hand,
+        }
+    }
+}
+
+impl From<&MailboxBoard> for BitBoard {
+    fn from(board: &MailboxBoard) -> Self {
+        BitBoard {
+            sides: [board.pieces(Side::Black), board.pieces(Side::White)],
+            off: board.off,
+            hand: board.hand,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitboard_is_small_and_copy() {
+        assert!(core::mem::size_of::<BitBoard>() <= 16);
+        let a = BitBoard::EMPTY;
+        let b = a;
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn overlap_is_rejected() {
+        let s = SquareSet::from_squares([5]).unwrap();
+        assert!(matches!(
+            BitBoard::new(s, s, [0; 2], [0; 2]),
+            Err(PositionError::Overlap(sq)) if sq.get() == 5
+        ));
+        let mut board = BitBoard::new(s, SquareSet::EMPTY, [0; 2], [0; 2]).unwrap();
+        assert!(board.set_pieces(Side::White, s).is_err());
+    }
+
+    #[test]
+    fn squares_string_round_trips() {
+        let text = format!("BW.B{}W", ".".repeat(25));
+        let board = BitBoard::from_squares_str(&text).unwrap();
+        assert_eq!(board.squares_string(), text);
+        assert_eq!(board.on_board(Side::Black), 2);
+        assert!(matches!(
+            BitBoard::from_squares_str("BW"),
+            Err(PositionError::BoardLength(2))
+        ));
+        assert!(matches!(
+            BitBoard::from_squares_str(&format!("X{}", ".".repeat(29))),
+            Err(PositionError::BoardChar { found: 'X', .. })
+        ));
+    }
+
+    #[test]
+    fn diagram_shows_three_rows_with_the_middle_reversed() {
+        let board = BitBoard::from_squares_str(&format!("B{}W", ".".repeat(28))).unwrap();
+        let diagram = board.diagram();
+        let lines: Vec<&str> = diagram.lines().collect();
+        assert!(lines[0].starts_with("| B | 2 |"));
+        assert!(lines[1].starts_with("|20 |19 |"));
+        assert!(lines[2].ends_with(" W |"));
+    }
+
+    #[test]
+    fn mailbox_and_bitboard_agree() {
+        let board = BitBoard::from_squares_str(&format!("BWBW{}WB", ".".repeat(24))).unwrap();
+        let mailbox = MailboxBoard::from(&board);
+        for sq in Square::all() {
+            assert_eq!(mailbox.side_at(sq), board.side_at(sq));
+        }
+        assert_eq!(BitBoard::from(&mailbox), board);
+        assert_eq!(mailbox.at(0), None);
+        assert_eq!(mailbox.at(30), Some(Side::Black));
+    }
+}

@@ -1,0 +1,59 @@
+//! The shared core of the `senet` engine: the vocabulary (squares, sides, moves, errors), the
+//! three traits a reconstruction of Senet is built from, and the turn machine that drives
+//! them.
+//!
+//! - [`Board`]: who stands where, what is off or in hand. [`BitBoard`] is the 12-byte `Copy`
+//!   implementation; [`MailboxBoard`] the plain array one.
+//! - [`ThrowingDevice`]: sticks or dice, as an exact outcome table ([`Sticks`],
+//!   [`FourSidedDie`], [`SixSidedDie`]) sampled from a caller-supplied RNG.
+//! - [`Ruleset`]: the initial position, the phase (throw, move, over), allocation-free move
+//!   generation into a [`MoveList`], applying moves, validation, and the position notation.
+//! - [`Game`]: a ruleset with its state and history; checked `throw`/`play` that leave the
+//!   game unchanged on error; records that replay.
+//!
+//! Ruleset crates (`senet-regency`, …) implement [`Ruleset`]; most users depend on the
+//! `senet` facade, which re-exports this crate and every ruleset.
+//!
+//! ```
+//! use senet_core::{Move, Side, Square, SquareSet, Sticks, ThrowingDevice};
+//! let set = SquareSet::from_squares([2, 4, 6, 8, 11]).unwrap();
+//! assert_eq!(set.len(), 5);
+//! assert_eq!(Sticks::ZERO_IS_SIX.probability(6), Some((1, 16)));
+//! let mv = Move::step(Square::new(9).unwrap(), Square::new(12).unwrap());
+//! assert_eq!(mv.to_string(), "9-12");
+//! assert_eq!(!Side::Black, Side::White);
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod board;
+pub mod conformance;
+mod error;
+mod game;
+mod moves;
+mod playout;
+mod ruleset;
+mod setup;
+mod side;
+mod spec;
+mod square;
+mod throw;
+
+pub use board::{BitBoard, Board, MailboxBoard};
+pub use error::{MoveParseError, PlayError, PositionError, RecordError, SpecError, SquareError};
+pub use game::{Action, Game, GameRecord};
+pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
+pub use playout::{DEFAULT_TURN_CAP, Playout, PlayoutEnd, TurnCounter, random_playout};
+pub use ruleset::{Outcome, Phase, Ruleset};
+pub use setup::Setup;
+pub use side::Side;
+pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};
+pub use square::{Place, SQUARES, Square, SquareIter, SquareSet};
+pub use throw::{
+    FOUR_SIDED_DIE, FourSidedDie, SIX_SIDED_DIE, STICKS_ZERO_IS_FIVE, STICKS_ZERO_IS_SIX,
+    SixSidedDie, StandardDevice, Sticks, ThrowOutcome, ThrowingDevice, uniform_below,
+};
+
+/// Re-exported so that users name the RNG trait from the same version the library uses.
+pub use rand_core;

@@ -1,0 +1,145 @@
+//! Random playouts: whole games with random throws and uniformly random legal moves, on the
+//! allocation-free fast path.
+
+use rand_core::Rng;
+
+use crate::moves::MoveList;
+use crate::ruleset::{Outcome, Phase, Ruleset};
+use crate::side::Side;
+use crate::throw::{ThrowingDevice, uniform_below};
+
+/// The default limit on turns for random games. A game that reaches it is reported as
+/// stopped by the cap, never as won or lost. Random games of every ruleset so far end far
+/// earlier (a few hundred turns at most), so the cap only guards against hangs.
+pub const DEFAULT_TURN_CAP: u32 = 10_000;
+
+/// Counts turns: a turn is a maximal run of actions (throws and moves) by one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TurnCounter {
+    turns: u32,
+    last: Option<Side>,
+}
+
+impl TurnCounter {
+    /// Notes that `side` acts; returns true when this starts a new turn.
+    #[inline]
+    pub fn observe(&mut self, side: Side) -> bool {
+        if self.last == Some(side) {
+            false
+        } else {
+            self.last = Some(side);
+            self.turns += 1;
+            true
+        }
+    }
+
+    /// Turns started so far.
+    #[inline]
+    pub const fn turns(&self) -> u32 {
+        self.turns
+    }
+}
+
+/// How a playout stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayoutEnd {
+    /// The game ended by the rules.
+    Finished(Outcome),
+    /// The turn cap was reached first.
+    TurnCap,
+}
+
+/// The result of a playout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Playout {
+    /// Why it stopped.
+    pub end: PlayoutEnd,
+    /// Turns played (a turn is a run of actions by one side).
+    pub turns: u32,
+    /// Decisions made: moves and passes, not throws.
+    pub decisions: u32,
+}
+
+impl Playout {
+    /// The outcome, if the game finished.
+    pub const fn outcome(&self) -> Option<Outcome> {
+        match self.end {
+            PlayoutEnd::Finished(o) => Some(o),
+            PlayoutEnd::TurnCap => None,
+        }
+    }
+}
+
+/// Plays `state` to the end with throws from the ruleset's device and uniformly random legal
+/// moves, all drawn from `rng`. `moves` is scratch space (reuse it across playouts); nothing is
+/// allocated. Stops once a side would start turn `max_turns + 1`.
+///
+/// ```
+/// use senet_core::{MoveList, Ruleset, random_playout, DEFAULT_TURN_CAP};
+/// # fn demo<R: Ruleset>(rules: R, rng: &mut impl rand_core::Rng) {
+/// let mut state = rules.initial_state();
+/// let mut scratch = MoveList::new();
+/// let playout = random_playout(&rules, &mut state, rng, &mut scratch, DEFAULT_TURN_CAP);
+/// println!("{:?} after {} decisions", playout.end, playout.decisions);
+/// # }
+/// ```
+pub fn random_playout<R: Ruleset, G: Rng + ?Sized>(
+    rules: &R,
+    state: &mut R::State,
+    rng: &mut G,
+    moves: &mut MoveList,
+    max_turns: u32,
+) -> Playout {
+    let device = rules.device();
+    let mut counter = TurnCounter::default();
+    let mut decisions = 0u32;
+    loop {
+        let phase = rules.phase(state);
+        if let Some(side) = phase.side() {
+            if counter.observe(side) && counter.turns() > max_turns {
+                return Playout {
+                    end: PlayoutEnd::TurnCap,
+                    turns: max_turns,
+                    decisions,
+                };
+            }
+        }
+        match phase {
+            Phase::Over(outcome) => {
+                return Playout {
+                    end: PlayoutEnd::Finished(outcome),
+                    turns: counter.turns(),
+                    decisions,
+                };
+            }
+            Phase::Throw(_) => {
+                let value = device.sample(rng);
+                rules.throw_unchecked(state, value);
+            }
+            Phase::Move(_) => {
+                rules.generate_moves(state, moves);
+                let pick = uniform_below(rng, moves.len() as u32) as usize;
+                // The list is never empty in the move phase; fall back to a pass if a
+                // ruleset breaks that promise rather than index out of bounds.
+                let mv = moves.get(pick).copied().unwrap_or_default();
+                rules.play_unchecked(state, mv);
+                decisions += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turns_change_with_the_acting_side() {
+        let mut counter = TurnCounter::default();
+        assert!(counter.observe(Side::Black));
+        assert!(!counter.observe(Side::Black));
+        assert!(counter.observe(Side::White));
+        assert!(counter.observe(Side::Black));
+        assert_eq!(counter.turns(), 3);
+    }
+}

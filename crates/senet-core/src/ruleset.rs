@@ -1,0 +1,204 @@
+//! The ruleset trait: the turn machine every reconstruction plugs into.
+
+use core::fmt;
+use core::hash::Hash;
+
+use crate::board::BitBoard;
+use crate::error::{PlayError, PositionError, SpecError};
+use crate::moves::{Move, MoveList};
+use crate::setup::Setup;
+use crate::side::Side;
+use crate::spec::{OptionInfo, RulesetSpec};
+use crate::throw::ThrowingDevice;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Points per side, indexed by [`Side::index`]. Their meaning is the ruleset's: the
+    /// winner's score (Regency, Jéquier), the loser's penalty as a negative number
+    /// (Botermans), pieces borne off (Bell)… Each ruleset documents it.
+    pub points: [i32; 2],
+}
+
+impl Outcome {
+    /// The points of `side`.
+    pub const fn points_of(&self, side: Side) -> i32 {
+        self.points[side.index()]
+    }
+}
+
+/// What the game is waiting for: a throw (chance acts), a move (a player decides), or
+/// nothing (the game is over).
+///
+/// Chance is an explicit actor, as in OpenSpiel: in [`Phase::Throw`] the next step is a value
+/// from the ruleset's throwing device (sampled or chosen by a search engine from the exact
+/// outcome table); in [`Phase::Move`] the side chooses among the generated moves, which always
+/// include at least one entry (an explicit [`Move::PASS`] when nothing else is legal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// `Side` throws next.
+    Throw(Side),
+    /// `Side` chooses a move next.
+    Move(Side),
+    /// The game has ended.
+    Over(Outcome),
+}
+
+impl Phase {
+    /// The side acting next, unless the game is over.
+    pub const fn side(self) -> Option<Side> {
+        match self {
+            Phase::Throw(s) | Phase::Move(s) => Some(s),
+            Phase::Over(_) => None,
+        }
+    }
+}
+
+/// A reconstruction of the rules of Senet.
+///
+/// A ruleset is a small configured value (its options); the game itself lives in
+/// [`Ruleset::State`], a `Copy` value holding the [`BitBoard`] and whatever else the rules
+/// need to remember (the pending throw, stored throws, a stranded piece, unmoved pieces,
+/// pieces in hand…). The methods form a turn machine:
+///
+/// 1. [`phase`](Ruleset::phase) says who acts and whether a throw or a move comes next;
+/// 2. [`throw_unchecked`](Ruleset::throw_unchecked) records a throw;
+/// 3. [`generate_moves`](Ruleset::generate_moves) lists the legal moves into a reused
+///    [`MoveList`] without allocating; a side that must move always gets at least one entry;
+/// 4. [`play_unchecked`](Ruleset::play_unchecked) applies one of them with every consequence
+///    (swaps, returns, extra throws, the end of the turn).
+///
+/// The `unchecked` methods are the fast path for engines that only feed them generated
+/// moves and device values. [`try_throw`](Ruleset::try_throw) and
+/// [`try_play`](Ruleset::try_play) check first and leave the state unchanged on error;
+/// [`Game`](crate::Game) wraps them with a history.
+///
+/// Options that change legality are part of the ruleset value and act inside
+/// `generate_moves`, never as a filter afterwards.
+pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
+    /// Everything a position of this ruleset consists of. Small and `Copy`.
+    type State: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static;
+    /// The sticks or die this ruleset throws.
+    type Device: ThrowingDevice;
+
+    /// The id used in specifications and records, e.g. `regency`.
+    const ID: &'static str;
+    /// A human-readable name, e.g. `Regency ("simple" Senet)`.
+    const NAME: &'static str;
+    /// The options the ruleset accepts; the first value of each is its default.
+    const OPTIONS: &'static [OptionInfo];
+    /// The position fields beyond board and side, joined with ", " (for error messages).
+    const FIELDS: &'static str;
+
+    /// Configures the ruleset from a specification such as `regency(house_of_water=true)`.
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError>;
+
+    /// The canonical specification of this configuration (options at their defaults are
+    /// left out); `from_spec(&r.spec())` gives back an equal ruleset.
+    fn spec(&self) -> RulesetSpec;
+
+    /// The throwing device, whose outcome table gives the exact chance of each throw.
+    fn device(&self) -> Self::Device;
+
+    /// Pieces each side plays with.
+    fn pieces_per_side(&self) -> u8;
+
+    /// The position in which the first throw of the game is made. Where the rules force an
+    /// opening move with the throw that assigned the sets, that move has been made.
+    fn initial_state(&self) -> Self::State;
+
+    /// The board of a state.
+    fn board<'s>(&self, state: &'s Self::State) -> &'s BitBoard;
+
+    /// What comes next in `state`.
+    fn phase(&self, state: &Self::State) -> Phase;
+
+    /// Records a throw. Only valid in [`Phase::Throw`] with a value the device can show;
+    /// otherwise the resulting state is unspecified (but never undefined behaviour).
+    fn throw_unchecked(&self, state: &mut Self::State, value: u8);
+
+    /// Clears `moves` and fills it with every legal move of the side to move. In
+    /// [`Phase::Move`] the list is never empty; in other phases it is left empty.
+    fn generate_moves(&self, state: &Self::State, moves: &mut MoveList);
+
+    /// Applies a move from [`generate_moves`](Ruleset::generate_moves) with all its
+    /// consequences. With any other move the resulting state is unspecified (but never
+    /// undefined behaviour).
+    fn play_unchecked(&self, state: &mut Self::State, mv: Move);
+
+    /// Checks that a state can occur under this ruleset (piece counts, squares no piece can
+    /// stand on, pending throws the device cannot show…).
+    fn validate(&self, state: &Self::State) -> Result<(), PositionError>;
+
+    /// Writes a state in the position notation, fields at their defaults left out.
+    fn to_setup(&self, state: &Self::State) -> Setup;
+
+    /// Reads a state from the position notation, filling in defaults, and validates it.
+    fn from_setup(&self, setup: &Setup) -> Result<Self::State, PositionError>;
+
+    /// Whether `mv` is legal in `state` (false outside [`Phase::Move`]).
+    fn is_legal(&self, state: &Self::State, mv: Move) -> bool {
+        let mut moves = MoveList::new();
+        self.generate_moves(state, &mut moves);
+        moves.contains(&mv)
+    }
+
+    /// The legal moves in a fresh list (see [`generate_moves`](Ruleset::generate_moves)).
+    fn legal_moves(&self, state: &Self::State) -> MoveList {
+        let mut moves = MoveList::new();
+        self.generate_moves(state, &mut moves);
+        moves
+    }
+
+    /// Records a throw after checking the phase and the value; on error `state` is unchanged.
+    fn try_throw(&self, state: &mut Self::State, value: u8) -> Result<(), PlayError> {
+        match self.phase(state) {
+            Phase::Over(_) => Err(PlayError::GameOver),
+            Phase::Move(side) => Err(PlayError::MoveExpected(side)),
+            Phase::Throw(_) if !self.device().can_show(value) => {
+                Err(PlayError::ImpossibleThrow(value))
+            }
+            Phase::Throw(_) => {
+                self.throw_unchecked(state, value);
+                Ok(())
+            }
+        }
+    }
+
+    /// Applies a move after checking that it is legal; on error `state` is unchanged.
+    fn try_play(&self, state: &mut Self::State, mv: Move) -> Result<(), PlayError> {
+        match self.phase(state) {
+            Phase::Over(_) => Err(PlayError::GameOver),
+            Phase::Throw(side) => Err(PlayError::ThrowExpected(side)),
+            Phase::Move(side) => {
+                if self.is_legal(state, mv) {
+                    self.play_unchecked(state, mv);
+                    Ok(())
+                } else {
+                    Err(PlayError::IllegalMove { mv, side })
+                }
+            }
+        }
+    }
+
+    /// The outcome, once the game is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome> {
+        match self.phase(state) {
+            Phase::Over(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// The state in the position notation.
+    fn position_string(&self, state: &Self::State) -> String {
+        self.to_setup(state).to_string()
+    }
+
+    /// Reads and validates a state written in the position notation.
+    fn parse_position(&self, text: &str) -> Result<Self::State, PositionError> {
+        self.from_setup(&text.parse()?)
+    }
+}
