@@ -1,1 +1,16 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
+pub mod registry;
+
+pub use senet_core::*;
+
+/// The Regency Chess "simple" ruleset (feature `regency`).
+#[cfg(feature = "regency")]
+pub mod regency {
+    pub use senet_regency::*;
+}
+
+#[cfg(feature = "regency")]
+pub use senet_regency::Regency;

@@ -150,7 +150,12 @@ impl BitBoard {
                 'B' => board.sides[0].insert(sq),
                 'W' => board.sides[1].insert(sq),
                 '.' => {}
-                other => return Err(PositionError::BoardChar { square: sq, found: other }),
+                other => {
+                    return Err(PositionError::BoardChar {
+                        square: sq,
+                        found: other,
+                    });
+                }
             }
         }
         Ok(board)

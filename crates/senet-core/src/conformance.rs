@@ -34,7 +34,9 @@ pub fn check_state<R: Ruleset>(rules: &R, state: &R::State) -> Result<(), String
         .parse_position(&position)
         .map_err(|e| format!("{position}: does not parse back: {e}"))?;
     if back != *state {
-        return Err(format!("{position}: parses back to {back:?}, not {state:?}"));
+        return Err(format!(
+            "{position}: parses back to {back:?}, not {state:?}"
+        ));
     }
     Ok(())
 }
@@ -63,7 +65,9 @@ pub fn check_decision<R: Ruleset>(
             return Err(format!("{position}: {mv} is generated twice"));
         }
         if mv.is_pass() && mv.throw().is_none() && moves.len() > 1 && !pass_may_accompany {
-            return Err(format!("{position}: pass offered beside other moves {moves:?}"));
+            return Err(format!(
+                "{position}: pass offered beside other moves {moves:?}"
+            ));
         }
         let mut next = *state;
         rules
@@ -78,10 +82,14 @@ pub fn check_decision<R: Ruleset>(
         }
         let mut copy = *state;
         if rules.try_play(&mut copy, candidate).is_ok() {
-            return Err(format!("{position}: {candidate} accepted but not generated"));
+            return Err(format!(
+                "{position}: {candidate} accepted but not generated"
+            ));
         }
         if copy != *state {
-            return Err(format!("{position}: refusing {candidate} changed the state"));
+            return Err(format!(
+                "{position}: refusing {candidate} changed the state"
+            ));
         }
     }
     Ok(())
@@ -97,51 +105,110 @@ fn probe_moves() -> impl Iterator<Item = Move> {
             .filter_map(move |d| from.offset(d).map(|to| Move::step(from, to)))
             .chain(core::iter::once(Move::bear_off(from)))
     });
-    let enter = Square::new(1).map(|one| Move::from_step(crate::moves::Step {
-        from: Place::Hand,
-        to: Place::Board(one),
-    }));
+    let enter = Square::new(1).map(|one| {
+        Move::from_step(crate::moves::Step {
+            from: Place::Hand,
+            to: Place::Board(one),
+        })
+    });
     steps.chain(enter).chain([Move::PASS])
 }
 
-/// Plays random games and collects up to `count` decision points (states in
-/// [`Phase::Move`]) along the way, in order; games that end (or reach `max_turns`) are
-/// followed by new ones.
-pub fn sample_decisions<R: Ruleset, G: Rng + ?Sized>(
+/// Plays one random game from the initial position (throws from the device, uniformly random
+/// legal moves, all drawn from `rng`), calling `visit` with every state before acting on it.
+/// Stops when the game ends, when `visit` returns false, or when a side would start turn
+/// `max_turns + 1`; returns the final state and whether the game ended by the rules.
+pub fn walk_random_game<R: Ruleset, G: Rng + ?Sized>(
+    rules: &R,
+    rng: &mut G,
+    max_turns: u32,
+    mut visit: impl FnMut(&R::State) -> bool,
+) -> (R::State, bool) {
+    let device = rules.device();
+    let mut moves = MoveList::new();
+    let mut state = rules.initial_state();
+    let mut counter = crate::playout::TurnCounter::default();
+    loop {
+        let phase = rules.phase(&state);
+        if let Some(side) = phase.side()
+            && counter.observe(side)
+            && counter.turns() > max_turns
+        {
+            return (state, false);
+        }
+        if !visit(&state) {
+            return (state, matches!(phase, Phase::Over(_)));
+        }
+        match phase {
+            Phase::Over(_) => return (state, true),
+            Phase::Throw(_) => rules.throw_unchecked(&mut state, device.sample(rng)),
+            Phase::Move(_) => {
+                rules.generate_moves(&state, &mut moves);
+                let pick = uniform_below(rng, moves.len() as u32) as usize;
+                rules.play_unchecked(&mut state, moves.get(pick).copied().unwrap_or_default());
+            }
+        }
+    }
+}
+
+/// Collects up to `count` states from random games whose phase `keep` accepts (for example
+/// every decision point, or every state waiting for a throw), playing as many games as needed.
+pub fn sample_states<R: Ruleset, G: Rng + ?Sized>(
     rules: &R,
     rng: &mut G,
     count: usize,
     max_turns: u32,
+    keep: impl Fn(Phase) -> bool,
 ) -> Vec<R::State> {
-    let device = rules.device();
     let mut out = Vec::with_capacity(count);
-    let mut moves = MoveList::new();
     while out.len() < count {
-        let mut state = rules.initial_state();
-        let mut counter = crate::playout::TurnCounter::default();
-        while out.len() < count {
-            let phase = rules.phase(&state);
-            match phase.side() {
-                Some(side) => {
-                    if counter.observe(side) && counter.turns() > max_turns {
-                        break;
-                    }
-                }
-                None => break,
+        walk_random_game(rules, rng, max_turns, |state| {
+            if keep(rules.phase(state)) {
+                out.push(*state);
             }
-            match phase {
-                Phase::Throw(_) => rules.throw_unchecked(&mut state, device.sample(rng)),
-                Phase::Move(_) => {
-                    out.push(state);
-                    rules.generate_moves(&state, &mut moves);
-                    let pick = uniform_below(rng, moves.len() as u32) as usize;
-                    rules.play_unchecked(&mut state, moves[pick]);
-                }
-                Phase::Over(_) => break,
-            }
-        }
+            out.len() < count
+        });
     }
     out
+}
+
+/// Plays one random game, checking every state with [`check_state`] and every decision point
+/// with [`check_decision`]. Fails if a check fails or the game does not end within
+/// `max_turns`; on success returns the number of decision points checked.
+pub fn check_random_game<R: Ruleset, G: Rng + ?Sized>(
+    rules: &R,
+    rng: &mut G,
+    max_turns: u32,
+    pass_may_accompany: bool,
+) -> Result<usize, String> {
+    let mut checked = 0;
+    let mut failure = None;
+    let (last, ended) = walk_random_game(rules, rng, max_turns, |state| {
+        let result = match rules.phase(state) {
+            Phase::Move(_) => {
+                checked += 1;
+                check_decision(rules, state, pass_may_accompany)
+            }
+            _ => check_state(rules, state),
+        };
+        match result {
+            Ok(()) => true,
+            Err(e) => {
+                failure = Some(e);
+                false
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if !ended {
+        return Err(format!(
+            "the game did not end within {max_turns} turns: {}",
+            rules.position_string(&last)
+        ));
+    }
+    Ok(checked)
 }
 
 /// The states that differ from a decision point only in the pending throw: one per value of

@@ -38,7 +38,9 @@ pub enum PositionError {
         found: char,
     },
     /// A side has more or fewer pieces than the ruleset gives it.
-    #[error("{side} has {found} pieces on the board, in hand and off; the ruleset gives {expected}")]
+    #[error(
+        "{side} has {found} pieces on the board, in hand and off; the ruleset gives {expected}"
+    )]
     PieceCount {
         /// The side.
         side: Side,

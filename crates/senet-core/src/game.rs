@@ -52,7 +52,9 @@ impl FromStr for Action {
                 .parse::<Move>()
                 .map(Action::Move)
                 .map_err(|e| e.to_string()),
-            other => Err(format!("{other:?} is not an action (use `throw N` or `move M`)")),
+            other => Err(format!(
+                "{other:?} is not an action (use `throw N` or `move M`)"
+            )),
         }
     }
 }

@@ -195,11 +195,7 @@ impl Move {
     /// ruleset code; `[0, 0]` past the last step.
     #[inline]
     pub const fn step_codes(self, i: usize) -> [u8; 2] {
-        if i < MAX_STEPS {
-            self.steps[i]
-        } else {
-            [0, 0]
-        }
+        if i < MAX_STEPS { self.steps[i] } else { [0, 0] }
     }
 
     /// The square a single-step move starts from, if it starts on the board.
@@ -448,8 +444,17 @@ mod tests {
     #[test]
     fn notation_round_trips() {
         for text in [
-            "pass", "pass/4", "9-12", "28-off", "enter", "enter/1", "3-5,8-10", "12-9", "hand-3",
-            "1-2,2-3,3-4,4-5,5-6", "26-off/5",
+            "pass",
+            "pass/4",
+            "9-12",
+            "28-off",
+            "enter",
+            "enter/1",
+            "3-5,8-10",
+            "12-9",
+            "hand-3",
+            "1-2,2-3,3-4,4-5,5-6",
+            "26-off/5",
         ] {
             let mv: Move = text.parse().unwrap();
             assert_eq!(mv.to_string(), text, "{text}");
@@ -470,8 +475,21 @@ mod tests {
     #[test]
     fn bad_notation_is_a_typed_error() {
         for text in [
-            "", "9", "9-", "-9", "0-3", "31-2", "9-12/7", "9-12/x", "off-3", "3-hand", "3-3",
-            "1-2,2-3,3-4,4-5,5-6,6-7", "pas", "9-12,", "é-2",
+            "",
+            "9",
+            "9-",
+            "-9",
+            "0-3",
+            "31-2",
+            "9-12/7",
+            "9-12/x",
+            "off-3",
+            "3-hand",
+            "3-3",
+            "1-2,2-3,3-4,4-5,5-6,6-7",
+            "pas",
+            "9-12,",
+            "é-2",
         ] {
             assert!(text.parse::<Move>().is_err(), "{text:?} should not parse");
         }

@@ -95,14 +95,15 @@ pub fn random_playout<R: Ruleset, G: Rng + ?Sized>(
     let mut decisions = 0u32;
     loop {
         let phase = rules.phase(state);
-        if let Some(side) = phase.side() {
-            if counter.observe(side) && counter.turns() > max_turns {
-                return Playout {
-                    end: PlayoutEnd::TurnCap,
-                    turns: max_turns,
-                    decisions,
-                };
-            }
+        if let Some(side) = phase.side()
+            && counter.observe(side)
+            && counter.turns() > max_turns
+        {
+            return Playout {
+                end: PlayoutEnd::TurnCap,
+                turns: max_turns,
+                decisions,
+            };
         }
         match phase {
             Phase::Over(outcome) => {

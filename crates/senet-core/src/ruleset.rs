@@ -6,6 +6,7 @@ use core::hash::Hash;
 use crate::board::BitBoard;
 use crate::error::{PlayError, PositionError, SpecError};
 use crate::moves::{Move, MoveList};
+use crate::opening::SeatRule;
 use crate::setup::Setup;
 use crate::side::Side;
 use crate::spec::{OptionInfo, RulesetSpec};
@@ -92,6 +93,8 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     const OPTIONS: &'static [OptionInfo];
     /// The position fields beyond board and side, joined with ", " (for error messages).
     const FIELDS: &'static str;
+    /// How the opening throws decide who plays the even set (see [`draw_seats`](crate::draw_seats)).
+    const SEAT_RULE: SeatRule;
 
     /// Configures the ruleset from a specification such as `regency(house_of_water=true)`.
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError>;
@@ -137,7 +140,7 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     fn to_setup(&self, state: &Self::State) -> Setup;
 
     /// Reads a state from the position notation, filling in defaults, and validates it.
-    fn from_setup(&self, setup: &Setup) -> Result<Self::State, PositionError>;
+    fn read_setup(&self, setup: &Setup) -> Result<Self::State, PositionError>;
 
     /// Whether `mv` is legal in `state` (false outside [`Phase::Move`]).
     fn is_legal(&self, state: &Self::State, mv: Move) -> bool {
@@ -199,6 +202,6 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// Reads and validates a state written in the position notation.
     fn parse_position(&self, text: &str) -> Result<Self::State, PositionError> {
-        self.from_setup(&text.parse()?)
+        self.read_setup(&text.parse()?)
     }
 }

@@ -14,7 +14,7 @@ use crate::side::Side;
 /// the side to act (`b` or `w`), and optional `name=value` fields for what a ruleset needs
 /// beyond the board. Every field has a documented default, so board and side alone always
 /// make a position: pieces neither on the board nor in hand are off, no throw is pending, and
-/// so on. [`Ruleset::from_setup`](crate::Ruleset::from_setup) turns a setup into a state and
+/// so on. [`Ruleset::read_setup`](crate::Ruleset::read_setup) turns a setup into a state and
 /// says what is wrong; [`Ruleset::to_setup`](crate::Ruleset::to_setup) writes a state back,
 /// leaving out fields at their defaults.
 ///
@@ -74,7 +74,11 @@ impl Setup {
         known: &[&str],
         known_list: &'static str,
     ) -> Result<(), PositionError> {
-        match self.fields.iter().find(|(n, _)| !known.contains(&n.as_str())) {
+        match self
+            .fields
+            .iter()
+            .find(|(n, _)| !known.contains(&n.as_str()))
+        {
             Some((name, _)) => Err(PositionError::UnknownField {
                 name: name.clone(),
                 known: known_list,
@@ -189,7 +193,10 @@ mod tests {
     #[test]
     fn errors_name_the_problem() {
         assert_eq!("".parse::<Setup>(), Err(PositionError::Incomplete));
-        assert_eq!(empty_board().parse::<Setup>(), Err(PositionError::Incomplete));
+        assert_eq!(
+            empty_board().parse::<Setup>(),
+            Err(PositionError::Incomplete)
+        );
         assert!(matches!(
             format!("{} x", empty_board()).parse::<Setup>(),
             Err(PositionError::BadSide(_))

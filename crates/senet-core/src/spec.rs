@@ -71,10 +71,10 @@ impl RulesetSpec {
     pub fn canonical(id: &str, infos: &[OptionInfo], values: &[(&str, String)]) -> RulesetSpec {
         let mut options = Vec::new();
         for info in infos {
-            if let Some((_, value)) = values.iter().find(|(name, _)| *name == info.name) {
-                if value != info.default_value() {
-                    options.push((info.name.to_string(), value.clone()));
-                }
+            if let Some((_, value)) = values.iter().find(|(name, _)| *name == info.name)
+                && value != info.default_value()
+            {
+                options.push((info.name.to_string(), value.clone()));
             }
         }
         RulesetSpec {
@@ -114,17 +114,19 @@ impl RulesetSpec {
             });
         }
         for (name, value) in &self.options {
-            let info = infos.iter().find(|i| i.name == name).ok_or_else(|| {
-                SpecError::UnknownOption {
-                    ruleset: id,
-                    option: name.clone(),
-                    known: if infos.is_empty() {
-                        "none".to_string()
-                    } else {
-                        infos.iter().map(|i| i.name).collect::<Vec<_>>().join(", ")
-                    },
-                }
-            })?;
+            let info =
+                infos
+                    .iter()
+                    .find(|i| i.name == name)
+                    .ok_or_else(|| SpecError::UnknownOption {
+                        ruleset: id,
+                        option: name.clone(),
+                        known: if infos.is_empty() {
+                            "none".to_string()
+                        } else {
+                            infos.iter().map(|i| i.name).collect::<Vec<_>>().join(", ")
+                        },
+                    })?;
             if !info.values.contains(&value.as_str()) {
                 return Err(SpecError::BadValue {
                     option: name.clone(),
@@ -298,15 +300,24 @@ mod tests {
         assert_eq!(values.get("pieces"), "5");
         assert!(!values.flag("trap"));
         assert!(matches!(
-            "kendall(pieces=6)".parse::<RulesetSpec>().unwrap().values("kendall", INFOS),
+            "kendall(pieces=6)"
+                .parse::<RulesetSpec>()
+                .unwrap()
+                .values("kendall", INFOS),
             Err(SpecError::BadValue { .. })
         ));
         assert!(matches!(
-            "kendall(water=true)".parse::<RulesetSpec>().unwrap().values("kendall", INFOS),
+            "kendall(water=true)"
+                .parse::<RulesetSpec>()
+                .unwrap()
+                .values("kendall", INFOS),
             Err(SpecError::UnknownOption { .. })
         ));
         assert!(matches!(
-            "bell".parse::<RulesetSpec>().unwrap().values("kendall", INFOS),
+            "bell"
+                .parse::<RulesetSpec>()
+                .unwrap()
+                .values("kendall", INFOS),
             Err(SpecError::UnknownRuleset { .. })
         ));
     }

@@ -39,6 +39,24 @@ impl Square {
         }
     }
 
+    /// The square with number `n`, if `n` is in 1..=30 (usable in constants).
+    ///
+    /// ```
+    /// use senet_core::Square;
+    /// const FIFTEEN: Square = match Square::checked(15) {
+    ///     Some(sq) => sq,
+    ///     None => Square::FIRST,
+    /// };
+    /// assert_eq!(FIFTEEN.get(), 15);
+    /// ```
+    pub const fn checked(n: u8) -> Option<Square> {
+        if n >= 1 && n <= SQUARES {
+            Some(Square(n))
+        } else {
+            None
+        }
+    }
+
     /// The square's number, 1..=30.
     #[inline]
     pub const fn get(self) -> u8 {
@@ -524,7 +542,10 @@ mod tests {
             SquareSet::from_squares([3, 4, 5, 20, 21]).unwrap()
         );
         assert_eq!(set.run_starts(3), SquareSet::from_squares([3]).unwrap());
-        assert_eq!(set.run_starts(2), SquareSet::from_squares([3, 4, 20]).unwrap());
+        assert_eq!(
+            set.run_starts(2),
+            SquareSet::from_squares([3, 4, 20]).unwrap()
+        );
     }
 
     #[test]

@@ -285,8 +285,22 @@ mod tests {
 
     #[test]
     fn tables_sum_to_their_denominators() {
-        assert_eq!(Sticks::ZERO_IS_FIVE.outcomes().iter().map(|o| o.weight).sum::<u32>(), 16);
-        assert_eq!(Sticks::ZERO_IS_SIX.outcomes().iter().map(|o| o.weight).sum::<u32>(), 16);
+        assert_eq!(
+            Sticks::ZERO_IS_FIVE
+                .outcomes()
+                .iter()
+                .map(|o| o.weight)
+                .sum::<u32>(),
+            16
+        );
+        assert_eq!(
+            Sticks::ZERO_IS_SIX
+                .outcomes()
+                .iter()
+                .map(|o| o.weight)
+                .sum::<u32>(),
+            16
+        );
         assert_eq!(FOUR_SIDED_DIE.iter().map(|o| o.weight).sum::<u32>(), 4);
         assert_eq!(SIX_SIDED_DIE.iter().map(|o| o.weight).sum::<u32>(), 6);
         for table in all_tables() {
@@ -347,7 +361,11 @@ mod tests {
                     o.value
                 );
             }
-            let shown: u32 = device.outcomes().iter().map(|o| counts[usize::from(o.value)]).sum();
+            let shown: u32 = device
+                .outcomes()
+                .iter()
+                .map(|o| counts[usize::from(o.value)])
+                .sum();
             assert_eq!(shown, n, "{device:?} showed a value outside its table");
         }
     }

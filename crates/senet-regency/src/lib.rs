@@ -1,1 +1,623 @@
-//! placeholder
+//! The "simple" Senet of the Regency Chess rules sheet, for the `senet` engine.
+//!
+//! Five pieces a side, four throwing sticks (no marked side counts 6), extra throws on 1, 4
+//! and 6, swaps on attack, pairs that protect, blockades of three, the square 27 that sends a
+//! piece back to the start, and no backward moves: a throw that cannot be used is lost. The
+//! rule ids (`R-1` … `R-15`, `I-1` … `I-5`) are those of the project's specification
+//! `shared/rules/regency.md`; `docs/rules/regency.md` explains them.
+//!
+//! Black is the even set (the sheet's first player), White the odd set.
+//!
+//! ```
+//! use senet_regency::Regency;
+//! use senet_core::{Game, Phase, Side};
+//!
+//! let mut game = Game::new(Regency::default());
+//! // The forced opening move 10→11 (R-4) has been made; Black throws again.
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(2).unwrap();
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["8-10", "11-13"]); // 2, 4 and 6 would land on their own pieces (R-9)
+//! game.play("8-10".parse().unwrap()).unwrap();
+//! assert_eq!(game.phase(), Phase::Throw(Side::White)); // a 2 ends the turn (R-6)
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use senet_core::{
+    BOOL_OFF, BitBoard, Board, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
+    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, ThrowingDevice,
+};
+
+/// Pieces per side (R-1).
+pub const PIECES: u8 = 5;
+
+/// The squares where a piece cannot be attacked (R-10 b).
+pub const SAFE_SQUARES: SquareSet =
+    SquareSet::from_bits_truncate(1 << 26 | 1 << 28 | 1 << 29 | 1 << 30);
+
+const SQ15: Square = match Square::checked(15) {
+    Some(sq) => sq,
+    None => Square::FIRST,
+};
+const SQ27: u8 = 27;
+const SQ30: u8 = 30;
+
+/// How pieces leave the board: R-14 or one of the two other readings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExitRule {
+    /// R-14 (I-2): a move ending exactly on 30 bears the piece off at once; moves past 30 are
+    /// illegal.
+    #[default]
+    LandOnThirty,
+    /// Option `exits_from_28_29_30` (the sheet's variation 3): a piece leaves from 28 with
+    /// exactly 3, from 29 with 2, from 30 with 1; 30 is an ordinary safe square.
+    From28To30,
+    /// Option `exit_beyond_30` (the other reading of R-14): 30 is an ordinary safe square and a
+    /// piece leaves from any square s with exactly 31 − s.
+    BeyondThirty,
+}
+
+/// The Regency ruleset with its options (all off by default).
+///
+/// ```
+/// use senet_regency::{ExitRule, Regency};
+/// use senet_core::Ruleset;
+/// let rules = Regency::default().with_house_of_water(true);
+/// assert_eq!(rules.spec().to_string(), "regency(house_of_water=true)");
+/// let same: Regency = Regency::from_spec(&"regency(house_of_water=true)".parse().unwrap()).unwrap();
+/// assert_eq!(same, rules);
+/// assert_eq!(Regency::default().with_exit(ExitRule::From28To30).spec().to_string(),
+///            "regency(exits_from_28_29_30=true)");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Regency {
+    house_of_happiness: bool,
+    house_of_water: bool,
+    exit: ExitRule,
+    lost_throw_keeps_extra_throw: bool,
+}
+
+impl Regency {
+    /// Option `house_of_happiness` (variation 1): square 26 must be landed on exactly.
+    #[must_use]
+    pub const fn with_house_of_happiness(mut self, on: bool) -> Regency {
+        self.house_of_happiness = on;
+        self
+    }
+
+    /// Option `house_of_water` (variation 2): a piece landing on 27 goes to 15 when it is
+    /// empty, else as R-12.
+    #[must_use]
+    pub const fn with_house_of_water(mut self, on: bool) -> Regency {
+        self.house_of_water = on;
+        self
+    }
+
+    /// How pieces leave the board (R-14 or an option replacing it).
+    #[must_use]
+    pub const fn with_exit(mut self, exit: ExitRule) -> Regency {
+        self.exit = exit;
+        self
+    }
+
+    /// Option `lost_throw_keeps_extra_throw` (I-4 reversed): an unusable 1, 4 or 6 still gives
+    /// another throw.
+    #[must_use]
+    pub const fn with_lost_throw_keeps_extra_throw(mut self, on: bool) -> Regency {
+        self.lost_throw_keeps_extra_throw = on;
+        self
+    }
+
+    /// Whether `house_of_happiness` is on.
+    pub const fn house_of_happiness(&self) -> bool {
+        self.house_of_happiness
+    }
+
+    /// Whether `house_of_water` is on.
+    pub const fn house_of_water(&self) -> bool {
+        self.house_of_water
+    }
+
+    /// The exit rule.
+    pub const fn exit(&self) -> ExitRule {
+        self.exit
+    }
+
+    /// Whether `lost_throw_keeps_extra_throw` is on.
+    pub const fn lost_throw_keeps_extra_throw(&self) -> bool {
+        self.lost_throw_keeps_extra_throw
+    }
+
+    /// The squares from which the side `me` can legally move with throw `t`, before R-5.
+    ///
+    /// Everything is computed on bitsets: the squares a piece may land on, shifted back by
+    /// the throw, intersected with the side's pieces, minus the origins that R-11 or an
+    /// option forbids.
+    #[inline]
+    fn movable(&self, board: &BitBoard, me: Side, t: u8) -> SquareSet {
+        let own = board.pieces_of(me);
+        let opp = board.pieces_of(me.opponent());
+        // R-13: bearing off only while every piece still on the board is in row 3.
+        let bearing_off = (own & !SquareSet::ROW3).is_empty();
+        // R-9: never onto an own piece; R-10: an attack needs an unprotected target off the
+        // safe squares.
+        let attackable = opp & !opp.with_neighbour() & !SAFE_SQUARES;
+        let mut landing = board.empty_squares() | attackable;
+        if self.exit == ExitRule::LandOnThirty && !bearing_off {
+            // R-14: landing on 30 bears off, so it needs R-13.
+            landing &= !SquareSet::range(SQ30, SQ30);
+        }
+        // R-8: exactly t squares forward; landings past 30 drop out of the shift (R-14).
+        let mut origins = own & landing.backward(t);
+        if bearing_off && self.exit != ExitRule::LandOnThirty && t <= 6 {
+            // The exit options: leave with exactly 31 − s.
+            let exit_from = 31 - t;
+            if self.exit == ExitRule::BeyondThirty || exit_from >= 28 {
+                origins |= own & SquareSet::range(exit_from, exit_from);
+            }
+        }
+        // R-11: no passing over three consecutive opposing pieces. From s, the squares passed
+        // are s+1 … s+t−1, so a run starting at s+k blocks when k ≤ t − 3.
+        let runs = opp.run_starts(3);
+        let mut k = 1;
+        while k + 3 <= t {
+            origins &= !runs.backward(k);
+            k += 1;
+        }
+        if self.house_of_happiness && t >= 2 {
+            // Variation 1: no move from a square ≤ 25 to a square ≥ 27 (nor off).
+            origins &= !SquareSet::range(27 - t, 25);
+        }
+        origins
+    }
+
+    /// The legal origins after R-5 / I-3: White's first move must use its piece on 9 when
+    /// that piece can move.
+    #[inline]
+    fn legal_origins(&self, state: &RegencyState, t: u8) -> SquareSet {
+        let origins = self.movable(&state.board, state.to_move, t);
+        if state.to_move == Side::White && !state.white_opened && origins.has(9) {
+            SquareSet::range(9, 9)
+        } else {
+            origins
+        }
+    }
+
+    /// The move that takes the piece on `from` forward by `t` (a bear-off where it leaves).
+    #[inline]
+    fn move_from(&self, from: Square, t: u8) -> Move {
+        let dest = from.get() + t;
+        if dest > SQ30 || (dest == SQ30 && self.exit == ExitRule::LandOnThirty) {
+            Move::bear_off(from)
+        } else {
+            Move::step(from, Square::new(dest).unwrap_or(Square::LAST))
+        }
+    }
+
+    fn gives_extra_throw(t: u8) -> bool {
+        // R-6: 1, 4 and 6 give another throw; 2 and 3 end the turn.
+        matches!(t, 1 | 4 | 6)
+    }
+
+    fn finished(board: &BitBoard) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|&side| board.off_count(side) >= PIECES)
+    }
+
+    /// R-15: the winner scores, per opposing piece still on the board, 3 in row 1, 2 in row 2,
+    /// 1 in row 3 (I-5).
+    pub fn score(board: &BitBoard, winner: Side) -> i32 {
+        board
+            .pieces_of(winner.opponent())
+            .iter()
+            .map(|sq| 4 - i32::from(sq.row()))
+            .sum()
+    }
+}
+
+/// A Regency position: the board, the side to act, the pending throw, and whether White (the
+/// odd set) has made its first move yet (R-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegencyState {
+    board: BitBoard,
+    to_move: Side,
+    /// The throw waiting to be used; 0 when the side to act must throw.
+    throw: u8,
+    white_opened: bool,
+}
+
+impl RegencyState {
+    /// The board.
+    pub fn board(&self) -> &BitBoard {
+        &self.board
+    }
+
+    /// The side to act.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The throw waiting to be used, if the side to act has thrown.
+    pub fn pending_throw(&self) -> Option<u8> {
+        (self.throw != 0).then_some(self.throw)
+    }
+
+    /// Whether White has made its first move (after which R-5 no longer applies).
+    pub fn white_opened(&self) -> bool {
+        self.white_opened
+    }
+}
+
+const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        name: "house_of_happiness",
+        values: BOOL_OFF,
+        rules: "variation 1",
+        doc: "square 26 must be landed on exactly: no move from 25 or below to 27 or beyond",
+    },
+    OptionInfo {
+        name: "house_of_water",
+        values: BOOL_OFF,
+        rules: "R-12, variation 2",
+        doc: "a piece landing on 27 goes to 15 (the House of Rebirth) if it is empty",
+    },
+    OptionInfo {
+        name: "exits_from_28_29_30",
+        values: BOOL_OFF,
+        rules: "R-14, variation 3",
+        doc: "pieces leave from 28 with 3, 29 with 2, 30 with 1; 30 becomes an ordinary safe square",
+    },
+    OptionInfo {
+        name: "exit_beyond_30",
+        values: BOOL_OFF,
+        rules: "R-14, I-2",
+        doc: "30 is an ordinary safe square; a piece leaves from square s with exactly 31 - s",
+    },
+    OptionInfo {
+        name: "lost_throw_keeps_extra_throw",
+        values: BOOL_OFF,
+        rules: "R-7, I-4",
+        doc: "an unusable 1, 4 or 6 still gives another throw",
+    },
+];
+
+const FIELD_NAMES: &[&str] = &["throw", "white_opened"];
+
+impl Ruleset for Regency {
+    type State = RegencyState;
+    type Device = Sticks;
+
+    const ID: &'static str = "regency";
+    const NAME: &'static str = "Regency (\"simple\" Senet)";
+    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const FIELDS: &'static str = "throw, white_opened";
+    const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
+
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+        let values = spec.values(Self::ID, Self::OPTIONS)?;
+        let exit = match (
+            values.flag("exits_from_28_29_30"),
+            values.flag("exit_beyond_30"),
+        ) {
+            (true, true) => {
+                return Err(SpecError::Conflict {
+                    first: "exits_from_28_29_30",
+                    second: "exit_beyond_30",
+                    reason: "both replace R-14",
+                });
+            }
+            (true, false) => ExitRule::From28To30,
+            (false, true) => ExitRule::BeyondThirty,
+            (false, false) => ExitRule::LandOnThirty,
+        };
+        Ok(Regency {
+            house_of_happiness: values.flag("house_of_happiness"),
+            house_of_water: values.flag("house_of_water"),
+            exit,
+            lost_throw_keeps_extra_throw: values.flag("lost_throw_keeps_extra_throw"),
+        })
+    }
+
+    fn spec(&self) -> RulesetSpec {
+        RulesetSpec::canonical(
+            Self::ID,
+            Self::OPTIONS,
+            &[
+                ("house_of_happiness", self.house_of_happiness.to_string()),
+                ("house_of_water", self.house_of_water.to_string()),
+                (
+                    "exits_from_28_29_30",
+                    (self.exit == ExitRule::From28To30).to_string(),
+                ),
+                (
+                    "exit_beyond_30",
+                    (self.exit == ExitRule::BeyondThirty).to_string(),
+                ),
+                (
+                    "lost_throw_keeps_extra_throw",
+                    self.lost_throw_keeps_extra_throw.to_string(),
+                ),
+            ],
+        )
+    }
+
+    fn device(&self) -> Sticks {
+        // R-2: four sticks, no marked side counts 6.
+        Sticks::ZERO_IS_SIX
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        PIECES
+    }
+
+    fn initial_state(&self) -> RegencyState {
+        // R-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10; R-4: the even
+        // set's forced first move 10→11 with the deciding 1, after which it throws again.
+        let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
+        let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+        RegencyState {
+            board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
+            to_move: Side::Black,
+            throw: 0,
+            white_opened: false,
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s RegencyState) -> &'s BitBoard {
+        &state.board
+    }
+
+    #[inline]
+    fn phase(&self, state: &RegencyState) -> Phase {
+        if let Some(winner) = Regency::finished(&state.board) {
+            // R-15: the first side to bear off every piece wins.
+            Phase::Over(Outcome {
+                winner: Some(winner),
+                points: match winner {
+                    Side::Black => [Regency::score(&state.board, winner), 0],
+                    Side::White => [0, Regency::score(&state.board, winner)],
+                },
+            })
+        } else if state.throw == 0 {
+            Phase::Throw(state.to_move)
+        } else {
+            Phase::Move(state.to_move)
+        }
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
+        state.throw = value;
+    }
+
+    #[inline]
+    fn generate_moves(&self, state: &RegencyState, moves: &mut MoveList) {
+        moves.clear();
+        let t = state.throw;
+        if t == 0 || Regency::finished(&state.board).is_some() {
+            return;
+        }
+        let origins = self.legal_origins(state, t);
+        if origins.is_empty() {
+            // R-7: no legal move, the throw is lost.
+            moves.push(Move::PASS);
+            return;
+        }
+        for from in origins {
+            moves.push(self.move_from(from, t));
+        }
+    }
+
+    fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
+        let t = state.throw;
+        if t == 0 || Regency::finished(&state.board).is_some() || mv.throw().is_some() {
+            return false;
+        }
+        let origins = self.legal_origins(state, t);
+        if mv.is_pass() {
+            return origins.is_empty();
+        }
+        match mv.origin() {
+            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
+                self.move_from(from, t) == mv
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn play_unchecked(&self, state: &mut RegencyState, mv: Move) {
+        let me = state.to_move;
+        let t = state.throw;
+        state.throw = 0;
+        if mv.is_pass() {
+            // R-7 / I-4: an unusable throw ends the whole turn, unless the option keeps the
+            // extra throw of a 1, 4 or 6.
+            if !(self.lost_throw_keeps_extra_throw && Regency::gives_extra_throw(t)) {
+                state.to_move = me.opponent();
+            }
+            return;
+        }
+        let [from, to] = mv.step_codes(0);
+        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+            return;
+        };
+        match Square::new(to) {
+            Err(_) => {
+                // Bearing off (R-14 or an exit option).
+                board.take(me, from);
+                board.set_off(me, board.off_count(me).saturating_add(1));
+            }
+            Ok(to) if to.get() == SQ30 && self.exit == ExitRule::LandOnThirty => {
+                // R-14: a piece reaching 30 is removed at once.
+                board.take(me, from);
+                board.set_off(me, board.off_count(me).saturating_add(1));
+            }
+            Ok(to) => {
+                let opp = me.opponent();
+                if board.pieces_of(opp).contains(to) {
+                    // R-10: swap; the attacked piece goes to the mover's square.
+                    board.take(opp, to);
+                    board.take(me, from);
+                    board.put(opp, from);
+                } else {
+                    board.take(me, from);
+                }
+                if to.get() == SQ27 {
+                    // R-12 (or house_of_water): the piece does not stay on 27.
+                    let empty = board.empty_squares();
+                    let dest = if self.house_of_water && empty.contains(SQ15) {
+                        SQ15
+                    } else {
+                        empty.first().unwrap_or(Square::FIRST)
+                    };
+                    board.put(me, dest);
+                } else {
+                    board.put(me, to);
+                }
+            }
+        }
+        if me == Side::White {
+            state.white_opened = true;
+        }
+        if !Regency::gives_extra_throw(t) {
+            state.to_move = me.opponent();
+        }
+    }
+
+    fn validate(&self, state: &RegencyState) -> Result<(), PositionError> {
+        let board = &state.board;
+        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            if board.total(side) != PIECES || board.in_hand(side) != 0 {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: board.total(side),
+                    expected: PIECES,
+                });
+            }
+            if let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ27) {
+                return Err(PositionError::ForbiddenSquare {
+                    side,
+                    square: sq,
+                    reason: "a piece never stays on (R-12)",
+                });
+            }
+            if self.exit == ExitRule::LandOnThirty
+                && let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ30)
+            {
+                return Err(PositionError::ForbiddenSquare {
+                    side,
+                    square: sq,
+                    reason: "bears a piece off as it arrives (R-14)",
+                });
+            }
+        }
+        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
+            return Err(PositionError::Inconsistent(
+                "both sides have borne off every piece".to_string(),
+            ));
+        }
+        if state.throw != 0 {
+            if !self.device().can_show(state.throw) {
+                return Err(PositionError::BadField {
+                    name: "throw".to_string(),
+                    value: state.throw.to_string(),
+                    reason: "the sticks show 1, 2, 3, 4 or 6 (R-2)".to_string(),
+                });
+            }
+            if Regency::finished(board).is_some() {
+                return Err(PositionError::Inconsistent(
+                    "a throw is pending after the game ended".to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn to_setup(&self, state: &RegencyState) -> Setup {
+        let mut setup = Setup::new(state.board, state.to_move);
+        if state.throw != 0 {
+            setup.push_field("throw", state.throw);
+        }
+        if !state.white_opened {
+            setup.push_field("white_opened", "false");
+        }
+        setup
+    }
+
+    fn read_setup(&self, setup: &Setup) -> Result<RegencyState, PositionError> {
+        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        let mut board = BitBoard::new(
+            setup.board.pieces_of(Side::Black),
+            setup.board.pieces_of(Side::White),
+            [0, 0],
+            [0, 0],
+        )?;
+        for side in Side::BOTH {
+            let on_board = board.on_board(side);
+            if on_board > PIECES {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: on_board,
+                    expected: PIECES,
+                });
+            }
+            // Pieces that are not on the board are off (the notation's default).
+            board.set_off(side, PIECES - on_board);
+        }
+        let state = RegencyState {
+            board,
+            to_move: setup.to_move,
+            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            white_opened: setup.choice_field("white_opened", &["true", "false"])? != Some("false"),
+        };
+        self.validate(&state)?;
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(core::mem::size_of::<RegencyState>() <= 16);
+    }
+
+    #[test]
+    fn every_option_combination_round_trips_through_its_spec() {
+        for bits in 0..32u8 {
+            let exit = match (bits >> 2) & 3 {
+                0 => ExitRule::LandOnThirty,
+                1 => ExitRule::From28To30,
+                2 => ExitRule::BeyondThirty,
+                _ => continue,
+            };
+            let rules = Regency::default()
+                .with_house_of_happiness(bits & 1 != 0)
+                .with_house_of_water(bits & 2 != 0)
+                .with_exit(exit)
+                .with_lost_throw_keeps_extra_throw(bits & 16 != 0);
+            assert_eq!(Regency::from_spec(&rules.spec()), Ok(rules));
+        }
+    }
+
+    #[test]
+    fn conflicting_exit_options_are_refused() {
+        let spec = "regency(exits_from_28_29_30=true,exit_beyond_30=true)"
+            .parse()
+            .unwrap();
+        assert!(matches!(
+            Regency::from_spec(&spec),
+            Err(SpecError::Conflict { .. })
+        ));
+    }
+}

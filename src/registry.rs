@@ -1,0 +1,218 @@
+//! Picking a ruleset by name at run time: `regency`, `regency(house_of_water=true)`.
+//!
+//! Rulesets are distinct types (each with its own `State`), so code that works with any of
+//! them is written once, generic over [`Ruleset`], and reached through a
+//! [`RulesetVisitor`]: [`AnyRuleset::visit`] calls it with the concrete ruleset.
+//!
+//! ```
+//! use senet::registry::{AnyRuleset, RulesetVisitor};
+//! use senet::Ruleset;
+//!
+//! struct PiecesPerSide;
+//! impl RulesetVisitor for PiecesPerSide {
+//!     type Output = u8;
+//!     fn visit<R: Ruleset>(self, rules: &R) -> u8 {
+//!         rules.pieces_per_side()
+//!     }
+//! }
+//!
+//! let rules = AnyRuleset::parse("regency(house_of_water=true)").unwrap();
+//! assert_eq!(rules.id(), "regency");
+//! assert_eq!(rules.visit(PiecesPerSide), 5);
+//! assert!(AnyRuleset::parse("regency(water=true)").is_err());
+//! assert!(AnyRuleset::parse("chess").is_err());
+//! ```
+
+use core::fmt;
+use core::str::FromStr;
+
+use senet_core::{OptionInfo, Ruleset, RulesetSpec, SpecError};
+
+/// Generic code to run with whichever ruleset was picked at run time.
+pub trait RulesetVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the concrete ruleset.
+    fn visit<R: Ruleset>(self, rules: &R) -> Self::Output;
+}
+
+/// A registered ruleset: its id, name and options.
+#[derive(Clone, Copy, Debug)]
+pub struct RulesetInfo {
+    /// The id used in specifications.
+    pub id: &'static str,
+    /// A human-readable name.
+    pub name: &'static str,
+    /// The options, each with its default first.
+    pub options: &'static [OptionInfo],
+    /// The position fields beyond board and side.
+    pub fields: &'static str,
+}
+
+macro_rules! registry {
+    ($( $feature:literal => $variant:ident($ty:path) ),* $(,)?) => {
+        /// Any registered ruleset, configured.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        #[non_exhaustive]
+        pub enum AnyRuleset {
+            $(
+                #[cfg(feature = $feature)]
+                #[doc = concat!("The `", $feature, "` ruleset.")]
+                $variant($ty),
+            )*
+        }
+
+        /// Every ruleset compiled into this build (each is behind a default-on feature).
+        pub const RULESETS: &[RulesetInfo] = &[
+            $(
+                #[cfg(feature = $feature)]
+                RulesetInfo {
+                    id: <$ty as Ruleset>::ID,
+                    name: <$ty as Ruleset>::NAME,
+                    options: <$ty as Ruleset>::OPTIONS,
+                    fields: <$ty as Ruleset>::FIELDS,
+                },
+            )*
+        ];
+
+        impl AnyRuleset {
+            /// Configures the ruleset a specification names.
+            pub fn from_spec(spec: &RulesetSpec) -> Result<AnyRuleset, SpecError> {
+                $(
+                    #[cfg(feature = $feature)]
+                    if spec.id() == <$ty as Ruleset>::ID {
+                        return <$ty as Ruleset>::from_spec(spec).map(AnyRuleset::$variant);
+                    }
+                )*
+                Err(SpecError::UnknownRuleset {
+                    id: spec.id().to_string(),
+                    known: known_ids(),
+                })
+            }
+
+            /// Runs `visitor` with the concrete ruleset.
+            // `visitor` is unused only in a build with no ruleset feature at all.
+            #[allow(unused_variables)]
+            pub fn visit<V: RulesetVisitor>(&self, visitor: V) -> V::Output {
+                match *self {
+                    $(
+                        #[cfg(feature = $feature)]
+                        AnyRuleset::$variant(ref rules) => visitor.visit(rules),
+                    )*
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    "regency" => Regency(senet_regency::Regency),
+}
+
+fn known_ids() -> String {
+    RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
+}
+
+/// The ruleset used when none is named: Regency.
+pub const DEFAULT_RULESET: &str = "regency";
+
+struct SpecOf;
+impl RulesetVisitor for SpecOf {
+    type Output = RulesetSpec;
+    fn visit<R: Ruleset>(self, rules: &R) -> RulesetSpec {
+        rules.spec()
+    }
+}
+
+impl AnyRuleset {
+    /// Parses and configures `id` or `id(option=value,…)`.
+    pub fn parse(text: &str) -> Result<AnyRuleset, SpecError> {
+        AnyRuleset::from_spec(&text.parse()?)
+    }
+
+    /// The canonical specification (options at their defaults left out).
+    pub fn spec(&self) -> RulesetSpec {
+        self.visit(SpecOf)
+    }
+
+    /// The ruleset's id.
+    pub fn id(&self) -> &'static str {
+        struct Id;
+        impl RulesetVisitor for Id {
+            type Output = &'static str;
+            fn visit<R: Ruleset>(self, _: &R) -> &'static str {
+                R::ID
+            }
+        }
+        self.visit(Id)
+    }
+
+    /// The registry entry of this ruleset.
+    pub fn info(&self) -> Option<&'static RulesetInfo> {
+        let id = self.id();
+        RULESETS.iter().find(|r| r.id == id)
+    }
+}
+
+/// The registry entry for `id`.
+pub fn info(id: &str) -> Option<&'static RulesetInfo> {
+    RULESETS.iter().find(|r| r.id == id)
+}
+
+impl FromStr for AnyRuleset {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        AnyRuleset::parse(s)
+    }
+}
+
+impl fmt::Display for AnyRuleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.spec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_ruleset_parses_with_defaults_and_every_option_value() {
+        for info in RULESETS {
+            let rules = AnyRuleset::parse(info.id).unwrap();
+            assert_eq!(rules.id(), info.id);
+            assert_eq!(rules.spec().to_string(), info.id);
+            for option in info.options {
+                for value in option.values {
+                    let text = format!("{}({}={})", info.id, option.name, value);
+                    let rules = AnyRuleset::parse(&text).unwrap();
+                    assert_eq!(
+                        AnyRuleset::from_spec(&rules.spec()).unwrap(),
+                        rules,
+                        "{text}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_names_are_typed_errors() {
+        assert!(matches!(
+            AnyRuleset::parse("chess"),
+            Err(SpecError::UnknownRuleset { .. })
+        ));
+        assert!(matches!(
+            AnyRuleset::parse("regency(foo=true)"),
+            Err(SpecError::UnknownOption { .. })
+        ));
+        assert!(matches!(
+            AnyRuleset::parse("regency(house_of_water=maybe)"),
+            Err(SpecError::BadValue { .. })
+        ));
+        assert!(matches!(
+            AnyRuleset::parse("regency(house_of_water"),
+            Err(SpecError::Syntax { .. })
+        ));
+    }
+}
