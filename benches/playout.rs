@@ -1,1 +1,32 @@
-fn main() {}
+//! Random playouts: whole games from the initial position with ChaCha8 throws and uniformly
+//! random legal moves, on one thread. The throughput line gives decisions (moves and passes)
+//! per second; each bench first checks the number of decisions of its batch of games.
+
+mod common;
+
+use common::play_games;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use senet::{MoveList, Ruleset};
+
+/// Games per timed batch.
+const GAMES: u64 = 100;
+
+fn bench_playouts<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_decisions: u64) {
+    let mut scratch = MoveList::new();
+    let decisions = play_games(&rules, GAMES, &mut scratch);
+    assert_eq!(
+        decisions, expected_decisions,
+        "{name}: {GAMES} seeded games now make {decisions} decisions"
+    );
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(decisions));
+    group.bench_function(name, |b| b.iter(|| play_games(&rules, GAMES, &mut scratch)));
+    group.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    bench_playouts(c, "regency", senet::Regency::default(), 110_751);
+}
+
+criterion_group!(benches, playouts);
+criterion_main!(benches);

@@ -1,1 +1,164 @@
-fn main() {}
+//! Plays seeded random games and summarises them.
+//!
+//! ```text
+//! cargo run --release --example simulate                      # 100,000 games of Regency
+//! cargo run --release --example simulate -- 20000 --rules "regency(house_of_water=true)" --seed 7
+//! ```
+//!
+//! Game `i` draws every throw and move from its own ChaCha8 stream `i` of the seed, so the
+//! summary is the same whatever the number of threads.
+
+use std::time::Instant;
+
+use clap::Parser;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use rayon::prelude::*;
+use senet::registry::{AnyRuleset, DEFAULT_RULESET, RulesetVisitor};
+use senet::stats::SimulationSummary;
+use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side, random_playout};
+
+#[derive(Parser, Debug)]
+#[command(about = "Play seeded random games of Senet and summarise them")]
+struct Args {
+    /// Number of games.
+    #[arg(default_value_t = 100_000)]
+    games: u64,
+    /// The ruleset, as `id` or `id(option=value,…)`.
+    #[arg(long, default_value = DEFAULT_RULESET)]
+    rules: String,
+    /// Seed of the ChaCha8 generator; game i uses stream i.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Stop a game after this many turns and report it as capped.
+    #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
+    turn_cap: u32,
+}
+
+/// The RNG of game `index`: stream `index` of `seed`.
+fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+struct Simulate<'a> {
+    args: &'a Args,
+    progress: &'a ProgressBar,
+}
+
+impl RulesetVisitor for Simulate<'_> {
+    type Output = SimulationSummary;
+
+    fn visit<R: Ruleset>(self, rules: &R) -> SimulationSummary {
+        const PROGRESS_STEP: u64 = 1024;
+        let Simulate { args, progress } = self;
+        (0..args.games)
+            .into_par_iter()
+            .fold(
+                || (SimulationSummary::default(), MoveList::new()),
+                |(mut summary, mut scratch), index| {
+                    let mut rng = game_rng(args.seed, index);
+                    let mut state = rules.initial_state();
+                    let playout =
+                        random_playout(rules, &mut state, &mut rng, &mut scratch, args.turn_cap);
+                    summary.add(&playout.end, playout.decisions, playout.turns);
+                    if index % PROGRESS_STEP == 0 {
+                        progress.inc(PROGRESS_STEP.min(args.games - index));
+                    }
+                    (summary, scratch)
+                },
+            )
+            .map(|(summary, _)| summary)
+            .reduce(SimulationSummary::default, |mut a, b| {
+                a.merge(&b);
+                a
+            })
+    }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.2}%", 100.0 * x)
+}
+
+fn main() {
+    let args = Args::parse();
+    let rules = match AnyRuleset::parse(&args.rules) {
+        Ok(rules) => rules,
+        Err(e) => {
+            eprintln!("simulate: {e}");
+            std::process::exit(2);
+        }
+    };
+    if args.threads > 0 {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global()
+        {
+            eprintln!("simulate: cannot set up {} threads: {e}", args.threads);
+            std::process::exit(2);
+        }
+    }
+    let progress = if args.games >= 200_000 {
+        ProgressBar::new(args.games)
+    } else {
+        ProgressBar::hidden()
+    };
+    progress.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+
+    let started = Instant::now();
+    let summary = rules.visit(Simulate {
+        args: &args,
+        progress: &progress,
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    progress.finish_and_clear();
+
+    println!("ruleset: {rules}");
+    println!(
+        "games: {} (seed {}, game i on ChaCha8 stream i), {} threads",
+        summary.games(),
+        args.seed,
+        rayon::current_num_threads()
+    );
+    for (side, label) in [(Side::Black, "Black (moves first)"), (Side::White, "White")] {
+        let (rate, (low, high)) = summary.win_rate(side);
+        println!(
+            "{label:<20} wins {:>6}  {}  95% CI [{}, {}]",
+            summary.wins(side),
+            percent(rate),
+            percent(low),
+            percent(high)
+        );
+    }
+    println!(
+        "draws: {}, stopped by the turn cap ({}): {}",
+        summary.draws(),
+        args.turn_cap,
+        summary.capped()
+    );
+    let describe = |name: &str, d: &senet::stats::Distribution| {
+        println!(
+            "length in {name}: mean {:.1}, median {}, 90th percentile {}, max {}",
+            d.mean().unwrap_or(0.0),
+            d.median().unwrap_or(0),
+            d.quantile(0.9).unwrap_or(0),
+            d.max().unwrap_or(0)
+        );
+    };
+    describe("moves (decisions, passes included)", &summary.decisions);
+    describe("turns", &summary.turns);
+    let decisions = summary.decisions.mean().unwrap_or(0.0) * summary.games() as f64;
+    println!(
+        "time: {elapsed:.2} s, {:.0} games/s, {:.1} million decisions/s",
+        summary.games() as f64 / elapsed,
+        decisions / elapsed / 1e6
+    );
+}

@@ -3,6 +3,7 @@
 #![deny(missing_docs)]
 
 pub mod registry;
+pub mod stats;
 
 pub use senet_core::*;
 

@@ -96,6 +96,14 @@ impl Move {
         Move::single(Place::Hand.code(), to.get())
     }
 
+    /// A single step given by raw place codes (see [`Place::code`]), for branch-free
+    /// generators. Codes outside 0..=31 make a meaningless move whose steps read as `None`
+    /// (never undefined behaviour); use the checked constructors elsewhere.
+    #[inline]
+    pub const fn from_codes_unchecked(from: u8, to: u8) -> Move {
+        Move::single(from, to)
+    }
+
     /// A single step between two places.
     #[inline]
     pub const fn from_step(step: Step) -> Move {
@@ -361,6 +369,17 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Replaces the contents with the first `len` moves of `moves` (`len` is clamped to `N`).
+    ///
+    /// For branch-free generators: fill a fixed array with a candidate for every piece, count
+    /// the real ones, and copy the whole array at once.
+    #[inline]
+    pub fn assign<const N: usize>(&mut self, moves: &[Move; N], len: usize) {
+        const { assert!(N <= MOVE_LIST_CAPACITY) };
+        self.moves[..N].copy_from_slice(moves);
+        self.len = len.min(N);
+    }
+
     /// Appends a move, or hands it back when the list is full.
     #[inline]
     pub fn try_push(&mut self, mv: Move) -> Result<(), Move> {
@@ -520,6 +539,18 @@ mod tests {
         }
         list.retain(|m| m.origin().unwrap().get() % 2 == 1);
         assert_eq!(list.len(), 3);
+        let mut assigned = MoveList::new();
+        let candidates = [
+            Move::PASS,
+            Move::step(sq(1), sq(2)),
+            Move::step(sq(3), sq(4)),
+        ];
+        assigned.assign(&candidates, 2);
+        assert_eq!(assigned.as_slice(), &candidates[..2]);
+        assigned.assign(&candidates, 9);
+        assert_eq!(assigned.len(), 3);
+        assert_eq!(Move::from_codes_unchecked(9, 31), Move::bear_off(sq(9)));
+        assert_eq!(Move::from_codes_unchecked(40, 2).step_at(0), None);
         let mut full = MoveList::new();
         for _ in 0..MOVE_LIST_CAPACITY {
             assert!(full.try_push(Move::PASS).is_ok());

@@ -159,13 +159,12 @@ impl Regency {
             }
         }
         // no passing over three consecutive opposing pieces. From s, the squares passed
-        // are s+1 … s+t−1, so a run starting at s+k blocks when k ≤ t − 3.
-        let runs = opp.run_starts(3);
-        let mut k = 1;
-        while k + 3 <= t {
-            origins &= !runs.backward(k);
-            k += 1;
-        }
+        // are s+1 … s+t−1, so a run starting at s+k blocks when 1 ≤ k ≤ t − 3. Throws are
+        // random, so select the shifts with masks rather than branches.
+        let runs = opp.run_starts(3).bits();
+        let upto = |k: u8| 0u32.wrapping_sub(u32::from(t >= k + 3));
+        let blocked = (runs >> 1) & upto(1) | (runs >> 2) & upto(2) | (runs >> 3) & upto(3);
+        origins &= !SquareSet::from_bits_truncate(blocked);
         if self.house_of_happiness && t >= 2 {
             // Variation 1: no move from a square ≤ 25 to a square ≥ 27 (nor off).
             origins &= !SquareSet::range(27 - t, 25);
@@ -201,10 +200,15 @@ impl Regency {
         matches!(t, 1 | 4 | 6)
     }
 
+    #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        Side::BOTH
-            .into_iter()
-            .find(|&side| board.off_count(side) >= PIECES)
+        if board.off_count(Side::Black) >= PIECES {
+            Some(Side::Black)
+        } else if board.off_count(Side::White) >= PIECES {
+            Some(Side::White)
+        } else {
+            None
+        }
     }
 
     /// the winner scores, per opposing piece still on the board, 3 in row 1, 2 in row 2,
@@ -396,20 +400,35 @@ impl Ruleset for Regency {
 
     #[inline]
     fn generate_moves(&self, state: &RegencyState, moves: &mut MoveList) {
-        moves.clear();
         let t = state.throw;
         if t == 0 || Regency::finished(&state.board).is_some() {
+            moves.clear();
             return;
         }
         let origins = self.legal_origins(state, t);
-        if origins.is_empty() {
-            // no legal move, the throw is lost.
-            moves.push(Move::PASS);
-            return;
+        // A side has at most five pieces on the board, so five candidate moves cover every
+        // origin. Filling all five without branching on the number of origins avoids the
+        // mispredicted loop exit that otherwise dominates the cost.
+        let exit_at = if self.exit == ExitRule::LandOnThirty {
+            SQ30
+        } else {
+            31
+        };
+        let mut rest = origins.bits();
+        let mut candidates = [Move::PASS; PIECES as usize];
+        for candidate in &mut candidates {
+            let from = rest.trailing_zeros() as u8;
+            rest &= rest.wrapping_sub(1);
+            let dest = from.wrapping_add(t);
+            let to = if dest >= exit_at { 31 } else { dest };
+            *candidate = Move::from_codes_unchecked(from, to);
         }
-        for from in origins {
-            moves.push(self.move_from(from, t));
+        // with no legal move the throw is lost: the only choice is a pass.
+        let count = usize::from(origins.len());
+        if count == 0 {
+            candidates[0] = Move::PASS;
         }
+        moves.assign(&candidates, count.max(1));
     }
 
     fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {

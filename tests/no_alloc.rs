@@ -1,0 +1,68 @@
+//! Move generation and random playouts never touch the heap, for every registered ruleset.
+//! A counting global allocator (from `allocation-counter`) watches this test's thread.
+
+use std::hint::black_box;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use senet::conformance::sample_states;
+use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
+
+struct CountAllocations;
+
+impl RulesetVisitor for CountAllocations {
+    type Output = (u64, u64);
+
+    fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let corpus = sample_states(rules, &mut rng, 2_000, DEFAULT_TURN_CAP, |p| {
+            matches!(p, Phase::Move(_))
+        });
+        let mut list = MoveList::new();
+        let generation = allocation_counter::measure(|| {
+            for state in &corpus {
+                rules.generate_moves(black_box(state), &mut list);
+                black_box(list.len());
+            }
+        });
+        let mut games = Vec::new();
+        for i in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            rng.set_stream(i);
+            games.push((rng, rules.initial_state()));
+        }
+        let playouts = allocation_counter::measure(|| {
+            for (rng, state) in &mut games {
+                let playout = random_playout(rules, state, rng, &mut list, DEFAULT_TURN_CAP);
+                black_box(playout);
+            }
+        });
+        (generation.count_total, playouts.count_total)
+    }
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let info = allocation_counter::measure(|| {
+        black_box(vec![1u8; 64]);
+    });
+    assert!(info.count_total > 0, "the counting allocator is not active");
+}
+
+#[test]
+fn move_generation_and_playouts_do_not_allocate() {
+    for info in RULESETS {
+        for option in info.options.iter().map(Some).chain([None]) {
+            let spec = match option {
+                // Every option at its last listed value, one at a time, and the defaults.
+                Some(o) => format!("{}({}={})", info.id, o.name, o.values.last().unwrap()),
+                None => info.id.to_string(),
+            };
+            let rules = AnyRuleset::parse(&spec).unwrap();
+            let (generation, playouts) = rules.visit(CountAllocations);
+            assert_eq!(generation, 0, "{spec}: move generation allocated");
+            assert_eq!(playouts, 0, "{spec}: random playouts allocated");
+        }
+    }
+}
