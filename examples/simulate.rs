@@ -94,14 +94,13 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if args.threads > 0 {
-        if let Err(e) = rayon::ThreadPoolBuilder::new()
+    if args.threads > 0
+        && let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads)
             .build_global()
-        {
-            eprintln!("simulate: cannot set up {} threads: {e}", args.threads);
-            std::process::exit(2);
-        }
+    {
+        eprintln!("simulate: cannot set up {} threads: {e}", args.threads);
+        std::process::exit(2);
     }
     let progress = if args.games >= 200_000 {
         ProgressBar::new(args.games)
