@@ -3,6 +3,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet_core::conformance::{move_strings, scenario};
 use senet_core::{
     Board, Game, Move, Phase, PlayError, Ruleset, SeatRule, Side, Square, SquareSet, Sticks,
     ThrowingDevice, draw_seats,
@@ -22,19 +23,12 @@ fn set(squares: &[u8]) -> SquareSet {
 /// made its first move, so R-5 does not apply. Where a scenario lists no opposing piece, the
 /// tests put one on square 1, out of the way: with none at all the opponent would have won.
 fn pos_with(rules: &Regency, me: &[u8], opp: &[u8], throw: u8) -> RegencyState {
-    let mut board = ['.'; 30];
-    for &n in me {
-        board[usize::from(n - 1)] = 'B';
-    }
-    for &n in opp {
-        board[usize::from(n - 1)] = 'W';
-    }
-    let mut text: String = board.iter().collect();
-    text.push_str(" b");
-    if throw != 0 {
-        text.push_str(&format!(" throw={throw}"));
-    }
-    rules.parse_position(&text).unwrap()
+    let fields = if throw == 0 {
+        String::new()
+    } else {
+        format!("throw={throw}")
+    };
+    rules.parse_position(&scenario(me, opp, &fields)).unwrap()
 }
 
 fn pos(me: &[u8], opp: &[u8], throw: u8) -> RegencyState {
@@ -42,11 +36,7 @@ fn pos(me: &[u8], opp: &[u8], throw: u8) -> RegencyState {
 }
 
 fn moves_of(rules: &Regency, state: &RegencyState) -> Vec<String> {
-    rules
-        .legal_moves(state)
-        .iter()
-        .map(ToString::to_string)
-        .collect()
+    move_strings(rules, state)
 }
 
 fn moves(state: &RegencyState) -> Vec<String> {
