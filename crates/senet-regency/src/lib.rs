@@ -295,7 +295,7 @@ const FIELD_INFO: &[FieldInfo] = &[
     FieldInfo {
         name: "throw",
         values: "1, 2, 3, 4, 6",
-        default: "none: the side to act throws next",
+        default: "no throw pending: the side to act throws next",
         doc: "the throw the side to act has made and must now use (R-2, R-6)",
     },
     FieldInfo {
