@@ -16,7 +16,7 @@ use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
 use senet::stats::{Distribution, SimulationSummary, wilson_interval};
 use senet::{
     DEFAULT_TURN_CAP, MoveList, Phase, Playout, PlayoutEnd, Ruleset, Side, ThrowingDevice,
-    TurnCounter,
+    TurnCounter, random_playout,
 };
 use serde::Serialize;
 
@@ -156,6 +156,9 @@ impl RulesetVisitor for Simulate<'_> {
             progress,
         } = self;
         let new_players = || -> [Box<dyn Player<R>>; 2] { kinds.map(ComputerKind::player::<R>) };
+        // Two random players play exactly the games of the library's allocation-free
+        // `random_playout` (a test checks it), which runs faster than the general loop.
+        let both_random = kinds == [ComputerKind::Random; 2];
         (0..games)
             .into_par_iter()
             .fold(
@@ -163,8 +166,12 @@ impl RulesetVisitor for Simulate<'_> {
                 |(mut summary, mut moves, mut players), index| {
                     let mut rng = game_rng(seed, index);
                     let seats = seats(index);
-                    let game =
-                        play_game(rules, &mut players, seats, &mut rng, &mut moves, turn_cap);
+                    let game = if both_random {
+                        let mut state = rules.initial_state();
+                        random_playout(rules, &mut state, &mut rng, &mut moves, turn_cap)
+                    } else {
+                        play_game(rules, &mut players, seats, &mut rng, &mut moves, turn_cap)
+                    };
                     summary.by_side.add(&game.end, game.decisions, game.turns);
                     if let PlayoutEnd::Finished(outcome) = game.end
                         && let Some(winner) = outcome.winner
@@ -388,7 +395,8 @@ fn print_text(
     print_lengths(out, "length in moves (passes included)", &report.decisions)?;
     writeln!(
         out,
-        "time: {seconds:.2} s on {threads} threads, {:.0} games/s",
+        "time: {seconds:.2} s on {threads} thread{}, {:.0} games/s",
+        if threads == 1 { "" } else { "s" },
         report.games as f64 / seconds.max(1e-9)
     )
 }
@@ -450,7 +458,6 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use senet::random_playout;
     use senet::registry::{AnyRuleset, RULESETS};
 
     struct Direct {
@@ -499,6 +506,33 @@ mod tests {
                 let decided = expected.wins(Side::Black) + expected.wins(Side::White);
                 assert_eq!(summary.player_wins.iter().sum::<u64>(), decided);
             }
+        }
+    }
+
+    /// The general loop with two random players plays the very games of `random_playout`,
+    /// which is what lets `simulate` take the fast path for them.
+    struct GeneralLoop;
+    impl RulesetVisitor for GeneralLoop {
+        type Output = ();
+        fn visit<R: Ruleset>(self, rules: &R) {
+            let mut players = [ComputerKind::Random; 2].map(ComputerKind::player::<R>);
+            let mut moves = MoveList::new();
+            for index in 0..200 {
+                let mut rng = game_rng(4, index);
+                let general =
+                    play_game(rules, &mut players, seats(index), &mut rng, &mut moves, 500);
+                let mut rng = game_rng(4, index);
+                let mut state = rules.initial_state();
+                let fast = random_playout(rules, &mut state, &mut rng, &mut moves, 500);
+                assert_eq!(general, fast, "{} game {index}", R::ID);
+            }
+        }
+    }
+
+    #[test]
+    fn the_general_loop_with_random_players_is_random_playout() {
+        for info in RULESETS {
+            AnyRuleset::parse(info.id).unwrap().visit(GeneralLoop);
         }
     }
 
