@@ -26,7 +26,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use senet_core::{OptionInfo, Ruleset, RulesetSpec, SpecError};
+use senet_core::{FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError};
 
 /// Generic code to run with whichever ruleset was picked at run time.
 pub trait RulesetVisitor {
@@ -47,6 +47,8 @@ pub struct RulesetInfo {
     pub options: &'static [OptionInfo],
     /// The position fields beyond board and side.
     pub fields: &'static str,
+    /// The same fields with their values, defaults and meaning.
+    pub field_info: &'static [FieldInfo],
 }
 
 macro_rules! registry {
@@ -71,6 +73,7 @@ macro_rules! registry {
                     name: <$ty as Ruleset>::NAME,
                     options: <$ty as Ruleset>::OPTIONS,
                     fields: <$ty as Ruleset>::FIELDS,
+                    field_info: <$ty as Ruleset>::FIELD_INFO,
                 },
             )*
         ];
@@ -192,6 +195,32 @@ mod tests {
                         "{text}"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn every_registered_ruleset_documents_each_position_field() {
+        for info in RULESETS {
+            let listed: Vec<&str> = info
+                .fields
+                .split(',')
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+                .collect();
+            let documented: Vec<&str> = info.field_info.iter().map(|f| f.name).collect();
+            assert_eq!(
+                documented, listed,
+                "{}: FIELD_INFO must document every name of FIELDS, in order",
+                info.id
+            );
+            for field in info.field_info {
+                assert!(
+                    !field.values.is_empty() && !field.default.is_empty() && !field.doc.is_empty(),
+                    "{}: field {} needs values, a default and a doc",
+                    info.id,
+                    field.name
+                );
             }
         }
     }

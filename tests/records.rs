@@ -1,4 +1,4 @@
-//! Game records: every registered ruleset's games serialise, load back identically, and a
+//! Game records in JSON (serde): every registered ruleset's games serialise, load back identically, and a
 //! record that does not replay is refused with an error naming the first bad action.
 
 use rand_chacha::ChaCha8Rng;

@@ -223,4 +223,13 @@ pub enum RecordError {
         /// What is wrong.
         reason: String,
     },
+    /// A well-formed line of a text record that was refused: its ruleset, its start position,
+    /// or an action that does not replay (see [`RecordLines::locate`](crate::RecordLines::locate)).
+    #[error("line {line}: {source}")]
+    AtLine {
+        /// 1-based line number.
+        line: usize,
+        /// Why the line was refused.
+        source: Box<RecordError>,
+    },
 }

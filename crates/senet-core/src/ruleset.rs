@@ -7,7 +7,7 @@ use crate::board::BitBoard;
 use crate::error::{PlayError, PositionError, SpecError};
 use crate::moves::{Move, MoveList};
 use crate::opening::SeatRule;
-use crate::setup::Setup;
+use crate::setup::{FieldInfo, Setup};
 use crate::side::Side;
 use crate::spec::{OptionInfo, RulesetSpec};
 use crate::throw::ThrowingDevice;
@@ -93,6 +93,10 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     const OPTIONS: &'static [OptionInfo];
     /// The position fields beyond board and side, joined with ", " (for error messages).
     const FIELDS: &'static str;
+    /// The same fields documented one by one: accepted values, the meaning of leaving the
+    /// field out, and what it records. Every name of [`FIELDS`](Ruleset::FIELDS) should
+    /// appear here, in the same order (the facade's registry tests check it).
+    const FIELD_INFO: &'static [FieldInfo] = &[];
     /// How the opening throws decide who plays the even set (see [`draw_seats`](crate::draw_seats)).
     const SEAT_RULE: SeatRule;
 

@@ -7,6 +7,31 @@ use crate::board::BitBoard;
 use crate::error::PositionError;
 use crate::side::Side;
 
+/// One field of a ruleset's position notation beyond board and side, as documented for users
+/// (`senet rules`, `docs/notation.md`).
+///
+/// ```
+/// use senet_core::FieldInfo;
+/// let throw = FieldInfo {
+///     name: "throw",
+///     values: "1, 2, 3, 4, 6",
+///     default: "none: the side to act throws next",
+///     doc: "the throw waiting to be used",
+/// };
+/// assert_eq!(throw.name, "throw");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// The field's name in the notation, e.g. `throw`.
+    pub name: &'static str,
+    /// The values it accepts, in words, e.g. `1, 2, 3, 4, 6`.
+    pub values: &'static str,
+    /// What a position means when the field is left out.
+    pub default: &'static str,
+    /// What the field records, in one sentence.
+    pub doc: &'static str,
+}
+
 /// A position as written, not yet checked against a ruleset (compare a validated state of a
 /// [`Ruleset`](crate::Ruleset)).
 ///

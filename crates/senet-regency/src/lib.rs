@@ -26,8 +26,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, Board, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
-    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, ThrowingDevice,
+    BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, ThrowingDevice,
 };
 
 /// Pieces per side.
@@ -290,6 +291,21 @@ const OPTIONS: &[OptionInfo] = &[
 
 const FIELD_NAMES: &[&str] = &["throw", "white_opened"];
 
+const FIELD_INFO: &[FieldInfo] = &[
+    FieldInfo {
+        name: "throw",
+        values: "1, 2, 3, 4, 6",
+        default: "no throw pending: the side to act throws next",
+        doc: "the throw the side to act has made and must now use (R-2, R-6)",
+    },
+    FieldInfo {
+        name: "white_opened",
+        values: "true, false",
+        default: "true",
+        doc: "whether White (the odd set) has made its first move; while false, R-5 applies",
+    },
+];
+
 impl Ruleset for Regency {
     type State = RegencyState;
     type Device = Sticks;
@@ -298,6 +314,7 @@ impl Ruleset for Regency {
     const NAME: &'static str = "Regency (\"simple\" Senet)";
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
     const FIELDS: &'static str = "throw, white_opened";
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
 
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {

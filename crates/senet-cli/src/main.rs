@@ -1,0 +1,115 @@
+//! The `senet` command: the rules oracle (`moves`), terminal play (`play`), seeded parallel
+//! simulation (`simulate`), game records (`replay`) and the ruleset reference (`rules`), for
+//! every ruleset in the registry.
+//!
+//! Every command reaches rulesets only through `senet::registry`: the generic code of each
+//! command is a [`RulesetVisitor`](senet::registry::RulesetVisitor), so a ruleset works in
+//! every command as soon as it is registered.
+
+#![forbid(unsafe_code)]
+
+mod error;
+mod moves;
+mod play;
+mod players;
+mod replay;
+mod rules;
+mod simulate;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::error::CliError;
+
+/// Senet, the race game of ancient Egypt, in every documented reconstruction of its rules.
+#[derive(Parser, Debug)]
+#[command(name = "senet", version)]
+#[command(
+    after_help = "Rulesets are named as `id` or `id(option=value,…)`; `senet rules` \
+                        lists them. Positions, moves and records are described in \
+                        docs/notation.md."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Moves(moves::MovesArgs),
+    Play(play::PlayArgs),
+    Simulate(simulate::SimulateArgs),
+    Replay(replay::ReplayArgs),
+    Rules(rules::RulesArgs),
+}
+
+fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
+    match cli.command {
+        Command::Moves(args) => moves::run(&args, out),
+        Command::Play(args) => play::run(&args, out),
+        Command::Simulate(args) => simulate::run(&args, out),
+        Command::Replay(args) => replay::run(&args, out),
+        Command::Rules(args) => rules::run(&args, out),
+    }
+}
+
+/// Clap's usage errors, in one line, with exit status 2; help and version as clap prints them.
+fn clap_exit(error: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            // Printing help can only fail on a closed stdout, where there is no one to tell.
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
+            eprintln!(
+                "senet: no command given; use one of moves, play, simulate, replay, rules \
+                 (see 'senet --help')"
+            );
+            ExitCode::from(2)
+        }
+        _ => {
+            // Clap's message is its first paragraph (usage and tips follow); some messages
+            // continue on indented lines, such as the names of missing arguments.
+            let rendered = error.render().to_string();
+            let paragraph = rendered.trim_start().split("\n\n").next().unwrap_or("");
+            let joined = paragraph
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let message = joined.strip_prefix("error: ").unwrap_or(&joined);
+            eprintln!("senet: {message} (see 'senet --help')");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return clap_exit(error),
+    };
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = run(cli, &mut out).and_then(|()| out.flush().map_err(CliError::from));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => error.exit(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

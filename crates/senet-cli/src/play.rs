@@ -1,0 +1,457 @@
+//! `senet play`: a game in the terminal, against a computer player or another person.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use rand_chacha::ChaCha8Rng;
+use senet::rand_core::SeedableRng;
+use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
+use senet::{Action, Board, DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset, Side, ThrowingDevice};
+
+use crate::error::{CliError, device_values, parse_position, parse_rules};
+use crate::players::{Player, PlayerKind};
+use crate::replay::{LoadedRecord, describe_action, describe_outcome};
+
+/// Play in the terminal, against a computer player or another person.
+///
+/// Black (the even set, B on the board) moves first. At your move, type the move
+/// (e.g. 9-12, 28-off, pass) or its number in the list. Other commands: undo (take back your
+/// last move), save [FILE] (write the game record), board, position, moves, help, quit.
+/// The computer makes the throws (seeded: --seed repeats a game) unless --manual-throws
+/// lets you type every throw, for playing with real sticks.
+#[derive(Args, Debug)]
+pub(crate) struct PlayArgs {
+    /// The ruleset: `id` or `id(option=value,…)`.
+    #[arg(long, default_value = DEFAULT_RULESET)]
+    rules: String,
+    /// Who plays Black (moves first) and who plays White: `human` or a computer player
+    /// (`random`).
+    #[arg(long, default_value = "human,random")]
+    players: String,
+    /// Seed for the throws and the computer's choices (default: taken from the clock, and
+    /// shown at the start).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Start from this position instead of the ruleset's initial one.
+    #[arg(long, default_value = "start")]
+    position: String,
+    /// Type every throw yourself instead of letting the computer throw.
+    #[arg(long)]
+    manual_throws: bool,
+    /// Write the game record to this file when the game ends or you quit.
+    #[arg(long)]
+    save: Option<PathBuf>,
+    /// Continue the game of a saved record (its ruleset and moves; --rules and --position do
+    /// not apply).
+    #[arg(long, conflicts_with = "position")]
+    resume: Option<PathBuf>,
+}
+
+const HELP: &str = "\
+commands: a move (e.g. 9-12, 28-off, enter, pass) or its number in the list;
+          undo        take back your last move (and everything after it)
+          save [FILE] write the game record (to --save's file when FILE is left out)
+          board       draw the board          position  print the position notation
+          moves       list the legal moves    help      this text
+          quit        stop (the record is saved when --save is given)";
+
+/// A seed from the clock, for games where none is given.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    (nanos as u64) ^ (u64::from(std::process::id()) << 32)
+}
+
+/// Where a game starts.
+enum Start<'a> {
+    Position(&'a str),
+    Record(&'a LoadedRecord),
+}
+
+struct Session<'a, R: Ruleset> {
+    game: Game<R>,
+    kinds: [PlayerKind; 2],
+    computers: [Option<Box<dyn Player<R>>>; 2],
+    rng: ChaCha8Rng,
+    manual_throws: bool,
+    save: Option<&'a Path>,
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+}
+
+/// What a command did.
+enum Handled {
+    /// Stop the session.
+    Stop,
+    /// Printed something; the game is as it was.
+    Shown,
+    /// The game changed (undo): start the turn afresh.
+    Changed,
+}
+
+/// What the person typed, once read.
+enum Reply {
+    Line(String),
+    EndOfInput,
+}
+
+impl<R: Ruleset> Session<'_, R> {
+    fn is_human(&self, side: Side) -> bool {
+        self.kinds[side.index()] == PlayerKind::Human
+    }
+
+    fn label(&self, side: Side) -> String {
+        format!("{side} ({})", self.kinds[side.index()].name())
+    }
+
+    fn ask(&mut self, prompt: &str) -> Result<Reply, CliError> {
+        write!(self.out, "{prompt}> ")?;
+        self.out.flush()?;
+        let mut line = String::new();
+        match self.input.read_line(&mut line) {
+            Ok(0) => {
+                writeln!(self.out)?;
+                Ok(Reply::EndOfInput)
+            }
+            Ok(_) => Ok(Reply::Line(line.trim().to_string())),
+            Err(e) => Err(CliError::input(format!("cannot read the input: {e}"))),
+        }
+    }
+
+    fn show_board(&mut self) -> Result<(), CliError> {
+        writeln!(self.out)?;
+        write!(self.out, "{}", self.game.board().diagram())?;
+        writeln!(self.out, "position: {}", self.game.position())?;
+        Ok(())
+    }
+
+    /// The throws made since the last move (what the side to move has to spend).
+    fn recent_throws(&self) -> Vec<u8> {
+        let mut throws: Vec<u8> = self
+            .game
+            .history()
+            .iter()
+            .rev()
+            .map_while(|a| match a {
+                Action::Throw(v) => Some(*v),
+                Action::Move(_) => None,
+            })
+            .collect();
+        throws.reverse();
+        throws
+    }
+
+    fn show_moves(&mut self) -> Result<(), CliError> {
+        let moves = self.game.legal_moves();
+        let list: Vec<String> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| format!("[{}] {m}", i + 1))
+            .collect();
+        writeln!(self.out, "legal moves: {}", list.join("  "))?;
+        Ok(())
+    }
+
+    fn save_to(&mut self, path: &Path) -> Result<(), String> {
+        let header = format!(
+            "# senet play: Black {}, White {}\n",
+            self.kinds[0].name(),
+            self.kinds[1].name()
+        );
+        let text = format!("{header}{}", self.game.record());
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Saves to `--save` at the end of the session, if it was given.
+    fn save_at_end(&mut self) -> Result<(), CliError> {
+        if let Some(path) = self.save {
+            self.save_to(path).map_err(CliError::input)?;
+            writeln!(self.out, "game saved to {}", path.display())?;
+        }
+        Ok(())
+    }
+
+    /// Takes back actions up to and including the last decision a person made (a move with
+    /// a choice, or a typed throw). Returns false, changing nothing, when there is none.
+    fn undo(&mut self) -> bool {
+        let mut game = self.game.clone();
+        while let Some(action) = game.undo() {
+            let phase = game.phase();
+            let by_person = match (action, phase) {
+                (Action::Throw(_), _) => self.manual_throws,
+                (Action::Move(_), Phase::Move(side)) => {
+                    self.is_human(side) && game.legal_moves().len() > 1
+                }
+                _ => false,
+            };
+            if by_person {
+                self.game = game;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Handles a command other than a move or a throw; `None` when it is not a command.
+    fn command(&mut self, line: &str) -> Result<Option<Handled>, CliError> {
+        let (word, rest) = line
+            .split_once(char::is_whitespace)
+            .map_or((line, ""), |(w, r)| (w, r.trim()));
+        match word {
+            "quit" | "q" | "exit" => return Ok(Some(Handled::Stop)),
+            "help" | "?" => writeln!(self.out, "{HELP}")?,
+            "board" => self.show_board()?,
+            "position" => writeln!(self.out, "{}", self.game.position())?,
+            "moves" => self.show_moves()?,
+            "undo" | "u" => {
+                if self.undo() {
+                    writeln!(self.out, "taken back")?;
+                    return Ok(Some(Handled::Changed));
+                } else {
+                    writeln!(self.out, "nothing to take back")?;
+                }
+            }
+            "save" => {
+                let path = if rest.is_empty() {
+                    self.save.map(Path::to_path_buf)
+                } else {
+                    Some(PathBuf::from(rest))
+                };
+                match path {
+                    Some(path) => match self.save_to(&path) {
+                        Ok(()) => writeln!(self.out, "game saved to {}", path.display())?,
+                        Err(e) => writeln!(self.out, "{e}")?,
+                    },
+                    None => writeln!(self.out, "save where? (save FILE)")?,
+                }
+            }
+            _ => return Ok(None),
+        }
+        Ok(Some(Handled::Shown))
+    }
+
+    fn show_turn(&mut self, side: Side) -> Result<(), CliError> {
+        self.show_board()?;
+        let throws = self.recent_throws();
+        let thrown = if throws.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = throws.iter().map(u8::to_string).collect();
+            format!(", having thrown {}", list.join(", "))
+        };
+        writeln!(self.out, "{} to move{thrown}", self.label(side))?;
+        self.show_moves()
+    }
+
+    /// A person's move. Returns true to stop the session.
+    fn human_move(&mut self, side: Side) -> Result<bool, CliError> {
+        let moves = self.game.legal_moves();
+        if moves.len() == 1 && moves[0] == Move::PASS {
+            writeln!(
+                self.out,
+                "{}: no legal move, the throw is lost",
+                self.label(side)
+            )?;
+            self.game
+                .play(Move::PASS)
+                .map_err(|e| CliError::input(format!("the ruleset refused its own pass: {e}")))?;
+            return Ok(false);
+        }
+        self.show_turn(side)?;
+        loop {
+            let line = match self.ask(&side.to_string())? {
+                Reply::EndOfInput => return Ok(true),
+                Reply::Line(line) if line.is_empty() => continue,
+                Reply::Line(line) => line,
+            };
+            match self.command(&line)? {
+                Some(Handled::Stop) => return Ok(true),
+                Some(Handled::Changed) => return Ok(false),
+                Some(Handled::Shown) => continue,
+                None => {}
+            }
+            let legal = self.game.legal_moves();
+            let chosen = match line.parse::<usize>() {
+                Ok(n) if (1..=legal.len()).contains(&n) => Ok(legal[n - 1]),
+                Ok(n) => Err(format!("there is no move number {n}")),
+                Err(_) => line.parse::<Move>().map_err(|e| e.to_string()),
+            };
+            match chosen.and_then(|mv| self.game.play(mv).map_err(|e| e.to_string())) {
+                Ok(()) => return Ok(false),
+                Err(e) => {
+                    writeln!(self.out, "{e}")?;
+                    self.show_moves()?;
+                }
+            }
+        }
+    }
+
+    /// A throw typed by a person. Returns true to stop the session.
+    fn typed_throw(&mut self, side: Side) -> Result<bool, CliError> {
+        let values = device_values(self.game.rules());
+        loop {
+            let prompt = format!("{side} throws ({values})");
+            let line = match self.ask(&prompt)? {
+                Reply::EndOfInput => return Ok(true),
+                Reply::Line(line) if line.is_empty() => continue,
+                Reply::Line(line) => line,
+            };
+            match self.command(&line)? {
+                Some(Handled::Stop) => return Ok(true),
+                Some(Handled::Changed) => return Ok(false),
+                Some(Handled::Shown) => continue,
+                None => {}
+            }
+            match line.parse::<u8>() {
+                Ok(v) => match self.game.throw(v) {
+                    Ok(()) => return Ok(false),
+                    Err(e) => writeln!(self.out, "{e}")?,
+                },
+                Err(_) => writeln!(self.out, "{line:?} is not a throw; type one of {values}")?,
+            }
+        }
+    }
+
+    fn run(mut self) -> Result<(), CliError> {
+        writeln!(
+            self.out,
+            "senet play: {}; Black (B, moves first): {}; White (W): {}",
+            self.game.rules().spec(),
+            self.kinds[0].name(),
+            self.kinds[1].name()
+        )?;
+        if let Some(seed) = self.game.seed() {
+            writeln!(self.out, "seed {seed}")?;
+        }
+        if self.kinds.contains(&PlayerKind::Human) {
+            writeln!(self.out, "type help for the commands")?;
+        }
+        let device = self.game.rules().device();
+        loop {
+            if self.game.turns() > DEFAULT_TURN_CAP {
+                writeln!(self.out, "stopped after {DEFAULT_TURN_CAP} turns")?;
+                return self.save_at_end();
+            }
+            let phase = self.game.phase();
+            let stop = match phase {
+                Phase::Over(outcome) => {
+                    self.show_board()?;
+                    writeln!(self.out, "{}", describe_outcome(&outcome))?;
+                    return self.save_at_end();
+                }
+                Phase::Throw(side) if self.manual_throws => self.typed_throw(side)?,
+                Phase::Throw(_) => {
+                    let value = device.sample(&mut self.rng);
+                    self.game.throw(value).map_err(|e| {
+                        CliError::input(format!("the ruleset refused its device's throw: {e}"))
+                    })?;
+                    writeln!(self.out, "{}", describe_action(phase, Action::Throw(value)))?;
+                    false
+                }
+                Phase::Move(side) if self.is_human(side) => self.human_move(side)?,
+                Phase::Move(side) => {
+                    let moves = self.game.legal_moves();
+                    let rules = self.game.rules().clone();
+                    let state = *self.game.state();
+                    let chosen = match &mut self.computers[side.index()] {
+                        Some(player) => player.choose(&rules, &state, &moves, &mut self.rng),
+                        None => Move::PASS,
+                    };
+                    self.game.play(chosen).map_err(|e| {
+                        CliError::input(format!("the computer player chose {chosen}: {e}"))
+                    })?;
+                    writeln!(
+                        self.out,
+                        "{} ({})",
+                        describe_action(phase, Action::Move(chosen)),
+                        self.kinds[side.index()].name()
+                    )?;
+                    false
+                }
+            };
+            if stop {
+                if let Phase::Over(_) = self.game.phase() {
+                    continue;
+                }
+                writeln!(self.out, "game left unfinished")?;
+                return self.save_at_end();
+            }
+        }
+    }
+}
+
+struct Play<'a> {
+    args: &'a PlayArgs,
+    start: Start<'a>,
+    kinds: [PlayerKind; 2],
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+}
+
+impl RulesetVisitor for Play<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), CliError> {
+        let Play {
+            args,
+            start,
+            kinds,
+            input,
+            out,
+        } = self;
+        let seed = args.seed.unwrap_or_else(clock_seed);
+        let mut game = match start {
+            Start::Record(loaded) => loaded.replay::<R>()?,
+            Start::Position(text) => {
+                let state = parse_position(rules, text, "--position")?;
+                Game::from_state(rules.clone(), state)
+                    .map_err(|e| CliError::input(format!("--position: {e}")))?
+            }
+        };
+        if !args.manual_throws && game.history().is_empty() {
+            game.set_seed(Some(seed));
+        }
+        let computers = kinds.map(|kind| match kind {
+            PlayerKind::Human => None,
+            PlayerKind::Computer(computer) => Some(computer.player::<R>()),
+        });
+        Session {
+            game,
+            kinds,
+            computers,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            manual_throws: args.manual_throws,
+            save: args.save.as_deref(),
+            input,
+            out,
+        }
+        .run()
+    }
+}
+
+pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let kinds = PlayerKind::parse_pair(&args.players)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    match &args.resume {
+        Some(path) => {
+            let loaded = LoadedRecord::read(path)?;
+            loaded.rules.clone().visit(Play {
+                args,
+                start: Start::Record(&loaded),
+                kinds,
+                input: &mut input,
+                out,
+            })
+        }
+        None => parse_rules(&args.rules)?.visit(Play {
+            args,
+            start: Start::Position(&args.position),
+            kinds,
+            input: &mut input,
+            out,
+        }),
+    }
+}

@@ -1,0 +1,224 @@
+//! `senet replay`: replays a game record and prints it position by position. Also the record
+//! loading that `senet play --resume` shares.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use senet::registry::{AnyRuleset, RulesetVisitor};
+use senet::{Action, Board, Game, GameRecord, Outcome, Phase, RecordError, RecordLines, Ruleset};
+
+use crate::error::CliError;
+
+/// Replay a game record and print it position by position.
+///
+/// The record is the text form (a `rules` line, optional `seed` and `start` lines, then one
+/// `throw N` or `move M` per line; see docs/notation.md) or the JSON form of the library's
+/// `GameRecord`. A record that does not replay is refused, naming the first bad line.
+#[derive(Args, Debug)]
+pub(crate) struct ReplayArgs {
+    /// The record file; `-` reads standard input.
+    record: PathBuf,
+    /// Also draw the board as its three rows after every move.
+    #[arg(long)]
+    boards: bool,
+}
+
+/// A record read from a file, with the line of each part when it was the text form.
+pub(crate) struct LoadedRecord {
+    /// Where it came from, for messages.
+    pub(crate) source: String,
+    pub(crate) record: GameRecord,
+    lines: Option<RecordLines>,
+    /// The ruleset it names, configured.
+    pub(crate) rules: AnyRuleset,
+}
+
+impl LoadedRecord {
+    /// Reads a record file (`-`: standard input) in the text or the JSON form and configures
+    /// its ruleset. The actions are checked later, by [`LoadedRecord::replay`].
+    pub(crate) fn read(path: &Path) -> Result<LoadedRecord, CliError> {
+        let is_stdin = path.as_os_str() == "-";
+        let source = if is_stdin {
+            "standard input".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let mut text = String::new();
+        let read = if is_stdin {
+            std::io::stdin().read_to_string(&mut text).map(|_| ())
+        } else {
+            std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text).map(|_| ()))
+        };
+        read.map_err(|e| CliError::input(format!("cannot read the record {source}: {e}")))?;
+        LoadedRecord::parse(source, &text)
+    }
+
+    fn parse(source: String, text: &str) -> Result<LoadedRecord, CliError> {
+        let fail = |e: &dyn std::fmt::Display| CliError::input(format!("{source}: {e}"));
+        let (record, lines) = if text.trim_start().starts_with('{') {
+            let record: GameRecord = serde_json::from_str(text).map_err(|e| fail(&e))?;
+            (record, None)
+        } else {
+            let (record, lines) = GameRecord::parse_with_lines(text).map_err(|e| fail(&e))?;
+            (record, Some(lines))
+        };
+        let rules = AnyRuleset::from_spec(&record.rules).map_err(|e| {
+            let error = RecordError::Spec(e);
+            match &lines {
+                Some(lines) => fail(&lines.locate(error)),
+                None => fail(&error),
+            }
+        })?;
+        Ok(LoadedRecord {
+            source,
+            record,
+            lines,
+            rules,
+        })
+    }
+
+    /// Replays the record with `R`, the ruleset it names.
+    pub(crate) fn replay<R: Ruleset>(&self) -> Result<Game<R>, CliError> {
+        Game::from_record(&self.record).map_err(|e| {
+            let e = match &self.lines {
+                Some(lines) => lines.locate(e),
+                None => e,
+            };
+            CliError::input(format!("{}: {e}", self.source))
+        })
+    }
+}
+
+/// "Black wins (points: Black 7, White 0)".
+pub(crate) fn describe_outcome(outcome: &Outcome) -> String {
+    let points = format!(
+        "points: Black {}, White {}",
+        outcome.points[0], outcome.points[1]
+    );
+    match outcome.winner {
+        Some(side) => format!("{side} wins ({points})"),
+        None => format!("a draw ({points})"),
+    }
+}
+
+/// What comes next, in words.
+pub(crate) fn describe_phase(phase: Phase) -> String {
+    match phase {
+        Phase::Throw(side) => format!("{side} to throw"),
+        Phase::Move(side) => format!("{side} to move"),
+        Phase::Over(outcome) => describe_outcome(&outcome),
+    }
+}
+
+/// "Black throws 3", "White plays 9-12", "Black passes".
+pub(crate) fn describe_action(phase: Phase, action: Action) -> String {
+    let side = phase
+        .side()
+        .map_or_else(|| "nobody".to_string(), |s| s.to_string());
+    match action {
+        Action::Throw(v) => format!("{side} throws {v}"),
+        Action::Move(m) if m.is_pass() && m.throw().is_none() => format!("{side} passes"),
+        Action::Move(m) => format!("{side} plays {m}"),
+    }
+}
+
+struct Replay<'a> {
+    loaded: &'a LoadedRecord,
+    boards: bool,
+    out: &'a mut dyn Write,
+}
+
+impl RulesetVisitor for Replay<'_> {
+    type Output = Result<(), CliError>;
+
+    fn visit<R: Ruleset>(self, _: &R) -> Result<(), CliError> {
+        let Replay {
+            loaded,
+            boards,
+            out,
+        } = self;
+        // Check the whole record before printing any of it.
+        let finished = loaded.replay::<R>()?;
+        let record = &loaded.record;
+        let rules = finished.rules();
+        let mut game = Game::from_state(rules.clone(), *finished.start())
+            .map_err(|e| CliError::input(format!("{}: start position: {e}", loaded.source)))?;
+        writeln!(out, "rules {}", record.rules)?;
+        if let Some(seed) = record.seed {
+            writeln!(out, "seed {seed}")?;
+        }
+        writeln!(out, "start {}", game.position())?;
+        if boards {
+            write!(out, "{}", game.board().diagram())?;
+        }
+        let width = record
+            .actions
+            .iter()
+            .map(|a| a.to_string().len())
+            .max()
+            .unwrap_or(0)
+            + 12;
+        for (i, &action) in record.actions.iter().enumerate() {
+            let phase = game.phase();
+            game.apply(action).map_err(|e| {
+                CliError::input(format!("{}: action {}: {e}", loaded.source, i + 1))
+            })?;
+            let text = describe_action(phase, action);
+            writeln!(out, "{:>5}  {text:<width$} {}", i + 1, game.position())?;
+            if boards && matches!(action, Action::Move(_)) {
+                write!(out, "{}", game.board().diagram())?;
+            }
+        }
+        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        writeln!(
+            out,
+            "{} after {}, {}",
+            match game.phase() {
+                Phase::Over(outcome) => format!("result: {}", describe_outcome(&outcome)),
+                other => format!("not finished: {}", describe_phase(other)),
+            },
+            plural(game.history().len(), "action"),
+            plural(game.turns() as usize, "turn")
+        )?;
+        Ok(())
+    }
+}
+
+pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let loaded = LoadedRecord::read(&args.record)?;
+    loaded.rules.clone().visit(Replay {
+        loaded: &loaded,
+        boards: args.boards,
+        out,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<LoadedRecord, CliError> {
+        LoadedRecord::parse("test".to_string(), text)
+    }
+
+    #[test]
+    fn the_ruleset_line_is_named_when_it_is_unknown() {
+        let err = parse("# x\nrules chess\n").err().unwrap().to_string();
+        assert!(err.starts_with("test: line 2: unknown ruleset"), "{err}");
+        let err = parse(r#"{"rules": "chess", "actions": []}"#)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.starts_with("test: unknown ruleset"), "{err}");
+    }
+
+    #[test]
+    fn json_and_text_records_load_alike() {
+        let text = parse("rules regency\nthrow 3\nmove 11-14\n").ok().unwrap();
+        let json = parse(r#"{"rules":"regency","actions":[{"throw":3},{"move":"11-14"}]}"#)
+            .ok()
+            .unwrap();
+        assert_eq!(text.record, json.record);
+    }
+}

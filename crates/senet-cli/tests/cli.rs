@@ -1,0 +1,575 @@
+//! End-to-end tests of the `senet` command: good input for every registered ruleset, and
+//! bad input of every kind, which must end with one line naming the problem and exit
+//! status 2.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use common::{board, parse_moves, pos, senet, senet_with_input};
+use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::{Game, GameRecord, Phase, Ruleset, ThrowingDevice};
+
+/// A fresh file path under the test's temporary directory.
+fn temp_file(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("senet-cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+// ------------------------------------------------------------------------ moves
+
+/// For every throw of every ruleset, `senet moves` from the start lists exactly the
+/// library's legal moves, each with the position the library reaches.
+struct MovesFromStart;
+
+impl RulesetVisitor for MovesFromStart {
+    type Output = ();
+    fn visit<R: Ruleset>(self, rules: &R) {
+        for outcome in rules.device().outcomes() {
+            let value = outcome.value.to_string();
+            let listed = parse_moves(&senet(&["moves", "--rules", R::ID, "--throw", &value]).ok());
+            let mut state = rules.initial_state();
+            let mut expected = Vec::new();
+            // A ruleset that collects throws may still want another one: keep throwing
+            // the same value until a move is due, and give them all.
+            let mut throws = Vec::new();
+            while let Phase::Throw(_) = rules.phase(&state) {
+                rules.try_throw(&mut state, outcome.value).unwrap();
+                throws.push(value.clone());
+                if throws.len() > 20 {
+                    break;
+                }
+            }
+            if throws.len() > 1 {
+                // Asked with one throw, the command must say that more are needed.
+                senet(&["moves", "--rules", R::ID, "--throw", &value]).refused("throws again");
+                continue;
+            }
+            for mv in rules.legal_moves(&state).iter() {
+                let mut after = state;
+                rules.play_unchecked(&mut after, *mv);
+                expected.push((mv.to_string(), rules.position_string(&after)));
+            }
+            assert_eq!(listed, expected, "{} throw {value}", R::ID);
+            for (_, after) in &listed {
+                rules.parse_position(after).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn moves_from_the_start_of_every_ruleset_match_the_library() {
+    for info in RULESETS {
+        AnyRuleset::parse(info.id).unwrap().visit(MovesFromStart);
+    }
+}
+
+#[test]
+fn moves_lists_a_lone_pass_and_accepts_options_and_spacing() {
+    // R-S6: a blockade leaves nothing but the pass, which ends the turn (I-4).
+    let listed = parse_moves(
+        &senet(&[
+            "moves",
+            "--rules",
+            " regency( house_of_happiness=true ) ",
+            "--position",
+            &format!("  {}   b  ", board(&[13], &[14, 15, 16])),
+            "--throw",
+            "4",
+        ])
+        .ok(),
+    );
+    assert_eq!(
+        listed,
+        [("pass".to_string(), pos(&[13], &[14, 15, 16], "w"))]
+    );
+}
+
+#[test]
+fn moves_output_is_one_json_object_per_line() {
+    let out = senet(&["moves", "--throw", "3"]).ok();
+    assert_eq!(out.lines().count(), 4);
+    for line in out.lines() {
+        assert!(
+            line.starts_with("{\"move\":\"") && line.ends_with("\"}"),
+            "{line}"
+        );
+    }
+}
+
+// ------------------------------------------------------------------------ bad input
+
+#[test]
+fn bad_rulesets_are_refused_with_the_problem_named() {
+    for (rules, needle) in [
+        ("chess", "unknown ruleset \"chess\""),
+        ("Regency", "lowercase"),
+        ("regency(house_of_water=maybe)", "house_of_water=\"maybe\""),
+        ("regency(water=true)", "no option \"water\""),
+        ("regency(house_of_water", "closing parenthesis"),
+        (
+            "regency(exits_from_28_29_30=true,exit_beyond_30=true)",
+            "cannot both be set",
+        ),
+        ("", "--rules"),
+    ] {
+        for command in ["moves", "play", "simulate", "rules"] {
+            let args: Vec<&str> = if command == "rules" {
+                vec![command, rules]
+            } else {
+                vec![command, "--rules", rules]
+            };
+            senet(&args).refused(needle);
+        }
+    }
+}
+
+#[test]
+fn bad_positions_are_refused_with_the_problem_named() {
+    let dots = ".".repeat(30);
+    for (position, needle) in [
+        ("", "board and a side"),
+        ("WBWB b", "30 characters"),
+        (&*dots, "board and a side"),
+        (&*format!("{dots} x"), "\"x\" is not a side"),
+        (&*format!("X{} b", &dots[1..]), "square 1"),
+        (&*pos(&[1, 2, 3, 4, 5, 6], &[10], "b"), "6 pieces"),
+        (&*pos(&[27], &[10], "b"), "square 27"),
+        (&*pos(&[30], &[10], "b"), "square 30"),
+        (&*pos(&[3], &[10], "b colour=red"), "field \"colour\""),
+        (&*pos(&[3], &[10], "b throw"), "\"throw\" is not a field"),
+        (&*pos(&[3], &[10], "b throw=5"), "throw=\"5\""),
+        (&*pos(&[3], &[10], "b throw=1 throw=2"), "given twice"),
+        (&*pos(&[3], &[10], "b white_opened=maybe"), "white_opened"),
+        (&*pos(&[], &[], "b"), "both sides have borne off"),
+    ] {
+        senet(&["moves", "--position", position, "--throw", "2"]).refused(needle);
+        senet(&["play", "--position", position]).refused(needle);
+    }
+    // A finished game has no moves.
+    senet(&["moves", "--position", &pos(&[], &[10], "b"), "--throw", "2"]).refused("game is over");
+}
+
+#[test]
+fn bad_throws_are_refused_with_the_problem_named() {
+    for (throw, needle) in [
+        ("5", "cannot throw 5"),
+        ("0", "cannot throw 0"),
+        ("x", "--throw \"x\""),
+        ("", "--throw"),
+        ("3,", "--throw"),
+        ("-1", "--throw"),
+        ("300", "--throw"),
+        ("2,3", "must move before throwing again"),
+    ] {
+        senet(&["moves", &format!("--throw={throw}")]).refused(needle);
+    }
+    senet(&["moves"]).refused("must throw first");
+    // A position that holds its throw takes no --throw: the command does not guess whether
+    // a new one replaces it or comes in addition.
+    senet(&[
+        "moves",
+        "--position",
+        &pos(&[12], &[14, 15], "b throw=4"),
+        "--throw",
+        "4",
+    ])
+    .refused("already has a pending throw");
+}
+
+#[test]
+fn usage_errors_from_clap_are_one_line_with_status_2() {
+    for (args, needle) in [
+        (&["moves", "--bogus"][..], "--bogus"),
+        (&["moves", "--throw"], "--throw"),
+        (&["dance"], "dance"),
+        (&[], "no command"),
+        (&["simulate", "--games", "-1"], "'-1'"),
+        (&["simulate", "--games", "many"], "--games"),
+        (&["simulate", "--seed", "1.5"], "--seed"),
+        (&["simulate", "--threads", "x"], "--threads"),
+        (&["replay"], "<RECORD>"),
+        (
+            &["play", "--resume", "x.txt", "--position", "start"],
+            "--position",
+        ),
+        (&["rules", "regency", "kendall"], "kendall"),
+    ] {
+        senet(args).refused(needle);
+    }
+}
+
+#[test]
+fn help_and_version_succeed() {
+    assert!(senet(&["--help"]).ok().contains("moves"));
+    assert!(senet(&["moves", "--help"]).ok().contains("--throw"));
+    assert!(senet(&["--version"]).ok().starts_with("senet "));
+}
+
+// ------------------------------------------------------------------------ rules
+
+#[test]
+fn rules_lists_and_describes_every_registered_ruleset() {
+    let list = senet(&["rules"]).ok();
+    for info in RULESETS {
+        assert!(list.contains(info.id), "{list}");
+        let text = senet(&["rules", info.id]).ok();
+        assert!(text.contains(info.name), "{text}");
+        for option in info.options {
+            assert!(
+                text.contains(option.name) && text.contains(option.doc),
+                "{text}"
+            );
+        }
+        for field in info.field_info {
+            assert!(
+                text.contains(field.name) && text.contains(field.default),
+                "{text}"
+            );
+        }
+        let rules = AnyRuleset::parse(info.id).unwrap();
+        let start = rules.visit(StartPosition);
+        assert!(text.contains(&format!("start position: {start}")), "{text}");
+    }
+}
+
+struct StartPosition;
+impl RulesetVisitor for StartPosition {
+    type Output = String;
+    fn visit<R: Ruleset>(self, rules: &R) -> String {
+        rules.position_string(&rules.initial_state())
+    }
+}
+
+// ------------------------------------------------------------------------ simulate
+
+#[test]
+fn simulate_results_do_not_depend_on_the_thread_count() {
+    for info in RULESETS {
+        let run = |threads: &str, seed: &str| {
+            senet(&[
+                "simulate",
+                "--rules",
+                info.id,
+                "--games",
+                "400",
+                "--seed",
+                seed,
+                "--threads",
+                threads,
+                "--json",
+            ])
+            .ok()
+        };
+        let one = run("1", "5");
+        assert_eq!(one, run("3", "5"), "{}", info.id);
+        assert_ne!(one, run("1", "6"), "{}: another seed, other games", info.id);
+        let summary: serde_json::Value = serde_json::from_str(&one).unwrap();
+        assert_eq!(summary["games"], 400);
+        assert_eq!(summary["rules"], info.id);
+        let black = summary["black"]["wins"].as_u64().unwrap();
+        let white = summary["white"]["wins"].as_u64().unwrap();
+        let draws = summary["draws"].as_u64().unwrap();
+        let capped = summary["stopped_at_turn_cap"].as_u64().unwrap();
+        assert_eq!(black + white + draws + capped, 400);
+        let players: u64 = (0..2)
+            .map(|i| summary["players"][i]["wins"].as_u64().unwrap())
+            .sum();
+        assert_eq!(players, black + white);
+        let [low, high] = [0, 1].map(|i| summary["black"]["ci95"][i].as_f64().unwrap());
+        let rate = summary["black"]["rate"].as_f64().unwrap();
+        assert!(low < rate && rate < high, "{one}");
+        let histogram: u64 = summary["turns"]["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .sum();
+        assert_eq!(histogram, 400);
+    }
+}
+
+#[test]
+fn simulate_prints_a_readable_summary() {
+    let text = senet(&["simulate", "--games", "200", "--seed", "1"]).ok();
+    for needle in [
+        "ruleset: regency",
+        "games: 200",
+        "Black (moves first)",
+        "95% CI",
+        "first-mover advantage",
+        "length in turns",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
+
+#[test]
+fn simulate_refuses_bad_players_and_limits() {
+    senet(&["simulate", "--players", "random"]).refused("two players");
+    senet(&["simulate", "--players", "random,robot"]).refused("unknown player \"robot\"");
+    senet(&["simulate", "--players", "human,random"]).refused("computer players");
+    senet(&["simulate", "--turn-cap", "0"]).refused("--turn-cap");
+    senet(&["simulate", "--threads", "100000"]).refused("--threads");
+}
+
+// ------------------------------------------------------------------------ play and replay
+
+/// Computer-against-computer games of every ruleset finish, save a record that `replay`
+/// reads back to the same result, and repeat exactly with the same seed.
+#[test]
+fn play_between_computers_saves_a_record_that_replays() {
+    for info in RULESETS {
+        let path = temp_file(&format!("{}-auto.txt", info.id));
+        let path_text = path.to_str().unwrap();
+        let args = [
+            "play",
+            "--rules",
+            info.id,
+            "--players",
+            "random,random",
+            "--seed",
+            "11",
+            "--save",
+            path_text,
+        ];
+        let first = senet(&args).ok();
+        assert_eq!(
+            first,
+            senet(&args).ok(),
+            "the same seed plays the same game"
+        );
+        let result = first
+            .lines()
+            .rev()
+            .find(|l| l.contains("wins") || l.contains("draw"))
+            .unwrap_or_else(|| panic!("{first}"))
+            .to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let record: GameRecord = text.parse().unwrap();
+        assert_eq!(record.seed, Some(11));
+        let replayed = senet(&["replay", path_text]).ok();
+        assert!(
+            replayed.lines().last().unwrap().contains(&result),
+            "{replayed}"
+        );
+        // The rules, seed and start lines, one line per action, and the result.
+        assert_eq!(
+            replayed.lines().count(),
+            record.actions.len() + 4,
+            "{replayed}"
+        );
+    }
+}
+
+#[test]
+fn a_person_can_play_undo_save_and_resume() {
+    let path = temp_file("person.txt");
+    let path_text = path.to_str().unwrap();
+    // Seed 5: Black throws 2 and may play 8-10 or 11-13.
+    let script = "9-12\n7\n2\nundo\nposition\n1\nsave\nquit\n";
+    let out = senet_with_input(
+        &[
+            "play",
+            "--seed",
+            "5",
+            "--players",
+            "human,random",
+            "--save",
+            path_text,
+        ],
+        script,
+    )
+    .ok();
+    assert!(out.contains("9-12 is not a legal move"), "{out}");
+    assert!(out.contains("there is no move number 7"), "{out}");
+    assert!(out.contains("taken back"), "{out}");
+    // After the undo the position is the one before Black's move, with its throw.
+    let before_move = pos(
+        &[2, 4, 6, 8, 11],
+        &[1, 3, 5, 7, 9],
+        "b throw=2 white_opened=false",
+    );
+    let after_undo = out
+        .split("taken back")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        after_undo.contains(&format!("Black> {before_move}\n")),
+        "{out}"
+    );
+    assert!(out.contains("game saved to"), "{out}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let game = Game::<senet::Regency>::from_record_text(&text).unwrap();
+    // Black's 8-10 stands in the record; the taken-back 11-13 does not.
+    let moves: Vec<String> = game
+        .history()
+        .iter()
+        .filter_map(|a| match a {
+            senet::Action::Move(m) => Some(m.to_string()),
+            senet::Action::Throw(_) => None,
+        })
+        .collect();
+    assert_eq!(moves.first().map(String::as_str), Some("8-10"), "{text}");
+    assert!(!moves.contains(&"11-13".to_string()), "{text}");
+
+    // Resuming continues from the saved position.
+    let resumed = senet_with_input(
+        &["play", "--resume", path_text, "--seed", "1"],
+        "position\nquit\n",
+    )
+    .ok();
+    assert!(resumed.contains(&game.position()), "{resumed}");
+}
+
+#[test]
+fn typed_throws_are_checked() {
+    let out = senet_with_input(
+        &["play", "--manual-throws", "--players", "human,human"],
+        "5\nx\n2\n2\nundo\nposition\nundo\nposition\nquit\n",
+    )
+    .ok();
+    assert!(out.contains("cannot show 5"), "{out}");
+    assert!(out.contains("\"x\" is not a throw"), "{out}");
+    // Black threw 2 and played 11-13; undo takes back the move, and a second undo the
+    // typed throw.
+    let start = pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9], "b");
+    let after_first = out
+        .split("taken back")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        after_first.contains(&format!("Black> {start} throw=2 white_opened=false\n")),
+        "{out}"
+    );
+    let after_second = out
+        .split("taken back")
+        .nth(2)
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        after_second.contains(&format!("> {start} white_opened=false\n")),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_refuses_bad_arguments() {
+    senet(&["play", "--players", "human"]).refused("two players");
+    senet(&["play", "--players", "human,wizard"]).refused("\"wizard\"");
+    senet(&["play", "--resume", "/no/such/record.txt"]).refused("cannot read the record");
+}
+
+#[test]
+fn replay_prints_every_position_and_refuses_bad_records_by_line() {
+    let good = temp_file("good.txt");
+    std::fs::write(
+        &good,
+        "# a short game\nrules regency\nseed 3\nthrow 3\nmove 11-14\nthrow 2\n",
+    )
+    .unwrap();
+    let out = senet(&["replay", good.to_str().unwrap()]).ok();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "rules regency");
+    assert_eq!(lines[1], "seed 3");
+    assert!(lines[3].contains("Black throws 3"), "{out}");
+    assert!(
+        lines[4].contains("Black plays 11-14")
+            && lines[4].ends_with(&pos(
+                &[2, 4, 6, 8, 14],
+                &[1, 3, 5, 7, 9],
+                "w white_opened=false"
+            )),
+        "{out}"
+    );
+    assert!(lines[5].contains("White throws 2"), "{out}");
+    assert!(
+        out.ends_with("not finished: White to move after 3 actions, 2 turns\n"),
+        "{out}"
+    );
+    // --boards draws the board after each move.
+    let boards = senet(&["replay", "--boards", good.to_str().unwrap()]).ok();
+    assert!(boards.contains("|20 |19 |"), "{boards}");
+
+    // The same record as JSON, on standard input.
+    let json =
+        r#"{"rules":"regency","seed":3,"actions":[{"throw":3},{"move":"11-14"},{"throw":2}]}"#;
+    assert_eq!(senet_with_input(&["replay", "-"], json).ok(), out);
+
+    for (text, needle) in [
+        (
+            "rules regency\nthrow 3\nmove 9-12\n",
+            "line 3: action 2 (move 9-12) does not replay",
+        ),
+        (
+            "rules regency\n\nthrow 5\n",
+            "line 3: action 1 (throw 5) does not replay",
+        ),
+        ("rules regency\nmove 11-14\n", "line 2: action 1"),
+        ("rules regency\nthrow 3\nthrow 3\n", "line 3"),
+        ("rules chess\n", "line 1: unknown ruleset"),
+        (
+            "rules regency(water=true)\n",
+            "line 1: ruleset regency has no option",
+        ),
+        ("throw 3\n", "line 1: the record must name its ruleset"),
+        ("", "does not name its ruleset"),
+        (
+            "rules regency\nstart nonsense b\n",
+            "line 2: start position",
+        ),
+        (
+            &format!("rules regency\nstart {}\n", pos(&[27], &[1], "b")),
+            "line 2: start position",
+        ),
+        (
+            "rules regency\nthrow 3\nseed 4\n",
+            "line 3: `seed` belongs in the header",
+        ),
+        (
+            "rules regency\njump 4\n",
+            "line 2: \"jump\" is not a record line",
+        ),
+        ("rules regency\nthrow 3\nmove 11-\n", "line 3"),
+        (
+            "{\"rules\": \"regency\", \"actions\": [{\"throw\": 9}]}",
+            "action 1 (throw 9)",
+        ),
+        ("{\"rules\": \"regency\"", "EOF"),
+    ] {
+        let path = temp_file("bad.txt");
+        std::fs::write(&path, text).unwrap();
+        let line = senet(&["replay", path.to_str().unwrap()]).refused(needle);
+        assert!(line.contains("bad.txt"), "{line}");
+        senet(&["play", "--resume", path.to_str().unwrap()]).refused(needle);
+    }
+    senet(&["replay", "/no/such/record.txt"]).refused("cannot read the record");
+}
+
+#[test]
+fn replayed_records_end_in_the_positions_the_library_reaches() {
+    // Records written by the library for every ruleset replay through the command to the
+    // same final position.
+    struct Check;
+    impl RulesetVisitor for Check {
+        type Output = ();
+        fn visit<R: Ruleset>(self, rules: &R) {
+            use senet::rand_core::SeedableRng;
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+            let mut game = Game::new(rules.clone());
+            game.play_random(&mut rng, senet::DEFAULT_TURN_CAP);
+            let path = temp_file(&format!("{}-lib.txt", R::ID));
+            std::fs::write(&path, game.record().to_string()).unwrap();
+            let out = senet(&["replay", path.to_str().unwrap()]).ok();
+            let positions: BTreeSet<&str> = out.lines().collect();
+            let last_action = out.lines().rev().nth(1).unwrap();
+            assert!(last_action.ends_with(&game.position()), "{last_action}");
+            assert!(positions.len() > game.history().len());
+        }
+    }
+    for info in RULESETS {
+        AnyRuleset::parse(info.id).unwrap().visit(Check);
+    }
+}

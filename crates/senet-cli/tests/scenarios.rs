@@ -1,0 +1,247 @@
+//! Every scenario of the rule specifications, asked of `senet moves` (the rules oracle) and
+//! checked against after-positions written out by hand from the specification.
+//!
+//! Adding a ruleset's scenarios is one entry per scenario in [`scenarios`]. The test also
+//! reads `shared/rules/<id>.md` (when it can be found above the workspace) and fails while a
+//! scenario of a registered ruleset has no entry.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use common::{parse_moves, pos, senet};
+use senet::registry::RULESETS;
+
+/// One scenario: the position (`start` or the notation), the throw(s) given to
+/// `senet moves`, and what the specification says follows.
+struct Scenario {
+    /// The specification's id, e.g. `R-S4`.
+    id: &'static str,
+    /// The ruleset, with options where the scenario names one.
+    rules: &'static str,
+    position: String,
+    /// The `--throw` argument; empty when the position already holds its throw.
+    throws: &'static str,
+    /// The legal moves in notation; empty to leave them unchecked (the after-positions
+    /// are always checked).
+    moves: &'static [&'static str],
+    /// The position after each legal move, with all its consequences.
+    after: Vec<String>,
+}
+
+/// The scenarios, in the notation of the position: Black is the side to move ("me"), White
+/// the opponent. Where a scenario gives the opponent no piece at all, a White piece stands
+/// on square 1, out of the way: with none the opponent would already have won.
+fn scenarios() -> Vec<Scenario> {
+    vec![
+        // ------------------------------------------------------------ regency.md
+        Scenario {
+            id: "R-S1",
+            // The start, after the forced 10→11: Black (even) throws; a 1 lets it throw
+            // again, and attacks on lone White pieces swap.
+            rules: "regency",
+            position: "start".to_string(),
+            throws: "1",
+            moves: &["2-3", "4-5", "6-7", "8-9", "11-12"],
+            after: vec![
+                pos(&[3, 4, 6, 8, 11], &[1, 2, 5, 7, 9], "b white_opened=false"),
+                pos(&[2, 5, 6, 8, 11], &[1, 3, 4, 7, 9], "b white_opened=false"),
+                pos(&[2, 4, 7, 8, 11], &[1, 3, 5, 6, 9], "b white_opened=false"),
+                pos(&[2, 4, 6, 9, 11], &[1, 3, 5, 7, 8], "b white_opened=false"),
+                pos(&[2, 4, 6, 8, 12], &[1, 3, 5, 7, 9], "b white_opened=false"),
+            ],
+        },
+        Scenario {
+            id: "R-S2",
+            rules: "regency",
+            position: pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9], "w white_opened=false"),
+            throws: "3",
+            moves: &["9-12"],
+            after: vec![pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 12], "b")],
+        },
+        Scenario {
+            id: "R-S3",
+            rules: "regency",
+            position: pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9], "w white_opened=false"),
+            throws: "2",
+            moves: &["9-11"],
+            after: vec![pos(&[2, 4, 6, 8, 9], &[1, 3, 5, 7, 11], "b")],
+        },
+        Scenario {
+            id: "R-S4",
+            rules: "regency",
+            position: pos(&[12], &[14, 15], "b"),
+            throws: "2",
+            moves: &["pass"],
+            after: vec![pos(&[12], &[14, 15], "w")],
+        },
+        Scenario {
+            id: "R-S5",
+            rules: "regency",
+            position: pos(&[12], &[14, 15], "b"),
+            throws: "4",
+            moves: &["12-16"],
+            after: vec![pos(&[16], &[14, 15], "b")],
+        },
+        Scenario {
+            id: "R-S6",
+            rules: "regency",
+            position: pos(&[13], &[14, 15, 16], "b"),
+            throws: "4",
+            moves: &["pass"],
+            after: vec![pos(&[13], &[14, 15, 16], "w")],
+        },
+        Scenario {
+            id: "R-S7",
+            rules: "regency",
+            position: pos(&[3, 25], &[1, 2], "b"),
+            throws: "2",
+            moves: &["3-5", "25-27"],
+            after: vec![pos(&[5, 25], &[1, 2], "w"), pos(&[3, 4], &[1, 2], "w")],
+        },
+        Scenario {
+            id: "R-S7",
+            rules: "regency(house_of_water=true)",
+            position: pos(&[3, 25], &[1, 2], "b"),
+            throws: "2",
+            moves: &["3-5", "25-27"],
+            after: vec![pos(&[5, 25], &[1, 2], "w"), pos(&[3, 15], &[1, 2], "w")],
+        },
+        Scenario {
+            id: "R-S8",
+            rules: "regency",
+            position: pos(&[23, 28], &[1], "b"),
+            throws: "2",
+            moves: &["23-25", "28-off"],
+            after: vec![pos(&[25, 28], &[1], "w"), pos(&[23], &[1], "w")],
+        },
+        Scenario {
+            id: "R-S9",
+            rules: "regency",
+            position: pos(&[19, 28], &[1], "b"),
+            throws: "2",
+            moves: &["19-21"],
+            after: vec![pos(&[21, 28], &[1], "w")],
+        },
+        // The position may also carry its pending throw instead of --throw.
+        Scenario {
+            id: "R-S5",
+            rules: "regency",
+            position: pos(&[12], &[14, 15], "b throw=4"),
+            throws: "",
+            moves: &["12-16"],
+            after: vec![pos(&[16], &[14, 15], "b")],
+        },
+    ]
+}
+
+fn run(scenario: &Scenario) -> Vec<(String, String)> {
+    let mut args = vec![
+        "moves",
+        "--rules",
+        scenario.rules,
+        "--position",
+        &scenario.position,
+    ];
+    if !scenario.throws.is_empty() {
+        args.extend(["--throw", scenario.throws]);
+    }
+    let result = senet(&args);
+    assert_eq!(
+        result.status,
+        Some(0),
+        "{} ({}): {result:#?}",
+        scenario.id,
+        scenario.rules
+    );
+    parse_moves(&result.stdout)
+}
+
+#[test]
+fn every_scenario_through_senet_moves() {
+    for scenario in scenarios() {
+        let listed = run(&scenario);
+        let label = format!(
+            "{} ({}, {} --throw {})",
+            scenario.id, scenario.rules, scenario.position, scenario.throws
+        );
+        let after: BTreeSet<&str> = listed.iter().map(|(_, a)| a.as_str()).collect();
+        let expected: BTreeSet<&str> = scenario.after.iter().map(String::as_str).collect();
+        assert_eq!(after, expected, "{label}: after-positions");
+        if !scenario.moves.is_empty() {
+            let moves: BTreeSet<&str> = listed.iter().map(|(m, _)| m.as_str()).collect();
+            let expected: BTreeSet<&str> = scenario.moves.iter().copied().collect();
+            assert_eq!(moves, expected, "{label}: moves");
+        }
+    }
+}
+
+/// `shared/rules`, found in a folder above this crate (it sits beside the repository).
+fn specification_dir() -> Option<PathBuf> {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("shared").join("rules"))
+        .find(|dir| dir.join("README.md").is_file())
+}
+
+/// The scenario ids of a specification: the first cell of its table rows, e.g. `R-S4`.
+fn scenario_ids(spec: &str) -> BTreeSet<String> {
+    spec.lines()
+        .filter_map(|line| line.strip_prefix('|'))
+        .filter_map(|row| row.split('|').next())
+        .map(str::trim)
+        .filter(|cell| {
+            cell.split_once("-S").is_some_and(|(prefix, number)| {
+                !prefix.is_empty()
+                    && prefix.chars().all(|c| c.is_ascii_alphabetic())
+                    && !number.is_empty()
+                    && number.chars().all(|c| c.is_ascii_digit())
+            })
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_registered_ruleset_has_its_scenarios_in_the_table() {
+    let table = scenarios();
+    let dir = specification_dir();
+    for info in RULESETS {
+        let ours: BTreeSet<String> = table
+            .iter()
+            .filter(|s| s.rules == info.id || s.rules.starts_with(&format!("{}(", info.id)))
+            .map(|s| s.id.to_string())
+            .collect();
+        assert!(!ours.is_empty(), "no scenario of {} in the table", info.id);
+        let Some(dir) = &dir else { continue };
+        let Ok(spec) = std::fs::read_to_string(dir.join(format!("{}.md", info.id))) else {
+            continue;
+        };
+        let wanted = scenario_ids(&spec);
+        assert!(
+            !wanted.is_empty(),
+            "{}: no scenario found in the spec",
+            info.id
+        );
+        let missing: Vec<&String> = wanted.difference(&ours).collect();
+        assert!(
+            missing.is_empty(),
+            "{}: scenarios missing: {missing:?}",
+            info.id
+        );
+        let unknown: Vec<&String> = ours.difference(&wanted).collect();
+        assert!(
+            unknown.is_empty(),
+            "{}: not in the spec: {unknown:?}",
+            info.id
+        );
+    }
+}
+
+#[test]
+fn scenario_ids_are_read_from_specification_tables() {
+    let spec = "| # | position |\n|---|---|\n| R-S1 | start |\n| Be-S12 | x |\n| I-3 | y |\n";
+    let ids: Vec<String> = scenario_ids(spec).into_iter().collect();
+    assert_eq!(ids, ["Be-S12", "R-S1"]);
+}
