@@ -38,6 +38,26 @@
 //! - in the **ancient** mode the game goes on until both sides have finished; the winner is
 //!   still the first to finish, so the finishing order is (winner, the other side), and
 //!   `points` are the **turns each side took** to finish ([`CemeaState::turns_taken`]).
+//!
+//! ```
+//! use senet_cemea::Cemea;
+//! use senet_core::{Outcome, Phase, Ruleset, Side};
+//!
+//! let rules = Cemea::default().with_ancient(true);
+//! // Black's last piece on 30, White's on 28; Black has a 1 to play.
+//! let text = format!("{}W.B b throw=1 black_turns=10 white_turns=10", ".".repeat(27));
+//! let mut state = rules.parse_position(&text).unwrap();
+//! rules.try_play(&mut state, "30-off".parse().unwrap()).unwrap();
+//! // Black has finished in its 11th turn; White plays on alone and finishes in its 11th.
+//! assert_eq!(state.turns_taken(Side::Black), 11);
+//! assert_eq!(rules.phase(&state), Phase::Throw(Side::White));
+//! rules.try_throw(&mut state, 3).unwrap();
+//! rules.try_play(&mut state, "28-off".parse().unwrap()).unwrap();
+//! assert_eq!(
+//!     rules.outcome(&state),
+//!     Some(Outcome { winner: Some(Side::Black), points: [11, 11] })
+//! );
+//! ```
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -645,10 +665,15 @@ impl Ruleset for Cemea {
                 state.to_move
             )));
         }
-        if !self.ancient && state.turns != [0, 0] {
+        if !self.ancient
+            && let Some((name, turns)) = TURN_FIELDS
+                .into_iter()
+                .zip(state.turns)
+                .find(|&(_, turns)| turns != 0)
+        {
             return Err(PositionError::BadField {
-                name: "black_turns".to_string(),
-                value: format!("{}/{}", state.turns[0], state.turns[1]),
+                name: name.to_string(),
+                value: turns.to_string(),
                 reason: "turns are counted only in the ancient mode".to_string(),
             });
         }

@@ -359,7 +359,8 @@ fn option_die_throws_1_to_6_and_a_5_ends_the_turn() {
 #[test]
 fn option_ancient_plays_on_until_both_finish() {
     let rules = Cemea::default().with_ancient(true);
-    let state = pos_full(&rules, &[30], &[28], 1, "black_turns=10 white_turns=9");
+    // Black's 11th turn (both have completed 10).
+    let state = pos_full(&rules, &[30], &[28], 1, "black_turns=10 white_turns=10");
     // Black's last piece leaves: the game goes on, White alone.
     let next = play_with(&rules, &state, "30-off");
     assert_eq!(next.first_finished(), Some(Side::Black));
@@ -368,7 +369,7 @@ fn option_ancient_plays_on_until_both_finish() {
     // White's 2 ends its turn, and its next turn follows at once.
     let next = throw_with(&rules, &next, 2);
     let next = play_with(&rules, &next, "28-30");
-    assert_eq!(next.turns_taken(Side::White), 10);
+    assert_eq!(next.turns_taken(Side::White), 11);
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     let next = throw_with(&rules, &next, 1);
     let next = play_with(&rules, &next, "30-off");
@@ -377,7 +378,7 @@ fn option_ancient_plays_on_until_both_finish() {
         rules.outcome(&next),
         Some(Outcome {
             winner: Some(Side::Black),
-            points: [11, 11]
+            points: [11, 12]
         })
     );
     // Without the option the first side to finish ends the game.
