@@ -182,6 +182,17 @@ impl Botermans {
         (backward, false)
     }
 
+    /// The move of the piece on square code `from` with throw `t`, forward or backward.
+    #[inline]
+    fn move_from(from: u8, t: u8, forward: bool) -> Move {
+        let to = if forward {
+            forward_target(from, t)
+        } else {
+            from.wrapping_sub(t)
+        };
+        Move::from_codes_unchecked(from, to)
+    }
+
     fn gives_extra_throw(t: u8) -> bool {
         // B-4: 1, 4 and 6 give another throw; 2 and 3 end the turn.
         matches!(t, 1 | 4 | 6)
@@ -336,12 +347,7 @@ impl Ruleset for Botermans {
         for candidate in &mut candidates {
             let from = rest.trailing_zeros() as u8;
             rest &= rest.wrapping_sub(1);
-            let to = if forward {
-                forward_target(from, t)
-            } else {
-                from.wrapping_sub(t)
-            };
-            *candidate = Move::from_codes_unchecked(from, to);
+            *candidate = Botermans::move_from(from, t, forward);
         }
         // B-9: with no move either way the throw is lost: the only choice is a pass.
         let count = usize::from(origins.len());
@@ -349,6 +355,23 @@ impl Ruleset for Botermans {
             candidates[0] = Move::PASS;
         }
         moves.assign(&candidates, count.max(1));
+    }
+
+    fn is_legal(&self, state: &BotermansState, mv: Move) -> bool {
+        let t = state.throw;
+        if t == 0 || Botermans::finished(&state.board).is_some() || mv.throw().is_some() {
+            return false;
+        }
+        let (origins, forward) = self.origins(&state.board, state.to_move, t);
+        if mv.is_pass() {
+            return origins.is_empty();
+        }
+        match mv.origin() {
+            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
+                Botermans::move_from(from.get(), t, forward) == mv
+            }
+            _ => false,
+        }
     }
 
     #[inline]

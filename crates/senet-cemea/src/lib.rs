@@ -285,6 +285,30 @@ impl Cemea {
         (own & own.forward(t) & !blocked_back, Direction::Backward)
     }
 
+    /// The move of the piece on square code `from` with throw `t` in `direction`: forward to
+    /// from + t (31 is off), one further for the jump 26→28; backward to from − t.
+    #[inline]
+    fn move_from(from: u8, t: u8, direction: Direction) -> Move {
+        let to = match direction {
+            Direction::Forward => from
+                .wrapping_add(t)
+                .wrapping_add(u8::from(t == 1 && from == JUMP_FROM)),
+            Direction::Backward => from.wrapping_sub(t),
+        };
+        Move::from_codes_unchecked(from, to)
+    }
+
+    /// The only move of a stranded side: the piece on 27 leaves with a 4, any other throw is
+    /// lost (C-11, I-3).
+    #[inline]
+    fn stranded_move(t: u8) -> Move {
+        if t == STRANDED_EXIT {
+            Move::from_codes_unchecked(MISFORTUNE, OFF)
+        } else {
+            Move::PASS
+        }
+    }
+
     /// Ends `me`'s turn: counts it (ancient mode) and hands the move to the other side, or
     /// back to `me` when the other side has finished (it no longer plays). After the last
     /// side finishes the move stays with it, so a finished game's side to move is the last
@@ -532,30 +556,18 @@ impl Ruleset for Cemea {
         if own.has(MISFORTUNE) {
             // C-11 / I-3: a stranded side moves nothing until a 4 takes the piece off.
             moves.clear();
-            moves.push(if t == STRANDED_EXIT {
-                Move::from_codes_unchecked(MISFORTUNE, OFF)
-            } else {
-                Move::PASS
-            });
+            moves.push(Cemea::stranded_move(t));
             return;
         }
         let (origins, direction) = self.origins(&state.board, me, t);
         // Every origin has exactly one move, and a side has at most seven pieces: fill seven
-        // candidates without branching on how many there are, then keep the real ones. A
-        // forward move ends on from + t (31 is off), plus one for the jump 26→28.
-        let (delta, jump) = match direction {
-            Direction::Forward => (t, u8::from(t == 1)),
-            Direction::Backward => (t.wrapping_neg(), 0),
-        };
+        // candidates without branching on how many there are, then keep the real ones.
         let mut rest = origins.bits();
         let mut candidates = [Move::PASS; MAX_PIECES];
         for candidate in &mut candidates {
             let from = rest.trailing_zeros() as u8;
             rest &= rest.wrapping_sub(1);
-            let to = from
-                .wrapping_add(delta)
-                .wrapping_add(jump & u8::from(from == JUMP_FROM));
-            *candidate = Move::from_codes_unchecked(from, to);
+            *candidate = Cemea::move_from(from, t, direction);
         }
         // C-5 / I-1 (4): nothing at all: the throw is lost.
         let count = usize::from(origins.len());
@@ -563,6 +575,27 @@ impl Ruleset for Cemea {
             candidates[0] = Move::PASS;
         }
         moves.assign(&candidates, count.max(1));
+    }
+
+    fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {
+        let t = state.throw;
+        if t == 0 || mv.throw().is_some() || matches!(self.phase(state), Phase::Over(_)) {
+            return false;
+        }
+        let me = state.to_move;
+        if state.board.pieces_of(me).has(MISFORTUNE) {
+            return mv == Cemea::stranded_move(t);
+        }
+        let (origins, direction) = self.origins(&state.board, me, t);
+        if mv.is_pass() {
+            return origins.is_empty();
+        }
+        match mv.origin() {
+            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
+                Cemea::move_from(from.get(), t, direction) == mv
+            }
+            _ => false,
+        }
     }
 
     #[inline]

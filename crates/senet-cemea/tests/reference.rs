@@ -107,6 +107,25 @@ fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
         .unwrap_or_else(|| vec![Move::PASS])
 }
 
+/// `is_legal` accepts exactly the generated moves among every single-step move and a pass.
+fn check_is_legal(rules: &Cemea, state: &<Cemea as Ruleset>::State) {
+    let generated = rules.legal_moves(state);
+    let candidates = (1..=30u8).flat_map(|from| {
+        (1..=31u8)
+            .filter(move |&to| to != from)
+            .map(move |to| Move::from_codes_unchecked(from, to))
+    });
+    for mv in candidates.chain([Move::PASS]) {
+        assert_eq!(
+            rules.is_legal(state, mv),
+            generated.contains(&mv),
+            "{}: {mv} in {}",
+            rules.spec(),
+            rules.position_string(state)
+        );
+    }
+}
+
 fn all_option_sets() -> Vec<Cemea> {
     (0..16u8)
         .map(|bits| {
@@ -142,6 +161,9 @@ fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
                     panic!("{}: {e}", rules.spec());
                 }
                 pairs += 1;
+                if pairs.is_multiple_of(200) {
+                    check_is_legal(rules, &decision);
+                }
                 let me = decision.to_move();
                 seen[0] += usize::from(decision.stranded() == Some(me));
                 for mv in &reference {
