@@ -292,7 +292,8 @@ impl Cemea {
         let to = match direction {
             Direction::Forward => from
                 .wrapping_add(t)
-                .wrapping_add(u8::from(t == 1 && from == JUMP_FROM)),
+                // `&` rather than `&&`: no branch on random data.
+                .wrapping_add(u8::from(t == 1) & u8::from(from == JUMP_FROM)),
             Direction::Backward => from.wrapping_sub(t),
         };
         Move::from_codes_unchecked(from, to)
