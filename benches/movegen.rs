@@ -43,6 +43,10 @@ fn bench_movegen<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_m
 
 fn movegen(c: &mut Criterion) {
     bench_movegen(c, "regency", senet::Regency::default(), 27_428);
+    #[cfg(feature = "botermans")]
+    bench_movegen(c, "botermans", senet::Botermans::default(), 27_500);
+    #[cfg(feature = "cemea")]
+    bench_movegen(c, "cemea", senet::Cemea::default(), 27_002);
 }
 
 criterion_group!(benches, movegen);

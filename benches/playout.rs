@@ -26,6 +26,10 @@ fn bench_playouts<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_
 
 fn playouts(c: &mut Criterion) {
     bench_playouts(c, "regency", senet::Regency::default(), 110_751);
+    #[cfg(feature = "botermans")]
+    bench_playouts(c, "botermans", senet::Botermans::default(), 143_325);
+    #[cfg(feature = "cemea")]
+    bench_playouts(c, "cemea", senet::Cemea::default(), 21_562);
 }
 
 criterion_group!(benches, playouts);

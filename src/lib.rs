@@ -15,3 +15,21 @@ pub mod regency {
 
 #[cfg(feature = "regency")]
 pub use senet_regency::Regency;
+
+/// The Botermans ruleset from *The Book of Games* (feature `botermans`).
+#[cfg(feature = "botermans")]
+pub mod botermans {
+    pub use senet_botermans::*;
+}
+
+#[cfg(feature = "botermans")]
+pub use senet_botermans::Botermans;
+
+/// The CEMEA games research group ruleset (feature `cemea`).
+#[cfg(feature = "cemea")]
+pub mod cemea {
+    pub use senet_cemea::*;
+}
+
+#[cfg(feature = "cemea")]
+pub use senet_cemea::Cemea;

@@ -110,6 +110,8 @@ macro_rules! registry {
 
 registry! {
     "regency" => Regency(senet_regency::Regency),
+    "botermans" => Botermans(senet_botermans::Botermans),
+    "cemea" => Cemea(senet_cemea::Cemea),
 }
 
 fn known_ids() -> String {

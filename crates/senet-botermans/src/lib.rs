@@ -1,0 +1,556 @@
+//! The Senet of Botermans et al., *The Book of Games*, for the `senet` engine.
+//!
+//! Five pieces a side, four throwing sticks (no marked side counts 6), extra throws on 1, 4
+//! and 6, swaps on attack, pieces protected by a neighbour of their own side, safe squares
+//! 26, 28, 29 and 30, and three traits of its own: a side that cannot move any piece forward
+//! must move one **backward**; a throw larger than needed to reach 30 **bounces** back from
+//! 30; and square 27 sends a piece to the start. The loser pays a penalty per piece left on
+//! the board. The rule ids (`B-1` … `B-14`, `I-1` … `I-5`) are those of the project's
+//! specification `shared/rules/botermans.md`; `docs/rules/botermans.md` explains them.
+//!
+//! Black is the even set, the source's **jackals**, which move first; White is the odd set,
+//! the **lions**.
+//!
+//! ```
+//! use senet_botermans::Botermans;
+//! use senet_core::{Game, Phase, Side};
+//!
+//! let mut game = Game::new(Botermans::default());
+//! // The forced opening move 10→11 (B-3) has been made; Black throws again.
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(2).unwrap();
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["8-10", "11-13"]); // 2, 4 and 6 would land on their own pieces (B-5)
+//! game.play("8-10".parse().unwrap()).unwrap();
+//! assert_eq!(game.phase(), Phase::Throw(Side::White)); // a 2 ends the turn (B-4)
+//! ```
+//!
+//! # Scores
+//!
+//! [`Outcome::points`] holds the loser's penalty (B-14) as a **negative** number on the
+//! loser's side and 0 on the winner's: 1 point per piece left on 21–30, 2 on 11–20, 3 on
+//! 1–10. Adding `points` over a series of games gives each side's running total.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use senet_core::{
+    BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, ThrowingDevice,
+};
+
+/// Pieces per side (B-1).
+pub const PIECES: u8 = 5;
+
+/// The squares where a piece cannot be attacked (B-8).
+pub const SAFE_SQUARES: SquareSet =
+    SquareSet::from_bits_truncate(1 << 26 | 1 << 28 | 1 << 29 | 1 << 30);
+
+/// The square that sends a piece back to the start (B-10).
+const RETURN_SQUARE: u8 = 27;
+/// The end of the track: reaching it exactly bears a piece off (B-12).
+const LAST: u8 = 30;
+/// The place code of "off" in a [`Move`].
+const OFF: u8 = 31;
+const THIRTY: SquareSet = SquareSet::range(LAST, LAST);
+
+/// The set holding square `n` alone, empty when `n` is not a square.
+#[inline]
+const fn single(n: u8) -> SquareSet {
+    SquareSet::from_bits_truncate(match 1u32.checked_shl(n as u32) {
+        Some(bit) => bit,
+        None => 0,
+    })
+}
+
+/// An all-ones mask when `condition` holds, else zero (selects without branching).
+#[inline]
+const fn mask(condition: bool) -> u32 {
+    0u32.wrapping_sub(condition as u32)
+}
+
+/// Origins whose forward move of `t` passes a run of three opposing pieces starting at one
+/// of `runs` (the squares passed are s+1 … s+t−1, so a run at s+k blocks when k ≤ t − 3).
+/// Exact for throws up to 6.
+#[inline]
+fn blocked_forward(runs: u32, t: u8) -> SquareSet {
+    SquareSet::from_bits_truncate(
+        (runs >> 1) & mask(t >= 4) | (runs >> 2) & mask(t >= 5) | (runs >> 3) & mask(t >= 6),
+    )
+}
+
+/// Origins whose backward move of `t` passes such a run (squares s−t+1 … s−1: a run at
+/// s−k blocks when 3 ≤ k ≤ t − 1). Exact for throws up to 6.
+#[inline]
+fn blocked_backward(runs: u32, t: u8) -> SquareSet {
+    SquareSet::from_bits_truncate(
+        (runs << 3) & mask(t >= 4) | (runs << 4) & mask(t >= 5) | (runs << 5) & mask(t >= 6),
+    )
+}
+
+/// Where a forward move of `t` from square code `from` ends: the square, [`OFF`] when it
+/// reaches 30 exactly, or the bounce square 60 − from − t beyond that (B-12).
+#[inline]
+const fn forward_target(from: u8, t: u8) -> u8 {
+    let dest = from.wrapping_add(t);
+    if dest < LAST {
+        dest
+    } else if dest == LAST {
+        OFF
+    } else {
+        (2 * LAST).wrapping_sub(dest)
+    }
+}
+
+/// The Botermans ruleset with its option (off by default).
+///
+/// ```
+/// use senet_botermans::Botermans;
+/// use senet_core::Ruleset;
+/// let rules = Botermans::default().with_blockade_of_three(true);
+/// assert_eq!(rules.spec().to_string(), "botermans(blockade_of_three=true)");
+/// let same = Botermans::from_spec(&"botermans(blockade_of_three=true)".parse().unwrap());
+/// assert_eq!(same, Ok(rules));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Botermans {
+    blockade_of_three: bool,
+}
+
+impl Botermans {
+    /// Option `blockade_of_three`: no piece may pass three consecutive opposing pieces, in
+    /// either direction (the text is silent; see I-5).
+    #[must_use]
+    pub const fn with_blockade_of_three(mut self, on: bool) -> Botermans {
+        self.blockade_of_three = on;
+        self
+    }
+
+    /// Whether `blockade_of_three` is on.
+    pub const fn blockade_of_three(&self) -> bool {
+        self.blockade_of_three
+    }
+
+    /// The squares from which `me` can move with throw `t`, and whether those moves go
+    /// forward (B-9 / I-1: backward moves only when no piece can move forward).
+    ///
+    /// Everything is computed on bitsets: the squares a piece may land on, shifted by the
+    /// throw (or reflected in 30 for bounces), intersected with the side's pieces, minus the
+    /// origins the blockade option forbids.
+    #[inline]
+    fn origins(&self, board: &BitBoard, me: Side, t: u8) -> (SquareSet, bool) {
+        let own = board.pieces_of(me);
+        let opp = board.pieces_of(me.opponent());
+        // B-5: never onto an own piece; B-6/B-7/B-8: an attack needs a target without a
+        // neighbour of its own side, off the safe squares. 27 is always empty, so a landing
+        // there is allowed and B-10 applies afterwards.
+        let attackable = opp & !opp.with_neighbour() & !SAFE_SQUARES;
+        let landing = board.empty_squares() | attackable;
+        let runs = if self.blockade_of_three {
+            opp.run_starts(3).bits()
+        } else {
+            0
+        };
+        // Ordinary forward moves end on 1..=29 (landings past 30 drop out of the shift).
+        let mut forward = own & (landing & !THIRTY).backward(t);
+        // B-11, B-13, I-3: reaching or passing 30 needs every piece of the side on 21–30.
+        if (own & !SquareSet::ROW3).is_empty() {
+            // B-12: exactly 30 bears the piece off.
+            forward |= own & single(LAST.wrapping_sub(t));
+            // B-12: from s with s + t > 30 the piece lands on 60 − s − t. Reversing the bits
+            // of the landing set puts square k on bit 31 − k, so shifting it left by 29 − t
+            // puts square 60 − t − s on bit s. The origin itself is an own square, never in
+            // `landing`, so a bounce back onto its own start is excluded (I-2).
+            let reflected = landing
+                .bits()
+                .reverse_bits()
+                .checked_shl(u32::from(29u8.wrapping_sub(t)))
+                .unwrap_or(0);
+            forward |= own
+                & SquareSet::range((LAST + 1).wrapping_sub(t), LAST - 1)
+                & SquareSet::from_bits_truncate(reflected);
+        }
+        // Option blockade_of_three. A bounce's way back (from 30 down to at least 24) can
+        // never pass three opposing pieces in a row, since 27 and 30 never hold a piece.
+        forward &= !blocked_forward(runs, t);
+        if !forward.is_empty() {
+            return (forward, true);
+        }
+        // B-9: backward by the throw, same landing rules, never below square 1 (the shift
+        // drops such moves).
+        let backward = own & landing.forward(t) & !blocked_backward(runs, t);
+        (backward, false)
+    }
+
+    /// The move of the piece on square code `from` with throw `t`, forward or backward.
+    #[inline]
+    fn move_from(from: u8, t: u8, forward: bool) -> Move {
+        let to = if forward {
+            forward_target(from, t)
+        } else {
+            from.wrapping_sub(t)
+        };
+        Move::from_codes_unchecked(from, to)
+    }
+
+    fn gives_extra_throw(t: u8) -> bool {
+        // B-4: 1, 4 and 6 give another throw; 2 and 3 end the turn.
+        matches!(t, 1 | 4 | 6)
+    }
+
+    #[inline]
+    fn finished(board: &BitBoard) -> Option<Side> {
+        if board.off_count(Side::Black) >= PIECES {
+            Some(Side::Black)
+        } else if board.off_count(Side::White) >= PIECES {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+
+    /// B-14: the penalty of `loser`, per piece still on the board: 1 on 21–30, 2 on 11–20,
+    /// 3 on 1–10 (a positive number; [`Outcome::points`] holds it negated).
+    pub fn penalty(board: &BitBoard, loser: Side) -> i32 {
+        board
+            .pieces_of(loser)
+            .iter()
+            .map(|sq| 4 - i32::from(sq.row()))
+            .sum()
+    }
+}
+
+/// A Botermans position: the board, the side to act and the pending throw. Nothing else is
+/// remembered: whether a side may bear off (B-11) follows from the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BotermansState {
+    board: BitBoard,
+    to_move: Side,
+    /// The throw waiting to be used; 0 when the side to act must throw.
+    throw: u8,
+}
+
+impl BotermansState {
+    /// The board.
+    pub fn board(&self) -> &BitBoard {
+        &self.board
+    }
+
+    /// The side to act.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The throw waiting to be used, if the side to act has thrown.
+    pub fn pending_throw(&self) -> Option<u8> {
+        (self.throw != 0).then_some(self.throw)
+    }
+}
+
+const OPTIONS: &[OptionInfo] = &[OptionInfo {
+    name: "blockade_of_three",
+    values: BOOL_OFF,
+    rules: "B-5, I-5",
+    doc: "no piece may pass three consecutive opposing pieces (as Regency's R-11)",
+}];
+
+const FIELD_NAMES: &[&str] = &["throw"];
+
+const FIELD_INFO: &[FieldInfo] = &[FieldInfo {
+    name: "throw",
+    values: "1, 2, 3, 4, 6",
+    default: "no throw pending: the side to act throws next",
+    doc: "the throw the side to act has made and must now use (B-2, B-4)",
+}];
+
+impl Ruleset for Botermans {
+    type State = BotermansState;
+    type Device = Sticks;
+
+    const ID: &'static str = "botermans";
+    const NAME: &'static str = "Botermans (The Book of Games)";
+    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const FIELDS: &'static str = "throw";
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
+    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
+
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+        let values = spec.values(Self::ID, Self::OPTIONS)?;
+        Ok(Botermans {
+            blockade_of_three: values.flag("blockade_of_three"),
+        })
+    }
+
+    fn spec(&self) -> RulesetSpec {
+        RulesetSpec::canonical(
+            Self::ID,
+            Self::OPTIONS,
+            &[("blockade_of_three", self.blockade_of_three.to_string())],
+        )
+    }
+
+    fn device(&self) -> Sticks {
+        // B-2: four sticks, no marked side counts 6.
+        Sticks::ZERO_IS_SIX
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        PIECES
+    }
+
+    fn initial_state(&self) -> BotermansState {
+        // B-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10; B-3: the
+        // deciding 1 moves the even set's piece on 10 to 11, and the even set throws again.
+        let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
+        let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+        BotermansState {
+            board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
+            to_move: Side::Black,
+            throw: 0,
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s BotermansState) -> &'s BitBoard {
+        &state.board
+    }
+
+    #[inline]
+    fn phase(&self, state: &BotermansState) -> Phase {
+        if let Some(winner) = Botermans::finished(&state.board) {
+            // B-14: the first side to bear off every piece wins; the loser's penalty is
+            // recorded as a negative score.
+            let loser = winner.opponent();
+            let mut points = [0; 2];
+            points[loser.index()] = -Botermans::penalty(&state.board, loser);
+            Phase::Over(Outcome {
+                winner: Some(winner),
+                points,
+            })
+        } else if state.throw == 0 {
+            Phase::Throw(state.to_move)
+        } else {
+            Phase::Move(state.to_move)
+        }
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut BotermansState, value: u8) {
+        state.throw = value;
+    }
+
+    #[inline]
+    fn generate_moves(&self, state: &BotermansState, moves: &mut MoveList) {
+        let t = state.throw;
+        if t == 0 || Botermans::finished(&state.board).is_some() {
+            moves.clear();
+            return;
+        }
+        let (origins, forward) = self.origins(&state.board, state.to_move, t);
+        // Every origin has exactly one move (forward or backward by the throw), and a side
+        // has at most five pieces: fill five candidates without branching on how many there
+        // are, then keep the real ones.
+        let mut rest = origins.bits();
+        let mut candidates = [Move::PASS; PIECES as usize];
+        for candidate in &mut candidates {
+            let from = rest.trailing_zeros() as u8;
+            rest &= rest.wrapping_sub(1);
+            *candidate = Botermans::move_from(from, t, forward);
+        }
+        // B-9: with no move either way the throw is lost: the only choice is a pass.
+        let count = usize::from(origins.len());
+        if count == 0 {
+            candidates[0] = Move::PASS;
+        }
+        moves.assign(&candidates, count.max(1));
+    }
+
+    fn is_legal(&self, state: &BotermansState, mv: Move) -> bool {
+        let t = state.throw;
+        if t == 0 || Botermans::finished(&state.board).is_some() || mv.throw().is_some() {
+            return false;
+        }
+        let (origins, forward) = self.origins(&state.board, state.to_move, t);
+        if mv.is_pass() {
+            return origins.is_empty();
+        }
+        match mv.origin() {
+            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
+                Botermans::move_from(from.get(), t, forward) == mv
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn play_unchecked(&self, state: &mut BotermansState, mv: Move) {
+        let me = state.to_move;
+        let t = state.throw;
+        state.throw = 0;
+        if mv.is_pass() {
+            // B-9: a lost throw ends the turn, whatever its value.
+            state.to_move = me.opponent();
+            return;
+        }
+        let [from, to] = mv.step_codes(0);
+        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+            return;
+        };
+        match Square::new(to) {
+            Err(_) => {
+                // B-12: the piece reached 30 exactly and leaves.
+                board.take(me, from);
+                board.set_off(me, board.off_count(me).saturating_add(1));
+            }
+            Ok(to) => {
+                // Forward, backward or bounced: the landing is the same (B-9, B-12).
+                // `relocate` never asserts, so a foreign move cannot panic here.
+                let opp = me.opponent();
+                if board.pieces_of(opp).contains(to) {
+                    // B-6: swap; the attacked piece goes to the mover's square of departure.
+                    board.relocate(opp, to, from);
+                    board.relocate(me, from, to);
+                } else if to.get() == RETURN_SQUARE {
+                    // B-10: to the lowest-numbered empty square (the square just left
+                    // counts as empty).
+                    let empty = board.empty_squares() | SquareSet::single(from);
+                    board.relocate(me, from, empty.first().unwrap_or(Square::FIRST));
+                } else {
+                    board.relocate(me, from, to);
+                }
+            }
+        }
+        if !Botermans::gives_extra_throw(t) {
+            state.to_move = me.opponent();
+        }
+    }
+
+    fn validate(&self, state: &BotermansState) -> Result<(), PositionError> {
+        let board = &state.board;
+        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            if board.total(side) != PIECES || board.in_hand(side) != 0 {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: board.total(side),
+                    expected: PIECES,
+                });
+            }
+            for (square, reason) in [
+                (RETURN_SQUARE, "sends every piece on at once (B-10)"),
+                (LAST, "bears a piece off as it arrives (B-12)"),
+            ] {
+                if let Some(sq) = (board.pieces_of(side) & single(square)).first() {
+                    return Err(PositionError::ForbiddenSquare {
+                        side,
+                        square: sq,
+                        reason,
+                    });
+                }
+            }
+        }
+        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
+            return Err(PositionError::Inconsistent(
+                "both sides have borne off every piece".to_string(),
+            ));
+        }
+        if state.throw != 0 {
+            if !self.device().can_show(state.throw) {
+                return Err(PositionError::BadField {
+                    name: "throw".to_string(),
+                    value: state.throw.to_string(),
+                    reason: "the sticks show 1, 2, 3, 4 or 6 (B-2)".to_string(),
+                });
+            }
+            if Botermans::finished(board).is_some() {
+                return Err(PositionError::Inconsistent(
+                    "a throw is pending after the game ended".to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn to_setup(&self, state: &BotermansState) -> Setup {
+        let mut setup = Setup::new(state.board, state.to_move);
+        if state.throw != 0 {
+            setup.push_field("throw", state.throw);
+        }
+        setup
+    }
+
+    fn read_setup(&self, setup: &Setup) -> Result<BotermansState, PositionError> {
+        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        let mut board = BitBoard::new(
+            setup.board.pieces_of(Side::Black),
+            setup.board.pieces_of(Side::White),
+            [0, 0],
+            [0, 0],
+        )?;
+        for side in Side::BOTH {
+            let on_board = board.on_board(side);
+            if on_board > PIECES {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: on_board,
+                    expected: PIECES,
+                });
+            }
+            // Pieces that are not on the board are off (the notation's default).
+            board.set_off(side, PIECES - on_board);
+        }
+        let state = BotermansState {
+            board,
+            to_move: setup.to_move,
+            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+        };
+        self.validate(&state)?;
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(core::mem::size_of::<BotermansState>() <= 16);
+    }
+
+    #[test]
+    fn every_option_combination_round_trips_through_its_spec() {
+        for on in [false, true] {
+            let rules = Botermans::default().with_blockade_of_three(on);
+            assert_eq!(Botermans::from_spec(&rules.spec()), Ok(rules));
+        }
+    }
+
+    #[test]
+    fn forward_targets_bear_off_at_30_and_bounce_beyond() {
+        assert_eq!(forward_target(20, 6), 26);
+        assert_eq!(forward_target(26, 4), OFF);
+        assert_eq!(forward_target(29, 3), 28);
+        assert_eq!(forward_target(25, 6), 29);
+        assert_eq!(forward_target(29, 4), 27);
+    }
+
+    #[test]
+    fn odd_throws_and_moves_never_panic() {
+        let rules = Botermans::default();
+        for t in [0, 5, 7, 29, 30, 31, 200, 255] {
+            let mut state = rules.initial_state();
+            rules.throw_unchecked(&mut state, t);
+            let moves = rules.legal_moves(&state);
+            for mv in &moves {
+                let mut next = state;
+                rules.play_unchecked(&mut next, *mv);
+            }
+            let mut next = state;
+            rules.play_unchecked(&mut next, Move::from_codes_unchecked(40, 200));
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! A straightforward reference generator, written from `shared/rules/botermans.md` with an
+//! array of 30 squares and no bit tricks, must agree with the fast generator on more than
+//! 100,000 (position, throw) pairs taken from random games under every option combination.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use senet_botermans::{Botermans, BotermansState};
+use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
+use senet_core::{MailboxBoard, Move, Phase, Ruleset, Square};
+
+fn square(n: i32) -> Square {
+    Square::new(n as u8).unwrap()
+}
+
+/// Where a move ends, before any consequence of the landing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    Square(i32),
+    Off,
+}
+
+/// The legal moves, rule by rule.
+fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
+    let board = MailboxBoard::from(state.board());
+    let me = state.to_move();
+    let opp = me.opponent();
+    let Some(t) = state.pending_throw() else {
+        return Vec::new();
+    };
+    let t = i32::from(t);
+    let at = |n: i32| board.at(n);
+    // B-11: every piece of the side still on the board stands on 21–30.
+    let all_home = (1..=20).all(|n| at(n) != Some(me));
+    // B-5 .. B-8: may a piece that has left `from` end its move on `to`?
+    let can_land = |from: i32, to: i32| {
+        if to == from {
+            return false; // I-2 (the only way to get here is a bounce)
+        }
+        match at(to) {
+            None => true,
+            Some(side) if side == me => false, // B-5
+            Some(_) => {
+                let protected = at(to - 1) == Some(opp) || at(to + 1) == Some(opp); // B-7
+                let safe = [26, 28, 29, 30].contains(&to); // B-8
+                !protected && !safe
+            }
+        }
+    };
+    // Option blockade_of_three: do the squares passed hold three consecutive opposing pieces?
+    let blocked = |passed: &[i32]| {
+        rules.blockade_of_three()
+            && (1..=28).any(|n| (n..n + 3).all(|k| passed.contains(&k) && at(k) == Some(opp)))
+    };
+    let step = |from: i32, end: End| match end {
+        End::Square(to) => Move::step(square(from), square(to)),
+        End::Off => Move::bear_off(square(from)),
+    };
+
+    let mut forward = Vec::new();
+    let mut backward = Vec::new();
+    for from in 1..=30 {
+        if at(from) != Some(me) {
+            continue;
+        }
+        // Forward by the throw.
+        let dest = from + t;
+        let (end, passed): (End, Vec<i32>) = if dest < 30 {
+            (End::Square(dest), (from + 1..dest).collect())
+        } else if dest == 30 {
+            // B-12: exactly 30 bears off.
+            (End::Off, (from + 1..30).collect())
+        } else {
+            // B-12: to 30 and back by the surplus.
+            let to = 60 - dest;
+            let mut passed: Vec<i32> = (from + 1..=30).collect();
+            passed.extend(to + 1..30);
+            (End::Square(to), passed)
+        };
+        // I-3 / B-13: reaching or passing 30 needs B-11.
+        let needs_home = dest >= 30;
+        let legal = (!needs_home || all_home)
+            && !blocked(&passed)
+            && match end {
+                End::Off => true,
+                End::Square(to) => can_land(from, to),
+            };
+        if legal {
+            forward.push(step(from, end));
+        }
+        // Backward by the throw (B-9), never below 1.
+        let to = from - t;
+        let passed: Vec<i32> = (to + 1..from).collect();
+        if to >= 1 && can_land(from, to) && !blocked(&passed) {
+            backward.push(step(from, End::Square(to)));
+        }
+    }
+    // I-1: backward moves only when the side has no forward move at all.
+    let mut moves = if forward.is_empty() {
+        backward
+    } else {
+        forward
+    };
+    if moves.is_empty() {
+        moves.push(Move::PASS); // B-9: the throw is lost
+    }
+    moves
+}
+
+/// `is_legal` accepts exactly the generated moves among every single-step move and a pass.
+fn check_is_legal(rules: &Botermans, state: &<Botermans as Ruleset>::State) {
+    let generated = rules.legal_moves(state);
+    let candidates = (1..=30u8).flat_map(|from| {
+        (1..=31u8)
+            .filter(move |&to| to != from)
+            .map(move |to| Move::from_codes_unchecked(from, to))
+    });
+    for mv in candidates.chain([Move::PASS]) {
+        assert_eq!(
+            rules.is_legal(state, mv),
+            generated.contains(&mv),
+            "{}: {mv} in {}",
+            rules.spec(),
+            rules.position_string(state)
+        );
+    }
+}
+
+fn all_option_sets() -> Vec<Botermans> {
+    [false, true]
+        .into_iter()
+        .map(|on| Botermans::default().with_blockade_of_three(on))
+        .collect()
+}
+
+#[test]
+fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
+    let option_sets = all_option_sets();
+    let per_set = 110_000 / (option_sets.len() * 5) + 1;
+    let mut pairs = 0usize;
+    let mut backward = 0usize;
+    let mut bounces = 0usize;
+    for (i, rules) in option_sets.iter().enumerate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2000 + i as u64);
+        let before_throws = sample_states(rules, &mut rng, per_set, 10_000, |p| {
+            matches!(p, Phase::Throw(_))
+        });
+        for state in &before_throws {
+            for (t, decision) in with_each_throw(rules, state) {
+                let reference = reference_moves(rules, &decision);
+                if let Err(e) = compare_generators(rules, &decision, &reference) {
+                    panic!("{}: {e}", rules.spec());
+                }
+                pairs += 1;
+                if pairs.is_multiple_of(50) {
+                    check_is_legal(rules, &decision);
+                }
+                for mv in &reference {
+                    if let Some([from, to]) = mv
+                        .step_at(0)
+                        .and_then(|s| Some([s.from.square()?.get(), s.to.square()?.get()]))
+                    {
+                        backward += usize::from(to < from && from + t <= 30);
+                        bounces += usize::from(from + t > 30);
+                    }
+                }
+            }
+        }
+    }
+    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+    // The corpus exercises the rules that set Botermans apart.
+    assert!(backward > 1000 && bounces > 1000, "{backward} {bounces}");
+}

@@ -1,0 +1,894 @@
+//! The Senet of the CEMEA games research group ("Gruppo di ricerca sul gioco"), for the
+//! `senet` engine.
+//!
+//! Seven pieces a side (five as an option), four throwing sticks (no marked side counts 6) or,
+//! as an option, an ordinary die; extra throws on 1, 4 and 6; swaps on attack; **walls**: two
+//! pieces of a side side by side cannot be attacked, three in a row cannot be passed either;
+//! backward moves when nothing moves forward, and as a last resort a move onto one's own
+//! piece, which goes back to the start. Square 26 jumps over 27 with a 1; a piece landing on
+//! 27 goes back to 15, or, if 15 is taken, stays and **strands** its side until a 4 takes it
+//! off; pieces leave from 28, 29 and 30 with exactly 3, 2 and 1. The rule ids (`C-1` …
+//! `C-13`, `I-1` … `I-5`) are those of the project's specification `shared/rules/cemea.md`;
+//! `docs/rules/cemea.md` explains them.
+//!
+//! Black is the even set, which moves first; White is the odd set.
+//!
+//! ```
+//! use senet_cemea::Cemea;
+//! use senet_core::{Game, Phase, Side};
+//!
+//! let mut game = Game::new(Cemea::default());
+//! // No forced opening move (C-3): Black throws first from the starting layout.
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(2).unwrap();
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! // Every other piece would land on its own neighbour.
+//! assert_eq!(moves, ["14-16"]);
+//! game.play("14-16".parse().unwrap()).unwrap();
+//! assert_eq!(game.phase(), Phase::Throw(Side::White)); // a 2 ends the turn (C-4)
+//! ```
+//!
+//! # Outcomes
+//!
+//! The winner of [`Outcome`] is the first side to bear off every piece (C-13). Its `points`
+//! depend on the mode:
+//!
+//! - by default the game ends there, and `points` are the pieces each side has borne off
+//!   (the winner's is the number of pieces a side);
+//! - in the **ancient** mode the game goes on until both sides have finished; the winner is
+//!   still the first to finish, so the finishing order is (winner, the other side), and
+//!   `points` are the **turns each side took** to finish ([`CemeaState::turns_taken`]).
+//!
+//! ```
+//! use senet_cemea::Cemea;
+//! use senet_core::{Outcome, Phase, Ruleset, Side};
+//!
+//! let rules = Cemea::default().with_ancient(true);
+//! // Black's last piece on 30, White's on 28; Black has a 1 to play.
+//! let text = format!("{}W.B b throw=1 black_turns=10 white_turns=10", ".".repeat(27));
+//! let mut state = rules.parse_position(&text).unwrap();
+//! rules.try_play(&mut state, "30-off".parse().unwrap()).unwrap();
+//! // Black has finished in its 11th turn; White plays on alone and finishes in its 11th.
+//! assert_eq!(state.turns_taken(Side::Black), 11);
+//! assert_eq!(rules.phase(&state), Phase::Throw(Side::White));
+//! rules.try_throw(&mut state, 3).unwrap();
+//! rules.try_play(&mut state, "28-off".parse().unwrap()).unwrap();
+//! assert_eq!(
+//!     rules.outcome(&state),
+//!     Some(Outcome { winner: Some(Side::Black), points: [11, 11] })
+//! );
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use senet_core::{
+    BOOL_OFF, BOOL_ON, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    StandardDevice, Sticks, ThrowingDevice,
+};
+
+/// The refuges: pieces on them cannot be attacked, and they are the exits (C-12).
+pub const REFUGES: SquareSet = SquareSet::range(28, 30);
+
+/// The square a piece on 26 jumps to with a 1 (C-10).
+const JUMP_FROM: u8 = 26;
+/// The House of Misfortune (C-11).
+const MISFORTUNE: u8 = 27;
+/// The House of Rebirth, where a piece from 27 goes back to (C-11).
+const REBIRTH: u8 = 15;
+/// The place code of "off" in a [`Move`]; also the virtual square an exit reaches.
+const OFF: u8 = 31;
+/// The throw that takes a stranded piece off (C-11).
+const STRANDED_EXIT: u8 = 4;
+/// The most pieces a side has (C-1); the candidate array of move generation has this size.
+const MAX_PIECES: usize = 7;
+
+/// The set holding square `n` alone, empty when `n` is not a square.
+#[inline]
+const fn single(n: u8) -> SquareSet {
+    SquareSet::from_bits_truncate(match 1u32.checked_shl(n as u32) {
+        Some(bit) => bit,
+        None => 0,
+    })
+}
+
+/// An all-ones mask when `condition` holds, else zero (selects without branching).
+#[inline]
+const fn mask(condition: bool) -> u32 {
+    0u32.wrapping_sub(condition as u32)
+}
+
+/// Origins whose forward move of `t` passes a wall of three starting at one of `runs` (the
+/// squares passed are s+1 … s+t−1, so a wall at s+k blocks when k ≤ t − 3). Exact for throws
+/// up to 6.
+#[inline]
+fn blocked_forward(runs: u32, t: u8) -> SquareSet {
+    SquareSet::from_bits_truncate(
+        (runs >> 1) & mask(t >= 4) | (runs >> 2) & mask(t >= 5) | (runs >> 3) & mask(t >= 6),
+    )
+}
+
+/// Origins whose backward move of `t` passes such a wall (squares s−t+1 … s−1: a wall at
+/// s−k blocks when 3 ≤ k ≤ t − 1). Exact for throws up to 6.
+#[inline]
+fn blocked_backward(runs: u32, t: u8) -> SquareSet {
+    SquareSet::from_bits_truncate(
+        (runs << 3) & mask(t >= 4) | (runs << 4) & mask(t >= 5) | (runs << 5) & mask(t >= 6),
+    )
+}
+
+/// Whether a throw gives another throw after its move (C-4): 1, 4 and 6; 2, 3 (and the
+/// die's 5) end the turn.
+#[inline]
+pub const fn gives_extra_throw(t: u8) -> bool {
+    matches!(t, 1 | 4 | 6)
+}
+
+/// How many pieces each side plays with (option `pieces`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Pieces {
+    /// C-1: seven a side, on 1–14.
+    #[default]
+    Seven,
+    /// Five a side, on 1–10, as in the five-piece copy of the text.
+    Five,
+}
+
+impl Pieces {
+    /// The number of pieces a side.
+    pub const fn count(self) -> u8 {
+        match self {
+            Pieces::Seven => 7,
+            Pieces::Five => 5,
+        }
+    }
+}
+
+/// The CEMEA ruleset with its options (defaults: seven pieces, sticks, the game ends with the
+/// first side to finish, and C-9's last-resort landing on one's own piece).
+///
+/// ```
+/// use senet_cemea::{Cemea, Pieces};
+/// use senet_core::Ruleset;
+/// let rules = Cemea::default().with_pieces(Pieces::Five).with_die(true);
+/// assert_eq!(rules.spec().to_string(), "cemea(pieces=5,die=true)");
+/// assert_eq!(Cemea::from_spec(&"cemea(die=true,pieces=5)".parse().unwrap()), Ok(rules));
+/// assert_eq!(rules.pieces_per_side(), 5);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Cemea {
+    pieces: Pieces,
+    die: bool,
+    ancient: bool,
+    forced_own_landing: bool,
+}
+
+impl Default for Cemea {
+    fn default() -> Self {
+        Cemea {
+            pieces: Pieces::Seven,
+            die: false,
+            ancient: false,
+            forced_own_landing: true,
+        }
+    }
+}
+
+/// Which way the moves of one priority level of I-1 go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    Backward,
+}
+
+impl Cemea {
+    /// Option `pieces`: seven a side (C-1) or five.
+    #[must_use]
+    pub const fn with_pieces(mut self, pieces: Pieces) -> Cemea {
+        self.pieces = pieces;
+        self
+    }
+
+    /// Option `die`: an ordinary die (1–6) replaces the sticks; a 5 ends the turn.
+    #[must_use]
+    pub const fn with_die(mut self, on: bool) -> Cemea {
+        self.die = on;
+        self
+    }
+
+    /// Option `ancient`: the game goes on until both sides have finished.
+    #[must_use]
+    pub const fn with_ancient(mut self, on: bool) -> Cemea {
+        self.ancient = on;
+        self
+    }
+
+    /// Option `forced_own_landing` (on by default): C-9's last-resort move onto one's own
+    /// piece; off makes such a landing simply illegal.
+    #[must_use]
+    pub const fn with_forced_own_landing(mut self, on: bool) -> Cemea {
+        self.forced_own_landing = on;
+        self
+    }
+
+    /// The `pieces` option.
+    pub const fn pieces(&self) -> Pieces {
+        self.pieces
+    }
+
+    /// Whether the die replaces the sticks.
+    pub const fn die(&self) -> bool {
+        self.die
+    }
+
+    /// Whether the ancient mode is on.
+    pub const fn ancient(&self) -> bool {
+        self.ancient
+    }
+
+    /// Whether C-9's last-resort landing on one's own piece is on.
+    pub const fn forced_own_landing(&self) -> bool {
+        self.forced_own_landing
+    }
+
+    #[inline]
+    fn finished(&self, board: &BitBoard, side: Side) -> bool {
+        board.off_count(side) >= self.pieces.count()
+    }
+
+    /// The squares from which `me` moves with throw `t`, and which way, following the
+    /// priority of I-1: forward moves; else backward moves; else (option
+    /// `forced_own_landing`) forward moves onto an own piece, else backward ones. Empty when
+    /// the throw is lost. The side must not be stranded.
+    ///
+    /// Everything is computed on bitsets: the squares a piece may land on, shifted by the
+    /// throw, intersected with the side's pieces, minus the origins a wall of three blocks.
+    #[inline]
+    fn origins(&self, board: &BitBoard, me: Side, t: u8) -> (SquareSet, Direction) {
+        let own = board.pieces_of(me);
+        let opp = board.pieces_of(me.opponent());
+        let empty = board.empty_squares();
+        // C-6/C-7/C-12, I-5: an attack needs a target outside any wall and off the refuges.
+        let attackable = opp & !opp.with_neighbour() & !REFUGES;
+        let landing = empty | attackable;
+        // C-8: a wall of three cannot be passed, either way.
+        let runs = opp.run_starts(3).bits();
+        let blocked_fwd = blocked_forward(runs, t);
+        let blocked_back = blocked_backward(runs, t);
+        // C-10 / I-2: from 26 a 1 means the jump to 28, never a step onto 27.
+        let from_26_with_1 = SquareSet::from_bits_truncate(mask(t == 1)) & single(JUMP_FROM);
+
+        // (1) Forward: ordinary moves end on 1..=30 (past 30 drops out of the shift)…
+        let mut forward = own & landing.backward(t) & !from_26_with_1;
+        // …C-12: exits from 28, 29, 30 with exactly 3, 2, 1 (the virtual square 31)…
+        forward |= own & single(OFF.wrapping_sub(t)) & REFUGES;
+        // …C-10 / I-2: 26 with a 1 jumps to 28, only when 28 is empty.
+        if empty.has(28) {
+            forward |= own & from_26_with_1;
+        }
+        forward &= !blocked_fwd;
+        if !forward.is_empty() {
+            return (forward, Direction::Forward);
+        }
+        // (2) C-5: backward by the throw, same landing rules, never below 1.
+        let backward = own & landing.forward(t) & !blocked_back;
+        if !backward.is_empty() || !self.forced_own_landing {
+            return (backward, Direction::Backward);
+        }
+        // (3) C-9 / I-1: onto an own piece, forward first. The jump from 26 never counts as
+        // one (I-2: it is illegal whenever 28 holds any piece).
+        let onto_own = own & own.backward(t) & !from_26_with_1 & !blocked_fwd;
+        if !onto_own.is_empty() {
+            return (onto_own, Direction::Forward);
+        }
+        (own & own.forward(t) & !blocked_back, Direction::Backward)
+    }
+
+    /// The move of the piece on square code `from` with throw `t` in `direction`: forward to
+    /// from + t (31 is off), one further for the jump 26→28; backward to from − t.
+    #[inline]
+    fn move_from(from: u8, t: u8, direction: Direction) -> Move {
+        let to = match direction {
+            Direction::Forward => from
+                .wrapping_add(t)
+                // `&` rather than `&&`: no branch on random data.
+                .wrapping_add(u8::from(t == 1) & u8::from(from == JUMP_FROM)),
+            Direction::Backward => from.wrapping_sub(t),
+        };
+        Move::from_codes_unchecked(from, to)
+    }
+
+    /// The only move of a stranded side: the piece on 27 leaves with a 4, any other throw is
+    /// lost (C-11, I-3).
+    #[inline]
+    fn stranded_move(t: u8) -> Move {
+        if t == STRANDED_EXIT {
+            Move::from_codes_unchecked(MISFORTUNE, OFF)
+        } else {
+            Move::PASS
+        }
+    }
+
+    /// Ends `me`'s turn: counts it (ancient mode) and hands the move to the other side, or
+    /// back to `me` when the other side has finished (it no longer plays). After the last
+    /// side finishes the move stays with it, so a finished game's side to move is the last
+    /// to finish.
+    #[inline]
+    fn end_turn(&self, state: &mut CemeaState, me: Side) {
+        if self.ancient {
+            let turns = &mut state.turns[me.index()];
+            *turns = turns.saturating_add(1);
+        }
+        let other = me.opponent();
+        state.to_move = if self.finished(&state.board, other) {
+            me
+        } else {
+            other
+        };
+    }
+
+    /// The first side to finish, for a state where both sides have (ancient mode). The
+    /// default of the position notation: the side not to move.
+    fn default_first(&self, board: &BitBoard, to_move: Side) -> Option<Side> {
+        match (
+            self.finished(board, Side::Black),
+            self.finished(board, Side::White),
+        ) {
+            (false, false) => None,
+            (true, false) => Some(Side::Black),
+            (false, true) => Some(Side::White),
+            (true, true) => Some(to_move.opponent()),
+        }
+    }
+}
+
+/// A CEMEA position: the board, the side to act, the pending throw, and what the ancient mode
+/// needs to report its result (which side finished first, and the turns each side took).
+///
+/// A side is **stranded** (C-11) exactly when one of its pieces stands on 27: a piece that
+/// lands there with 15 free goes on at once, so the board says it all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CemeaState {
+    board: BitBoard,
+    to_move: Side,
+    /// The throw waiting to be used; 0 when the side to act must throw.
+    throw: u8,
+    /// The first side to bear off every piece, once one has.
+    first: Option<Side>,
+    /// Turns each side has completed (ancient mode only; zero otherwise), indexed by
+    /// [`Side::index`]. A side's turn ends when the move passes or when it finishes.
+    turns: [u16; 2],
+}
+
+impl CemeaState {
+    /// The board.
+    pub fn board(&self) -> &BitBoard {
+        &self.board
+    }
+
+    /// The side to act.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The throw waiting to be used, if the side to act has thrown.
+    pub fn pending_throw(&self) -> Option<u8> {
+        (self.throw != 0).then_some(self.throw)
+    }
+
+    /// The side whose piece waits on 27, unable to move anything until it throws a 4 (C-11).
+    pub fn stranded(&self) -> Option<Side> {
+        let sq27 = single(MISFORTUNE);
+        Side::BOTH
+            .into_iter()
+            .find(|&side| !(self.board.pieces_of(side) & sq27).is_empty())
+    }
+
+    /// The first side to bear off every piece, once one has.
+    pub fn first_finished(&self) -> Option<Side> {
+        self.first
+    }
+
+    /// In the ancient mode, the turns `side` has completed so far; once it has finished, the
+    /// number of turns it took (the turn in which it bore off its last piece included).
+    /// Always 0 outside the ancient mode.
+    pub fn turns_taken(&self, side: Side) -> u16 {
+        self.turns[side.index()]
+    }
+}
+
+const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        name: "pieces",
+        values: &["7", "5"],
+        rules: "C-1",
+        doc: "pieces a side: 7 on 1-14, or 5 on 1-10 as in the five-piece copy of the text",
+    },
+    OptionInfo {
+        name: "die",
+        values: BOOL_OFF,
+        rules: "C-2, C-4",
+        doc: "an ordinary die (1-6) replaces the sticks; a 5 ends the turn like a 2 or 3",
+    },
+    OptionInfo {
+        name: "ancient",
+        values: BOOL_OFF,
+        rules: "C-13",
+        doc: "play on until both sides finish; the result is the finishing order and the turns each took",
+    },
+    OptionInfo {
+        name: "forced_own_landing",
+        values: BOOL_ON,
+        rules: "C-9, I-1",
+        doc: "as a last resort a move may land on an own piece, which goes back to square 1; off makes it illegal",
+    },
+];
+
+const FIELD_NAMES: &[&str] = &["throw", "first", "black_turns", "white_turns"];
+const TURN_FIELDS: [&str; 2] = ["black_turns", "white_turns"];
+
+fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
+    match setup.field(name) {
+        None => Ok(0),
+        Some(value) => value.parse().map_err(|_| PositionError::BadField {
+            name: name.to_string(),
+            value: value.to_string(),
+            reason: format!("expected a number from 0 to {}", u16::MAX),
+        }),
+    }
+}
+
+const FIELD_INFO: &[FieldInfo] = &[
+    FieldInfo {
+        name: "throw",
+        values: "1, 2, 3, 4, 6 (5 too with the die)",
+        default: "no throw pending: the side to act throws next",
+        doc: "the throw the side to act has made and must now use (C-2, C-4)",
+    },
+    FieldInfo {
+        name: "first",
+        values: "b, w",
+        default: "the side that has borne off every piece (in a finished ancient game, the side not to move)",
+        doc: "the first side to finish (C-13; the ancient option)",
+    },
+    FieldInfo {
+        name: "black_turns",
+        values: "0 or more",
+        default: "0",
+        doc: "turns Black has completed (ancient option only)",
+    },
+    FieldInfo {
+        name: "white_turns",
+        values: "0 or more",
+        default: "0",
+        doc: "turns White has completed (ancient option only)",
+    },
+];
+
+impl Ruleset for Cemea {
+    type State = CemeaState;
+    type Device = StandardDevice;
+
+    const ID: &'static str = "cemea";
+    const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
+    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const FIELDS: &'static str = "throw, first, black_turns, white_turns";
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
+    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
+
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+        let values = spec.values(Self::ID, Self::OPTIONS)?;
+        Ok(Cemea {
+            pieces: if values.get("pieces") == "5" {
+                Pieces::Five
+            } else {
+                Pieces::Seven
+            },
+            die: values.flag("die"),
+            ancient: values.flag("ancient"),
+            forced_own_landing: values.flag("forced_own_landing"),
+        })
+    }
+
+    fn spec(&self) -> RulesetSpec {
+        RulesetSpec::canonical(
+            Self::ID,
+            Self::OPTIONS,
+            &[
+                ("pieces", self.pieces.count().to_string()),
+                ("die", self.die.to_string()),
+                ("ancient", self.ancient.to_string()),
+                ("forced_own_landing", self.forced_own_landing.to_string()),
+            ],
+        )
+    }
+
+    fn device(&self) -> StandardDevice {
+        // C-2: four sticks, no marked side counting 6; option die: 1–6.
+        if self.die {
+            StandardDevice::SixSidedDie
+        } else {
+            StandardDevice::Sticks(Sticks::ZERO_IS_SIX)
+        }
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        self.pieces.count()
+    }
+
+    fn initial_state(&self) -> CemeaState {
+        // C-1: the odd set (White) on 1, 3, …, the even set (Black) on 2, 4, …; C-3: the
+        // deciding 1 is not played, so the even set opens with a fresh throw.
+        let span = 2 * self.pieces.count();
+        let layout = SquareSet::range(1, span).bits();
+        let even = SquareSet::from_bits_truncate(layout & 0x5555_5554);
+        let odd = SquareSet::from_bits_truncate(layout & 0xAAAA_AAAA);
+        CemeaState {
+            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
+            to_move: Side::Black,
+            throw: 0,
+            first: None,
+            turns: [0, 0],
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s CemeaState) -> &'s BitBoard {
+        &state.board
+    }
+
+    #[inline]
+    fn phase(&self, state: &CemeaState) -> Phase {
+        let board = &state.board;
+        let black_done = self.finished(board, Side::Black);
+        let white_done = self.finished(board, Side::White);
+        if self.ancient {
+            if black_done && white_done {
+                // The finishing order (first, then the other) and the turns each took.
+                return Phase::Over(Outcome {
+                    winner: state.first.or(Some(state.to_move.opponent())),
+                    points: [i32::from(state.turns[0]), i32::from(state.turns[1])],
+                });
+            }
+        } else if black_done || white_done {
+            // C-13: the first side to bear off all its pieces wins.
+            return Phase::Over(Outcome {
+                winner: Some(if black_done { Side::Black } else { Side::White }),
+                points: [
+                    i32::from(board.off_count(Side::Black)),
+                    i32::from(board.off_count(Side::White)),
+                ],
+            });
+        }
+        if state.throw == 0 {
+            Phase::Throw(state.to_move)
+        } else {
+            Phase::Move(state.to_move)
+        }
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut CemeaState, value: u8) {
+        state.throw = value;
+    }
+
+    #[inline]
+    fn generate_moves(&self, state: &CemeaState, moves: &mut MoveList) {
+        let t = state.throw;
+        if t == 0 || matches!(self.phase(state), Phase::Over(_)) {
+            moves.clear();
+            return;
+        }
+        let me = state.to_move;
+        let own = state.board.pieces_of(me);
+        if own.has(MISFORTUNE) {
+            // C-11 / I-3: a stranded side moves nothing until a 4 takes the piece off.
+            moves.clear();
+            moves.push(Cemea::stranded_move(t));
+            return;
+        }
+        let (origins, direction) = self.origins(&state.board, me, t);
+        // Every origin has exactly one move, and a side has at most seven pieces: fill seven
+        // candidates without branching on how many there are, then keep the real ones.
+        let mut rest = origins.bits();
+        let mut candidates = [Move::PASS; MAX_PIECES];
+        for candidate in &mut candidates {
+            let from = rest.trailing_zeros() as u8;
+            rest &= rest.wrapping_sub(1);
+            *candidate = Cemea::move_from(from, t, direction);
+        }
+        // C-5 / I-1 (4): nothing at all: the throw is lost.
+        let count = usize::from(origins.len());
+        if count == 0 {
+            candidates[0] = Move::PASS;
+        }
+        moves.assign(&candidates, count.max(1));
+    }
+
+    fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {
+        let t = state.throw;
+        if t == 0 || mv.throw().is_some() || matches!(self.phase(state), Phase::Over(_)) {
+            return false;
+        }
+        let me = state.to_move;
+        if state.board.pieces_of(me).has(MISFORTUNE) {
+            return mv == Cemea::stranded_move(t);
+        }
+        let (origins, direction) = self.origins(&state.board, me, t);
+        if mv.is_pass() {
+            return origins.is_empty();
+        }
+        match mv.origin() {
+            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
+                Cemea::move_from(from.get(), t, direction) == mv
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn play_unchecked(&self, state: &mut CemeaState, mv: Move) {
+        let me = state.to_move;
+        let t = state.throw;
+        state.throw = 0;
+        if mv.is_pass() {
+            // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded side's
+            // 1, 4 and 6 still give another throw.
+            let stranded = state.board.pieces_of(me).has(MISFORTUNE);
+            if !(stranded && gives_extra_throw(t)) {
+                self.end_turn(state, me);
+            }
+            return;
+        }
+        let [from, to] = mv.step_codes(0);
+        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+            return;
+        };
+        // `relocate` never asserts, so a foreign move cannot panic here.
+        match Square::new(to) {
+            Err(_) => {
+                // C-12 exits, and C-11's 4 that takes the stranded piece off.
+                board.take(me, from);
+                board.set_off(me, board.off_count(me).saturating_add(1));
+            }
+            Ok(to) => {
+                let opp = me.opponent();
+                if board.pieces_of(opp).contains(to) {
+                    // C-6: swap; the attacked piece goes to the square the attacker left.
+                    board.relocate(opp, to, from);
+                    board.relocate(me, from, to);
+                } else if board.pieces_of(me).contains(to) {
+                    // C-9: the own piece on the landing square goes to square 1, or the
+                    // lowest empty square (the square just left counts as empty). The mover
+                    // takes its place, so only the displaced piece changes squares.
+                    let empty = board.empty_squares() | SquareSet::single(from);
+                    board.relocate(me, from, empty.first().unwrap_or(Square::FIRST));
+                } else {
+                    board.relocate(me, from, to);
+                }
+                if to.get() == MISFORTUNE {
+                    // C-11: on to the House of Rebirth if it is empty; else the piece stays
+                    // and its side is stranded.
+                    if let Some(rebirth) = (board.empty_squares() & single(REBIRTH)).first() {
+                        board.relocate(me, to, rebirth);
+                    }
+                }
+            }
+        }
+        let done = self.finished(&state.board, me);
+        if done && state.first.is_none() {
+            state.first = Some(me);
+        }
+        // C-4: 1, 4 and 6 give another throw, unless the side has just finished.
+        if done || !gives_extra_throw(t) {
+            self.end_turn(state, me);
+        }
+    }
+
+    fn validate(&self, state: &CemeaState) -> Result<(), PositionError> {
+        let board = &state.board;
+        let pieces = self.pieces.count();
+        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            if board.total(side) != pieces || board.in_hand(side) != 0 {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: board.total(side),
+                    expected: pieces,
+                });
+            }
+        }
+        let done = Side::BOTH.map(|side| self.finished(board, side));
+        if done[0] && done[1] && !self.ancient {
+            return Err(PositionError::Inconsistent(
+                "both sides have borne off every piece (only the ancient mode plays on)"
+                    .to_string(),
+            ));
+        }
+        let expected_first = match done {
+            [false, false] => None,
+            [true, false] => Some(Side::Black),
+            [false, true] => Some(Side::White),
+            [true, true] => state.first,
+        };
+        if state.first != expected_first || (done[0] && done[1] && state.first.is_none()) {
+            return Err(PositionError::Inconsistent(format!(
+                "the first side to finish is recorded as {:?}, but the board says {:?}",
+                state.first, expected_first
+            )));
+        }
+        let over = matches!(self.phase(state), Phase::Over(_));
+        if self.ancient && !over && done[state.to_move.index()] {
+            return Err(PositionError::Inconsistent(format!(
+                "{} has borne off every piece and no longer plays",
+                state.to_move
+            )));
+        }
+        if !self.ancient
+            && let Some((name, turns)) = TURN_FIELDS
+                .into_iter()
+                .zip(state.turns)
+                .find(|&(_, turns)| turns != 0)
+        {
+            return Err(PositionError::BadField {
+                name: name.to_string(),
+                value: turns.to_string(),
+                reason: "turns are counted only in the ancient mode".to_string(),
+            });
+        }
+        if state.throw != 0 {
+            if !self.device().can_show(state.throw) {
+                return Err(PositionError::BadField {
+                    name: "throw".to_string(),
+                    value: state.throw.to_string(),
+                    reason: if self.die {
+                        "the die shows 1 to 6 (option die)".to_string()
+                    } else {
+                        "the sticks show 1, 2, 3, 4 or 6 (C-2)".to_string()
+                    },
+                });
+            }
+            if over {
+                return Err(PositionError::Inconsistent(
+                    "a throw is pending after the game ended".to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn to_setup(&self, state: &CemeaState) -> Setup {
+        let mut setup = Setup::new(state.board, state.to_move);
+        if state.throw != 0 {
+            setup.push_field("throw", state.throw);
+        }
+        if state.first != self.default_first(&state.board, state.to_move)
+            && let Some(first) = state.first
+        {
+            setup.push_field("first", first.letter());
+        }
+        for (name, turns) in TURN_FIELDS.into_iter().zip(state.turns) {
+            if turns != 0 {
+                setup.push_field(name, turns);
+            }
+        }
+        setup
+    }
+
+    fn read_setup(&self, setup: &Setup) -> Result<CemeaState, PositionError> {
+        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        let pieces = self.pieces.count();
+        let mut board = BitBoard::new(
+            setup.board.pieces_of(Side::Black),
+            setup.board.pieces_of(Side::White),
+            [0, 0],
+            [0, 0],
+        )?;
+        for side in Side::BOTH {
+            let on_board = board.on_board(side);
+            if on_board > pieces {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: on_board,
+                    expected: pieces,
+                });
+            }
+            // Pieces that are not on the board are off (the notation's default).
+            board.set_off(side, pieces - on_board);
+        }
+        let default_first = self.default_first(&board, setup.to_move);
+        let first = match setup.choice_field("first", &["b", "w"])? {
+            None => default_first,
+            Some(letter) => {
+                let side = if letter == "b" {
+                    Side::Black
+                } else {
+                    Side::White
+                };
+                if !self.finished(&board, side) {
+                    return Err(PositionError::BadField {
+                        name: "first".to_string(),
+                        value: letter.to_string(),
+                        reason: format!("{side} has not borne off every piece"),
+                    });
+                }
+                Some(side)
+            }
+        };
+        let state = CemeaState {
+            board,
+            to_move: setup.to_move,
+            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            first,
+            turns: [
+                read_turns(setup, TURN_FIELDS[0])?,
+                read_turns(setup, TURN_FIELDS[1])?,
+            ],
+        };
+        self.validate(&state)?;
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(core::mem::size_of::<CemeaState>() <= 20);
+    }
+
+    fn all_option_sets() -> Vec<Cemea> {
+        (0..16u8)
+            .map(|bits| {
+                Cemea::default()
+                    .with_pieces(if bits & 1 != 0 {
+                        Pieces::Five
+                    } else {
+                        Pieces::Seven
+                    })
+                    .with_die(bits & 2 != 0)
+                    .with_ancient(bits & 4 != 0)
+                    .with_forced_own_landing(bits & 8 == 0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_option_combination_round_trips_through_its_spec() {
+        for rules in all_option_sets() {
+            assert_eq!(Cemea::from_spec(&rules.spec()), Ok(rules));
+        }
+        assert_eq!(Cemea::default().spec().to_string(), "cemea");
+        assert_eq!(
+            Cemea::default()
+                .with_forced_own_landing(false)
+                .spec()
+                .to_string(),
+            "cemea(forced_own_landing=false)"
+        );
+    }
+
+    #[test]
+    fn odd_throws_and_moves_never_panic() {
+        for rules in all_option_sets() {
+            for t in [0, 5, 7, 29, 30, 31, 200, 255] {
+                let mut state = rules.initial_state();
+                rules.throw_unchecked(&mut state, t);
+                let moves = rules.legal_moves(&state);
+                for mv in &moves {
+                    let mut next = state;
+                    rules.play_unchecked(&mut next, *mv);
+                }
+                let mut next = state;
+                rules.play_unchecked(&mut next, Move::from_codes_unchecked(40, 200));
+                let mut next = state;
+                rules.play_unchecked(&mut next, Move::from_codes_unchecked(2, 4));
+            }
+        }
+    }
+}

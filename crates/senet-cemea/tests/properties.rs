@@ -1,0 +1,145 @@
+//! Properties over positions reached by random play, under random option combinations:
+//! piece counts are conserved, no square holds two pieces, every generated move applies
+//! cleanly, a pass is offered only when nothing else is legal, an illegal move leaves the
+//! state unchanged, every game ends, and the ancient mode's result is consistent.
+
+use proptest::prelude::*;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use senet_cemea::{Cemea, Pieces};
+use senet_core::conformance::check_random_game;
+use senet_core::{Action, Game, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
+
+fn rules_strategy() -> impl Strategy<Value = Cemea> {
+    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
+        |(five, die, ancient, own)| {
+            Cemea::default()
+                .with_pieces(if five { Pieces::Five } else { Pieces::Seven })
+                .with_die(die)
+                .with_ancient(ancient)
+                .with_forced_own_landing(own)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_reachable_decision_point_keeps_the_invariants(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let checked = check_random_game(&rules, &mut rng, 10_000, false);
+        prop_assert!(checked.is_ok(), "{}: {}", rules.spec(), checked.unwrap_err());
+    }
+
+    #[test]
+    fn random_games_end_and_replay_from_their_records(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = Game::new(rules);
+        game.set_seed(Some(seed));
+        let end = game.play_random(&mut rng, 10_000);
+        let PlayoutEnd::Finished(outcome) = end else {
+            return Err(TestCaseError::fail("the game hit the turn cap"));
+        };
+        let pieces = i32::from(rules.pieces_per_side());
+        let winner = outcome.winner.unwrap();
+        prop_assert_eq!(Some(winner), game.state().first_finished());
+        if rules.ancient() {
+            // Both finished; the points are the turns each took.
+            for side in Side::BOTH {
+                prop_assert_eq!(i32::from(game.board().off_count(side)), pieces);
+                prop_assert_eq!(
+                    outcome.points_of(side),
+                    i32::from(game.state().turns_taken(side))
+                );
+            }
+            // Black starts, so the first to finish took no more turns than the other, and
+            // strictly fewer when White finished first.
+            let (w, l) = (outcome.points_of(winner), outcome.points_of(winner.opponent()));
+            prop_assert!(w <= l && (winner == Side::Black || w < l), "{w} {l}");
+        } else {
+            prop_assert_eq!(outcome.points_of(winner), pieces);
+            prop_assert!(outcome.points_of(winner.opponent()) < pieces);
+        }
+        let replayed = Game::<Cemea>::from_record(&game.record()).unwrap();
+        prop_assert_eq!(replayed.state(), game.state());
+        // The fast playout with the same seed makes the same game.
+        let mut state = rules.initial_state();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let playout = random_playout(&rules, &mut state, &mut rng, &mut MoveList::new(), 10_000);
+        prop_assert_eq!(&state, game.state());
+        prop_assert_eq!(playout.decisions, game.decisions());
+    }
+
+    #[test]
+    fn ancient_turn_counts_match_the_alternation_until_someone_finishes(
+        five in any::<bool>(),
+        die in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        // While both sides play, turns alternate: the turns completed by both sides add up
+        // to the turns the game driver has seen started whenever the move changes hands.
+        let rules = Cemea::default()
+            .with_pieces(if five { Pieces::Five } else { Pieces::Seven })
+            .with_die(die)
+            .with_ancient(true);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = Game::new(rules);
+        let mut last_actor = None;
+        while game.state().first_finished().is_none() {
+            let Phase::Throw(side) = game.phase() else {
+                let moves = game.legal_moves();
+                let pick = rand_core::Rng::next_u32(&mut rng) as usize % moves.len();
+                game.apply(Action::Move(moves[pick])).unwrap();
+                continue;
+            };
+            if last_actor != Some(side) {
+                let state = game.state();
+                let done = u32::from(state.turns_taken(Side::Black))
+                    + u32::from(state.turns_taken(Side::White));
+                prop_assert_eq!(done, game.turns());
+            }
+            last_actor = Some(side);
+            game.throw_random(&mut rng).unwrap();
+        }
+    }
+
+    #[test]
+    fn an_illegal_action_leaves_the_game_unchanged(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+        actions in prop::collection::vec((any::<bool>(), 0u8..8, 0u8..32, 0u8..32), 1..200),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = Game::new(rules);
+        for (is_throw, value, from, to) in actions {
+            let before = game.clone();
+            let result = if is_throw {
+                game.throw(value)
+            } else {
+                match format!("{from}-{to}").parse() {
+                    Ok(mv) => game.play(mv),
+                    Err(_) => continue,
+                }
+            };
+            if result.is_err() {
+                prop_assert_eq!(&game, &before);
+                // Make progress with a legal action so later inputs meet other positions.
+                let _ = match game.phase() {
+                    Phase::Throw(_) => game.throw_random(&mut rng).map(|_| ()),
+                    Phase::Move(_) => {
+                        let moves = game.legal_moves();
+                        game.play(moves[0])
+                    }
+                    Phase::Over(_) => break,
+                };
+            }
+        }
+    }
+}

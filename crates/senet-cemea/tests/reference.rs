@@ -1,0 +1,188 @@
+//! A straightforward reference generator, written from `shared/rules/cemea.md` with an array
+//! of 30 squares and no bit tricks, must agree with the fast generator on more than 100,000
+//! (position, throw) pairs taken from random games under every option combination.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use senet_cemea::{Cemea, CemeaState, Pieces};
+use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
+use senet_core::{MailboxBoard, Move, Phase, Ruleset, Square};
+
+fn square(n: i32) -> Square {
+    Square::new(n as u8).unwrap()
+}
+
+/// What landing on a square would be.
+enum Landing {
+    /// Empty, or an opposing piece that may be attacked.
+    Allowed,
+    /// One's own piece (C-9).
+    OntoOwn,
+    /// A wall or a refuge.
+    Refused,
+}
+
+/// The legal moves, rule by rule.
+fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
+    let board = MailboxBoard::from(state.board());
+    let me = state.to_move();
+    let opp = me.opponent();
+    let Some(t) = state.pending_throw() else {
+        return Vec::new();
+    };
+    let t = i32::from(t);
+    let at = |n: i32| board.at(n);
+    // C-11 / I-3: a side with a piece on 27 is stranded; only a 4 does anything.
+    if at(27) == Some(me) {
+        return vec![if t == 4 {
+            Move::bear_off(square(27))
+        } else {
+            Move::PASS
+        }];
+    }
+    // C-8: three opposing pieces in a row strictly between `a` and `b` cannot be passed.
+    let passes_wall = |a: i32, b: i32| {
+        let (low, high) = (a.min(b) + 1, a.max(b) - 1);
+        (low..=high - 2).any(|n| (n..n + 3).all(|k| at(k) == Some(opp)))
+    };
+    let landing = |to: i32| match at(to) {
+        None => Landing::Allowed,
+        Some(side) if side == me => Landing::OntoOwn,
+        Some(_) => {
+            let in_wall = at(to - 1) == Some(opp) || at(to + 1) == Some(opp); // C-7, C-8
+            let refuge = (28..=30).contains(&to); // C-12, I-5
+            if in_wall || refuge {
+                Landing::Refused
+            } else {
+                Landing::Allowed
+            }
+        }
+    };
+    let mut forward = Vec::new();
+    let mut backward = Vec::new();
+    let mut forward_onto_own = Vec::new();
+    let mut backward_onto_own = Vec::new();
+    for from in 1..=30 {
+        if at(from) != Some(me) {
+            continue;
+        }
+        // Forward.
+        if from == 26 && t == 1 {
+            // C-10 / I-2: the jump to 28, only onto an empty 28.
+            if at(28).is_none() {
+                forward.push(Move::step(square(26), square(28)));
+            }
+        } else if from + t == 31 && from >= 28 {
+            // C-12: exits from 28, 29, 30 with 3, 2, 1 (I-4: no precondition).
+            if !passes_wall(from, 31) {
+                forward.push(Move::bear_off(square(from)));
+            }
+        } else if from + t <= 30 && !passes_wall(from, from + t) {
+            let mv = Move::step(square(from), square(from + t));
+            match landing(from + t) {
+                Landing::Allowed => forward.push(mv),
+                Landing::OntoOwn => forward_onto_own.push(mv),
+                Landing::Refused => {}
+            }
+        }
+        // Backward (C-5), never below 1.
+        if from - t >= 1 && !passes_wall(from - t, from) {
+            let mv = Move::step(square(from), square(from - t));
+            match landing(from - t) {
+                Landing::Allowed => backward.push(mv),
+                Landing::OntoOwn => backward_onto_own.push(mv),
+                Landing::Refused => {}
+            }
+        }
+    }
+    // I-1: the first non-empty level; C-9 only with its option.
+    let mut levels = vec![forward, backward];
+    if rules.forced_own_landing() {
+        levels.push(forward_onto_own);
+        levels.push(backward_onto_own);
+    }
+    levels
+        .into_iter()
+        .find(|level| !level.is_empty())
+        .unwrap_or_else(|| vec![Move::PASS])
+}
+
+/// `is_legal` accepts exactly the generated moves among every single-step move and a pass.
+fn check_is_legal(rules: &Cemea, state: &<Cemea as Ruleset>::State) {
+    let generated = rules.legal_moves(state);
+    let candidates = (1..=30u8).flat_map(|from| {
+        (1..=31u8)
+            .filter(move |&to| to != from)
+            .map(move |to| Move::from_codes_unchecked(from, to))
+    });
+    for mv in candidates.chain([Move::PASS]) {
+        assert_eq!(
+            rules.is_legal(state, mv),
+            generated.contains(&mv),
+            "{}: {mv} in {}",
+            rules.spec(),
+            rules.position_string(state)
+        );
+    }
+}
+
+fn all_option_sets() -> Vec<Cemea> {
+    (0..16u8)
+        .map(|bits| {
+            Cemea::default()
+                .with_pieces(if bits & 1 != 0 {
+                    Pieces::Five
+                } else {
+                    Pieces::Seven
+                })
+                .with_die(bits & 2 != 0)
+                .with_ancient(bits & 4 != 0)
+                .with_forced_own_landing(bits & 8 == 0)
+        })
+        .collect()
+}
+
+#[test]
+fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
+    let option_sets = all_option_sets();
+    // Sticks have 5 values, the die 6: 7,000 positions per option set give over 100,000.
+    let per_set = 7_000;
+    let mut pairs = 0usize;
+    let mut seen = [0usize; 5]; // stranded, own landings, backward, jumps, exits
+    for (i, rules) in option_sets.iter().enumerate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3000 + i as u64);
+        let before_throws = sample_states(rules, &mut rng, per_set, 10_000, |p| {
+            matches!(p, Phase::Throw(_))
+        });
+        for state in &before_throws {
+            for (t, decision) in with_each_throw(rules, state) {
+                let reference = reference_moves(rules, &decision);
+                if let Err(e) = compare_generators(rules, &decision, &reference) {
+                    panic!("{}: {e}", rules.spec());
+                }
+                pairs += 1;
+                if pairs.is_multiple_of(200) {
+                    check_is_legal(rules, &decision);
+                }
+                let me = decision.to_move();
+                seen[0] += usize::from(decision.stranded() == Some(me));
+                for mv in &reference {
+                    let Some(step) = mv.step_at(0) else { continue };
+                    let from = step.from.square().map_or(0, Square::get);
+                    match step.to.square() {
+                        None => seen[4] += 1,
+                        Some(to) => {
+                            let to = to.get();
+                            seen[1] += usize::from(decision.board().pieces_of(me).has(to));
+                            seen[2] += usize::from(to < from);
+                            seen[3] += usize::from(from == 26 && t == 1);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+    // The corpus exercises the rules that set CEMEA apart.
+    assert!(seen.iter().all(|&n| n >= 100), "{seen:?}");
+}
