@@ -15,3 +15,21 @@ pub mod regency {
 
 #[cfg(feature = "regency")]
 pub use senet_regency::Regency;
+
+/// Timothy Kendall's reconstruction (feature `kendall`).
+#[cfg(feature = "kendall")]
+pub mod kendall {
+    pub use senet_kendall::*;
+}
+
+#[cfg(feature = "kendall")]
+pub use senet_kendall::Kendall;
+
+/// R. C. Bell's suggested rules (feature `bell`).
+#[cfg(feature = "bell")]
+pub mod bell {
+    pub use senet_bell::*;
+}
+
+#[cfg(feature = "bell")]
+pub use senet_bell::Bell;

@@ -107,6 +107,8 @@ macro_rules! registry {
 
 registry! {
     "regency" => Regency(senet_regency::Regency),
+    "kendall" => Kendall(senet_kendall::Kendall),
+    "bell" => Bell(senet_bell::Bell),
 }
 
 fn known_ids() -> String {
