@@ -53,6 +53,8 @@ pub const MAX_STORED_THROWS: u8 = 60;
 
 /// The place code of "off the board" in raw move codes (the virtual square 31).
 const OFF: u8 = 31;
+/// The most pieces a side has (K-1).
+const MAX_PIECES: usize = 7;
 /// K-15: where a piece leaving the water goes.
 const REBIRTH: u8 = 15;
 /// K-9: the gate.
@@ -90,6 +92,30 @@ const EXITS: [u32; 6] = [
     bit(30),
     bit(30) | bit(26),
 ];
+
+/// `DESTINATIONS[backward][v][from]`: where a move with throw `v` from square `from` goes, as a
+/// place code. Forward (K-6, K-10, K-11, option trap): `from + v`, except that every move from
+/// 28–30 leaves the board (31), as does 26 with 5. Backward: `from - v`. Entries for squares no
+/// such move starts from are never used.
+const DESTINATIONS: [[[u8; 32]; 6]; 2] = {
+    let mut table = [[[0u8; 32]; 6]; 2];
+    let mut v = 1;
+    while v <= 5 {
+        let mut from = 0;
+        while from < 32 {
+            let ahead = from + v;
+            table[0][v][from] = if from >= 28 || ahead > 31 {
+                OFF
+            } else {
+                ahead as u8
+            };
+            table[1][v][from] = if from > v { (from - v) as u8 } else { 0 };
+            from += 1;
+        }
+        v += 1;
+    }
+    table
+};
 
 /// How many pieces each side plays with (option `pieces`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -256,6 +282,30 @@ impl Kendall {
         }
     }
 
+    /// K-15: the squares whose pieces may move this decision: only the piece back from the
+    /// water when some stored throw can move it, otherwise every square.
+    fn must_move_only(state: &KendallState, reach: &Reach, present: u8) -> SquareSet {
+        let chosen = state.must_move[state.to_move.index()];
+        if chosen == 0 {
+            return SquareSet::ALL;
+        }
+        let mut rest = present;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let forward = reach.forward(v);
+            let set = if forward.is_empty() {
+                reach.backward(v)
+            } else {
+                forward
+            };
+            if set.has(chosen) {
+                return SquareSet::from_bits_truncate(bit(chosen));
+            }
+        }
+        SquareSet::ALL
+    }
+
     /// Applies the step `from → to` of `me` with its consequences; returns whether it ends
     /// the turn (K-13, K-14).
     fn apply_step(&self, state: &mut KendallState, me: Side, from: u8, to: u8) -> bool {
@@ -322,20 +372,36 @@ impl Kendall {
 }
 
 /// Everything the bitset generator needs to know about one position, computed once per
-/// decision point and shared by every stored throw value.
+/// decision point and shared by every stored throw value. Raw bits: bit n is square n.
 struct Reach {
-    own: SquareSet,
+    own: u32,
     /// Squares an ordinary move may land on: empty, or an opposing piece that K-7 does not
     /// protect (K-6), up to the gate.
-    landable: SquareSet,
+    landable: u32,
     /// Bit `26 + v` set when the piece on 26 may move with `v` (K-10, K-12, K-13), bit 31 for
     /// bearing off with 5.
     from_gate: u32,
-    /// Whether the side may bear off (option `home_row`).
-    bear_off: bool,
-    /// Whether option `trap` is on and 27 is empty.
-    trap_open: bool,
+    /// All ones when the side may bear off (option `home_row`), else zero.
+    exits: u32,
+    /// All ones when option `trap` is on and 27 is empty, else zero.
+    trap: u32,
 }
+
+/// All ones when `on`, else zero: selects without branching on random data.
+const fn mask(on: bool) -> u32 {
+    0u32.wrapping_sub(on as u32)
+}
+
+/// Per throw value: the squares from which a forward move would pass 26 (option trap).
+const TRAP_ORIGINS: [u32; 6] = {
+    let mut table = [0u32; 6];
+    let mut v = 1;
+    while v <= 5 {
+        table[v] = SquareSet::range(GATE + 1 - v as u8, GATE - 1).bits();
+        v += 1;
+    }
+    table
+};
 
 impl Reach {
     #[inline]
@@ -347,45 +413,36 @@ impl Reach {
         let attackable = opp & !opp.with_neighbour();
         let landable = empty | attackable;
         let water_empty = empty.has(WATER);
-        // K-12: an attack on 28–30 from 26 needs the water to be empty.
-        let attack_last = if water_empty {
-            attackable & LAST_THREE
-        } else {
-            SquareSet::EMPTY
-        };
-        // K-13 / K-14: a piece enters the water only when it is empty; the piece in it cannot
-        // be attacked (K-14 names the only ways it leaves).
-        let gate_targets = (empty & SquareSet::range(WATER, 30)) | attack_last;
+        // K-12: an attack on 28–30 from 26 needs the water to be empty. K-13 / K-14: a piece
+        // enters the water only when it is empty; the piece in it cannot be attacked (K-14
+        // names the only ways it leaves).
+        let gate_targets = (empty & SquareSet::range(WATER, 30)).bits()
+            | (attackable & LAST_THREE).bits() & mask(water_empty);
         Reach {
-            own,
-            landable: landable & UP_TO_GATE,
-            from_gate: gate_targets.bits() | u32::from(bear_off) << OFF,
-            bear_off,
-            trap_open: rules.trap && water_empty,
+            own: own.bits(),
+            landable: (landable & UP_TO_GATE).bits(),
+            from_gate: gate_targets | u32::from(bear_off) << OFF,
+            exits: mask(bear_off),
+            trap: mask(rules.trap && water_empty),
         }
     }
 
     /// The pieces that can move forward by `v` (K-6, K-8, K-9, K-10, K-11, option trap).
     #[inline]
     fn forward(&self, v: u8) -> SquareSet {
-        let own = self.own;
-        let mut origins = own & self.landable.backward(v);
-        if self.trap_open {
-            origins |= own & SquareSet::range(GATE + 1 - v, GATE - 1);
-        }
-        if (self.from_gate >> (GATE + v)) & 1 != 0 {
-            origins |= own & SquareSet::range(GATE, GATE);
-        }
-        if self.bear_off {
-            origins |= own & SquareSet::from_bits_truncate(EXITS_28_TO_30[usize::from(v)]);
-        }
-        origins
+        let v = usize::from(v).min(5);
+        let origins = self.landable >> v
+            | TRAP_ORIGINS[v] & self.trap
+            | ((self.from_gate >> (usize::from(GATE) + v)) & 1) << GATE
+            | EXITS_28_TO_30[v] & self.exits;
+        SquareSet::from_bits_truncate(origins & self.own)
     }
 
     /// The pieces that can move backward by `v` (K-5, K-6, I-2: not from 27–30, not below 1).
     #[inline]
     fn backward(&self, v: u8) -> SquareSet {
-        self.own & UP_TO_GATE & self.landable.forward(v)
+        let landing_from = self.landable << u32::from(v).min(5);
+        SquareSet::from_bits_truncate(self.own & UP_TO_GATE.bits() & landing_from)
     }
 }
 
@@ -433,7 +490,8 @@ impl KendallState {
 
     /// The number of stored throws.
     pub fn stored_count(&self) -> u8 {
-        self.stored.iter().fold(0u8, |a, &c| a.saturating_add(c))
+        let total: u16 = self.stored.iter().map(|&c| u16::from(c)).sum();
+        total.min(255) as u8
     }
 
     /// Whether the side to act is still throwing.
@@ -455,11 +513,15 @@ impl KendallState {
     /// The distinct stored values as bits 1..=5.
     #[inline]
     fn present(&self) -> u8 {
-        let mut bits = 0u8;
-        for (i, &count) in self.stored.iter().enumerate() {
-            bits |= u8::from(count != 0) << (i + 1);
-        }
-        bits
+        // One byte lane per value: set the low bit of each non-zero lane, then gather lane i
+        // into bit i (shifting lane j by 7i moves it to bit 8j - 7i, which is i only for j = i
+        // and lands above bit 4 or below 0 otherwise).
+        let [a, b, c, d, e] = self.stored;
+        let lanes = u64::from_le_bytes([a, b, c, d, e, 0, 0, 0]);
+        const LOW7: u64 = 0x007F_7F7F_7F7F;
+        let nonzero = (((lanes & LOW7) + LOW7) | lanes) >> 7 & 0x0001_0101_0101;
+        let gathered = nonzero | nonzero >> 7 | nonzero >> 14 | nonzero >> 21 | nonzero >> 28;
+        ((gathered & 0x1F) as u8) << 1
     }
 }
 
@@ -666,60 +728,52 @@ impl Ruleset for Kendall {
             return;
         }
         let reach = Reach::new(self, &state.board, me, bear_off);
-        // Per stored value: the pieces that may move with it. K-5 / I-1 / I-6: forward moves
-        // (bearing off included) when any exists for that value, otherwise backward ones.
         let present = state.present();
-        let mut origins = [SquareSet::EMPTY; 6];
-        let mut backward = 0u8;
-        let mut any = SquareSet::EMPTY;
+        let only = Kendall::must_move_only(state, &reach, present);
+        // Slots past a value's count may hold another value's moves; they are never counted.
+        let mut candidates = [Move::PASS; MAX_PIECES + 1];
         let mut rest = present;
         while rest != 0 {
             let v = rest.trailing_zeros() as u8;
             rest &= rest - 1;
-            let mut set = reach.forward(v);
-            if set.is_empty() {
-                set = reach.backward(v);
-                backward |= 1 << v;
+            // K-5 / I-1 / I-6: forward moves (bearing off included) when any exists for this
+            // value, otherwise backward ones.
+            let forward = reach.forward(v);
+            let backward = forward.is_empty();
+            let set = if backward { reach.backward(v) } else { forward } & only;
+            // Candidates are filled without branching on how many are real (past the last
+            // piece `from` reads 32, whose destination is a dummy, and is not counted): four
+            // always, the rest only when more than four pieces can move.
+            let destinations = &DESTINATIONS[usize::from(backward)][usize::from(v)];
+            let mut bits = set.bits();
+            let mut count = 0;
+            let (first, more) = candidates.split_at_mut(4);
+            for candidate in first {
+                count += usize::from(bits != 0);
+                let from = bits.trailing_zeros() as usize;
+                bits &= bits.wrapping_sub(1);
+                *candidate =
+                    Move::from_codes_unchecked(from as u8, destinations[from & 31]).with_throw(v);
             }
-            origins[usize::from(v)] = set;
-            any |= set;
+            if bits != 0 {
+                for candidate in more.iter_mut().take(MAX_PIECES - 4) {
+                    count += usize::from(bits != 0);
+                    let from = bits.trailing_zeros() as usize;
+                    bits &= bits.wrapping_sub(1);
+                    *candidate = Move::from_codes_unchecked(from as u8, destinations[from & 31])
+                        .with_throw(v);
+                }
+            }
+            let mut count = count.min(MAX_PIECES);
+            // K-16: a bear-off may be declined, losing that throw.
+            candidates[count] = Move::PASS.with_throw(v);
+            let bears_off = (set.bits() & EXITS[usize::from(v)]) != 0;
+            count += usize::from(!backward & bears_off);
+            moves.extend_from_candidates(&candidates, count);
         }
-        if any.is_empty() {
+        if moves.is_empty() {
             // K-5: no stored throw can move anything; they are all lost.
             moves.push(Move::PASS);
-            return;
-        }
-        // K-15: the piece back from the water moves first if any stored throw can move it.
-        let chosen = state.must_move[me.index()];
-        if chosen != 0 && any.has(chosen) {
-            let only = SquareSet::from_bits_truncate(bit(chosen));
-            for set in &mut origins {
-                *set &= only;
-            }
-        }
-        let mut rest = present;
-        while rest != 0 {
-            let v = rest.trailing_zeros() as u8;
-            rest &= rest - 1;
-            let set = origins[usize::from(v)];
-            if (backward >> v) & 1 != 0 {
-                for from in set {
-                    let from = from.get();
-                    moves.push(Move::from_codes_unchecked(from, from - v).with_throw(v));
-                }
-            } else {
-                for from in set {
-                    let from = from.get();
-                    // K-10 / K-11: from 28–30 and with 5 from 26 the piece leaves; a trap move
-                    // names the square it counts to.
-                    let to = if from >= 28 { OFF } else { from + v };
-                    moves.push(Move::from_codes_unchecked(from, to).with_throw(v));
-                }
-                // K-16: a bear-off may be declined, losing that throw.
-                if (set.bits() & EXITS[usize::from(v)]) != 0 {
-                    moves.push(Move::PASS.with_throw(v));
-                }
-            }
         }
     }
 
@@ -979,6 +1033,37 @@ mod tests {
                     ThrowTiming::Stored
                 });
             assert_eq!(Kendall::from_spec(&rules.spec()), Ok(rules));
+        }
+    }
+
+    #[test]
+    fn present_marks_exactly_the_stored_values() {
+        for code in 0..4u32.pow(5) {
+            let mut state = Kendall::default().initial_state();
+            let mut expected = 0u8;
+            for i in 0..5 {
+                let count = [0u8, 1, 2, 255][(code / 4u32.pow(i)) as usize % 4];
+                state.stored[i as usize] = count;
+                expected |= u8::from(count != 0) << (i + 1);
+            }
+            assert_eq!(state.present(), expected, "{:?}", state.stored);
+        }
+    }
+
+    #[test]
+    fn destinations_follow_k_10_and_k_11() {
+        let [forward, backward] = DESTINATIONS;
+        for (v, (ahead, behind)) in forward.iter().zip(&backward).enumerate().skip(1) {
+            for (from, (&to, &back)) in ahead.iter().zip(behind).enumerate().skip(1).take(30) {
+                let expected = match from {
+                    28..=30 => OFF,
+                    _ => (from + v).min(31) as u8,
+                };
+                assert_eq!(to, expected, "{from} forward by {v}");
+                if from > v && from <= 26 {
+                    assert_eq!(usize::from(back), from - v, "{from} backward by {v}");
+                }
+            }
         }
     }
 
