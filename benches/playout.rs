@@ -26,6 +26,15 @@ fn bench_playouts<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_
 
 fn playouts(c: &mut Criterion) {
     bench_playouts(c, "regency", senet::Regency::default(), 110_751);
+    #[cfg(feature = "kendall")]
+    {
+        bench_playouts(c, "kendall", senet::Kendall::default(), 25_998);
+        let immediate =
+            senet::Kendall::default().with_throw_timing(senet::kendall::ThrowTiming::Immediate);
+        bench_playouts(c, "kendall(throw_timing=immediate)", immediate, 28_079);
+    }
+    #[cfg(feature = "bell")]
+    bench_playouts(c, "bell", senet::Bell::default(), 8_353);
 }
 
 criterion_group!(benches, playouts);
