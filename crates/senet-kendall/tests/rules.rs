@@ -367,6 +367,11 @@ fn k_14_the_piece_in_the_water_is_the_only_one_that_moves() {
     assert_eq!(moves(&blocked), vec!["pass/2", "27-off/4", "pass/4"]);
     let blocked = pos(&[27, 5], &[1, 15], "21");
     assert_eq!(moves(&blocked), vec!["pass"]);
+    // Only a 4 bears it off.
+    let blocked = pos(&[27, 5], &[1, 15], "5");
+    assert_eq!(moves(&blocked), vec!["pass"]);
+    let blocked = pos(&[27, 5], &[1, 15], "45");
+    assert_eq!(moves(&blocked), vec!["27-off/4", "pass/4", "pass/5"]);
 }
 
 #[test]
@@ -577,6 +582,15 @@ fn option_trap_a_move_past_26_falls_into_the_water() {
     // illegal and the throw goes backward.
     let state = pos_with(&rules, &[24], &[1], "throws=4");
     assert_eq!(moves_of(&rules, &state), vec!["24-28/4"]);
+    for (from, t) in [(25, 2), (25, 5), (22, 5)] {
+        let state = pos_with(&rules, &[from], &[1, 28, 30], &format!("throws={t}"));
+        let mv = format!("{from}-{}/{t}", from + t);
+        assert_eq!(moves_of(&rules, &state), vec![mv.clone()]);
+        // Whatever the square it counts to holds, the piece ends in the water.
+        let next = play(&rules, &state, &mv);
+        assert_eq!(next.board().pieces_of(Side::Black), set(&[27]));
+        assert_eq!(next.board().pieces_of(Side::White), set(&[1, 28, 30]));
+    }
     let state = pos_with(&rules, &[24], &[1, 27], "throws=4");
     assert_eq!(moves_of(&rules, &state), vec!["24-20/4"]);
     // Without the option the gate holds.
@@ -598,6 +612,9 @@ fn option_home_row_no_bearing_off_while_a_piece_is_on_1_to_10() {
     // Nor from the water with a 4.
     let state = pos_with(&rules, &[5, 27], &[1], "throws=4");
     assert_eq!(moves_of(&rules, &state), vec!["27-15/4", "pass/4"]);
+    // Square 10 is still in row 1.
+    let state = pos_with(&rules, &[10, 30], &[1], "throws=2");
+    assert_eq!(moves_of(&rules, &state), vec!["10-12/2"]);
     // Once row 1 is clear, bearing off is back.
     let state = pos_with(&rules, &[11, 30], &[1], "throws=1");
     assert_eq!(
