@@ -319,10 +319,9 @@ impl Kendall {
             board.set_off(me, board.off_count(me).saturating_add(1));
             return false;
         }
-        let Some(to_sq) = Square::checked(to) else {
+        let (Some(to_sq), Some(water)) = (Square::checked(to), Square::checked(WATER)) else {
             return false;
         };
-        let water = Square::checked(WATER).unwrap_or(Square::LAST);
         if from == WATER {
             // K-14 / K-15: back to 15, which ends the turn; that piece moves next.
             board.relocate(me, from_sq, to_sq);
@@ -334,21 +333,36 @@ impl Kendall {
             board.relocate(me, from_sq, water);
             return true;
         }
-        board.take(me, from_sq);
-        if board.pieces_of(opp).contains(to_sq) {
-            board.take(opp, to_sq);
-            if from == GATE && to >= 28 {
-                // K-12: attacked from 26 on 28–30, the victim goes into the water.
-                board.put(opp, water);
-            } else {
-                // K-6: swap, forward or backward. A piece that must move (K-15) is followed.
-                board.put(opp, from_sq);
-                if state.must_move[opp.index()] == to {
-                    state.must_move[opp.index()] = from;
-                }
-            }
+        // The ordinary step, on raw bits: whether it attacks is random, so select rather than
+        // branch. K-6: the attacked piece goes to the mover's square, or, attacked from 26 on
+        // 28–30, into the water (K-12).
+        let (from_bit, to_bit) = (bit(from), bit(to));
+        let own = board.pieces_of(me).bits();
+        let theirs = board.pieces_of(opp).bits();
+        let hit = mask(theirs & to_bit != 0);
+        let victim_to = if from == GATE && to >= 28 {
+            bit(WATER)
+        } else {
+            from_bit
+        };
+        let theirs = (theirs & !to_bit) | (victim_to & hit);
+        let own = (own & !from_bit) | to_bit;
+        // A piece that must move (K-15) is followed when it is swapped away.
+        let followed = &mut state.must_move[opp.index()];
+        let follow = (hit != 0) & (*followed == to);
+        *followed = if follow { from } else { *followed };
+        let mut sides = [0u32; 2];
+        sides[me.index()] = own;
+        sides[opp.index()] = theirs;
+        let off = [board.off_count(Side::Black), board.off_count(Side::White)];
+        if let Ok(next) = BitBoard::new(
+            SquareSet::from_bits_truncate(sides[0]),
+            SquareSet::from_bits_truncate(sides[1]),
+            off,
+            [0, 0],
+        ) {
+            *board = next;
         }
-        board.put(me, to_sq);
         // K-13: entering the water by one's own move (a 1 from 26) ends the turn.
         to == WATER
     }
@@ -692,12 +706,10 @@ impl Ruleset for Kendall {
                 if counts && state.stored_count() < MAX_STORED_THROWS {
                     state.stored[slot] += 1;
                 }
-                if last_throw {
-                    if state.stored_count() == 0 {
-                        Kendall::end_turn(state);
-                    } else {
-                        state.throwing = false;
-                    }
+                // A 2 or 3 ends the throwing; the turn passes at once if nothing was stored.
+                state.throwing = !last_throw;
+                if last_throw & (state.stored == [0; 5]) {
+                    Kendall::end_turn(state);
                 }
             }
             ThrowTiming::Immediate => {
@@ -808,14 +820,16 @@ impl Ruleset for Kendall {
         if self.winner(&state.board).is_some() {
             state.stored = [0; 5];
             state.throwing = true;
-        } else if ends_turn {
-            Kendall::end_turn(state);
-        } else if state.stored == [0; 5] {
-            if self.timing == ThrowTiming::Immediate && Kendall::gives_another_throw(value) {
-                state.throwing = true;
-            } else {
-                Kendall::end_turn(state);
-            }
+        } else if ends_turn || state.stored == [0; 5] {
+            // K-4: with stored throws the turn is over. With immediate throws a 1, 4 or 5 gives
+            // another throw, unless the move itself ended the turn (K-13, K-14). The throw is
+            // random, so select the side rather than branch.
+            let again = !ends_turn
+                & (self.timing == ThrowTiming::Immediate)
+                & Kendall::gives_another_throw(value);
+            state.stored = [0; 5];
+            state.throwing = true;
+            state.to_move = if again { me } else { me.opponent() };
         }
     }
 
