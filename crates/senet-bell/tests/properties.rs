@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_bell::{Bell, MarkedSquares};
 use senet_core::conformance::check_random_game;
-use senet_core::{Board, Game, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_core::{Board, Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
 
 fn rules_strategy() -> impl Strategy<Value = Bell> {
     (any::<bool>(), any::<bool>()).prop_map(|(ludii, capture)| {
@@ -92,6 +92,32 @@ proptest! {
                     Phase::Over(_) => break,
                 };
             }
+        }
+    }
+
+    /// The unchecked fast paths accept anything without panicking (the resulting state is
+    /// unspecified): arbitrary place codes, throw marks and throw values.
+    #[test]
+    fn unchecked_inputs_never_panic(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+        skip in 0usize..300,
+        inputs in prop::collection::vec((0u8..=40, 0u8..=40, 0u8..=8, any::<u8>()), 1..40),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut seen = 0;
+        let (start, _) = senet_core::conformance::walk_random_game(&rules, &mut rng, 10_000, |_| {
+            seen += 1;
+            seen <= skip
+        });
+        for (from, to, mark, value) in inputs {
+            let mut state = start;
+            rules.play_unchecked(&mut state, Move::from_codes_unchecked(from, to).with_throw(mark));
+            rules.throw_unchecked(&mut state, value);
+            let mut list = MoveList::new();
+            rules.generate_moves(&state, &mut list);
+            let _ = rules.phase(&state);
+            let _ = rules.position_string(&state);
         }
     }
 }

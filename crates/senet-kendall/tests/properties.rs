@@ -249,4 +249,30 @@ proptest! {
             }
         }
     }
+
+    /// The unchecked fast paths accept anything without panicking (the resulting state is
+    /// unspecified): arbitrary place codes, throw marks and throw values.
+    #[test]
+    fn unchecked_inputs_never_panic(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+        skip in 0usize..300,
+        inputs in prop::collection::vec((0u8..=40, 0u8..=40, 0u8..=8, any::<u8>()), 1..40),
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut seen = 0;
+        let (start, _) = senet_core::conformance::walk_random_game(&rules, &mut rng, 10_000, |_| {
+            seen += 1;
+            seen <= skip
+        });
+        for (from, to, mark, value) in inputs {
+            let mut state = start;
+            rules.play_unchecked(&mut state, Move::from_codes_unchecked(from, to).with_throw(mark));
+            rules.throw_unchecked(&mut state, value);
+            let mut list = MoveList::new();
+            rules.generate_moves(&state, &mut list);
+            let _ = rules.phase(&state);
+            let _ = rules.position_string(&state);
+        }
+    }
 }
