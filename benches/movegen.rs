@@ -9,6 +9,8 @@ mod common;
 
 use std::hint::black_box;
 
+#[cfg(feature = "kendall")]
+use common::decision_corpus;
 use common::{count_moves, position_throw_corpus};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use senet::{MoveList, Ruleset};
@@ -41,12 +43,52 @@ fn bench_movegen<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_m
     group.finish();
 }
 
+/// Decision points per corpus for rulesets timed on decision points as random games meet them
+/// (Kendall: a turn of stored throws is a run of throws and then of moves, so most
+/// (position, throw) pairs are not decisions). The throughput line gives decision points per
+/// second.
+#[cfg(feature = "kendall")]
+const DECISIONS: usize = 10_000;
+
+#[cfg(feature = "kendall")]
+fn bench_decisions<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_moves: usize) {
+    let corpus = decision_corpus(&rules, DECISIONS);
+    let moves = count_moves(&rules, &corpus);
+    assert_eq!(
+        moves, expected_moves,
+        "{name}: the corpus of {DECISIONS} decision points now generates {moves} moves"
+    );
+    let mut group = c.benchmark_group("movegen");
+    group.throughput(Throughput::Elements(corpus.len() as u64));
+    let mut list = MoveList::new();
+    group.bench_function(name, |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for state in &corpus {
+                rules.generate_moves(black_box(state), &mut list);
+                total += list.len();
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
 fn movegen(c: &mut Criterion) {
     bench_movegen(c, "regency", senet::Regency::default(), 27_428);
     #[cfg(feature = "botermans")]
     bench_movegen(c, "botermans", senet::Botermans::default(), 27_500);
     #[cfg(feature = "cemea")]
     bench_movegen(c, "cemea", senet::Cemea::default(), 27_002);
+    #[cfg(feature = "kendall")]
+    {
+        bench_decisions(c, "kendall", senet::Kendall::default(), 37_481);
+        let immediate =
+            senet::Kendall::default().with_throw_timing(senet::kendall::ThrowTiming::Immediate);
+        bench_decisions(c, "kendall(throw_timing=immediate)", immediate, 27_051);
+    }
+    #[cfg(feature = "bell")]
+    bench_movegen(c, "bell", senet::Bell::default(), 23_853);
 }
 
 criterion_group!(benches, movegen);

@@ -30,6 +30,15 @@ fn playouts(c: &mut Criterion) {
     bench_playouts(c, "botermans", senet::Botermans::default(), 143_325);
     #[cfg(feature = "cemea")]
     bench_playouts(c, "cemea", senet::Cemea::default(), 21_562);
+    #[cfg(feature = "kendall")]
+    {
+        bench_playouts(c, "kendall", senet::Kendall::default(), 25_998);
+        let immediate =
+            senet::Kendall::default().with_throw_timing(senet::kendall::ThrowTiming::Immediate);
+        bench_playouts(c, "kendall(throw_timing=immediate)", immediate, 28_079);
+    }
+    #[cfg(feature = "bell")]
+    bench_playouts(c, "bell", senet::Bell::default(), 8_353);
 }
 
 criterion_group!(benches, playouts);

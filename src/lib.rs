@@ -33,3 +33,20 @@ pub mod cemea {
 
 #[cfg(feature = "cemea")]
 pub use senet_cemea::Cemea;
+/// Timothy Kendall's reconstruction (feature `kendall`).
+#[cfg(feature = "kendall")]
+pub mod kendall {
+    pub use senet_kendall::*;
+}
+
+#[cfg(feature = "kendall")]
+pub use senet_kendall::Kendall;
+
+/// R. C. Bell's suggested rules (feature `bell`).
+#[cfg(feature = "bell")]
+pub mod bell {
+    pub use senet_bell::*;
+}
+
+#[cfg(feature = "bell")]
+pub use senet_bell::Bell;

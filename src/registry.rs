@@ -112,6 +112,8 @@ registry! {
     "regency" => Regency(senet_regency::Regency),
     "botermans" => Botermans(senet_botermans::Botermans),
     "cemea" => Cemea(senet_cemea::Cemea),
+    "kendall" => Kendall(senet_kendall::Kendall),
+    "bell" => Bell(senet_bell::Bell),
 }
 
 fn known_ids() -> String {

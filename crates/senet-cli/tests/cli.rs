@@ -29,7 +29,6 @@ impl RulesetVisitor for MovesFromStart {
     fn visit<R: Ruleset>(self, rules: &R) {
         for outcome in rules.device().outcomes() {
             let value = outcome.value.to_string();
-            let listed = parse_moves(&senet(&["moves", "--rules", R::ID, "--throw", &value]).ok());
             let mut state = rules.initial_state();
             let mut expected = Vec::new();
             // A ruleset that collects throws may still want another one: keep throwing
@@ -47,6 +46,7 @@ impl RulesetVisitor for MovesFromStart {
                 senet(&["moves", "--rules", R::ID, "--throw", &value]).refused("throws again");
                 continue;
             }
+            let listed = parse_moves(&senet(&["moves", "--rules", R::ID, "--throw", &value]).ok());
             for mv in rules.legal_moves(&state).iter() {
                 let mut after = state;
                 rules.play_unchecked(&mut after, *mv);

@@ -13,8 +13,8 @@ use crate::side::Side;
 use crate::throw::{ThrowingDevice, uniform_below};
 
 /// Checks the invariants every reachable state keeps: it validates, each side's pieces on the
-/// board, off and in hand add up to the ruleset's number, and the state survives a round trip
-/// through the position notation.
+/// board, off, in hand and captured ([`Ruleset::captured`]) add up to the ruleset's number,
+/// and the state survives a round trip through the position notation.
 pub fn check_state<R: Ruleset>(rules: &R, state: &R::State) -> Result<(), String> {
     let position = rules.position_string(state);
     rules
@@ -22,10 +22,10 @@ pub fn check_state<R: Ruleset>(rules: &R, state: &R::State) -> Result<(), String
         .map_err(|e| format!("{position}: does not validate: {e}"))?;
     let board = rules.board(state);
     for side in Side::BOTH {
-        if board.total(side) != rules.pieces_per_side() {
+        let counted = u32::from(board.total(side)) + u32::from(rules.captured(state, side));
+        if counted != u32::from(rules.pieces_per_side()) {
             return Err(format!(
-                "{position}: {side} has {} pieces, expected {}",
-                board.total(side),
+                "{position}: {side} has {counted} pieces, expected {}",
                 rules.pieces_per_side()
             ));
         }

@@ -380,6 +380,38 @@ impl MoveList {
         self.len = len.min(N);
     }
 
+    /// Appends the first `count` moves of `candidates` (`count` is clamped to `N`).
+    ///
+    /// The appending counterpart of [`MoveList::assign`], for generators that fill one
+    /// fixed array of candidates per throw (several throws held at once): the whole array is
+    /// copied when it fits, so no branch depends on how many candidates are real.
+    ///
+    /// ```
+    /// use senet_core::{Move, MoveList};
+    /// let mut list = MoveList::new();
+    /// list.push(Move::PASS.with_throw(1));
+    /// let candidates = [Move::PASS.with_throw(2), Move::PASS.with_throw(3), Move::PASS];
+    /// list.extend_from_candidates(&candidates, 2);
+    /// assert_eq!(list.as_slice(), &[Move::PASS.with_throw(1), candidates[0], candidates[1]]);
+    /// ```
+    #[inline]
+    pub fn extend_from_candidates<const N: usize>(&mut self, candidates: &[Move; N], count: usize) {
+        let count = count.min(N);
+        match self.moves.get_mut(self.len..self.len + N) {
+            Some(spare) => {
+                spare.copy_from_slice(candidates);
+                self.len += count;
+            }
+            None => {
+                for &mv in &candidates[..count] {
+                    if self.try_push(mv).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
     /// Appends a move, or hands it back when the list is full.
     #[inline]
     pub fn try_push(&mut self, mv: Move) -> Result<(), Move> {
@@ -556,5 +588,31 @@ mod tests {
             assert!(full.try_push(Move::PASS).is_ok());
         }
         assert_eq!(full.try_push(Move::PASS), Err(Move::PASS));
+    }
+
+    #[test]
+    fn extend_from_candidates_appends_the_real_ones_and_never_panics() {
+        let candidates = [
+            Move::step(sq(1), sq(2)),
+            Move::step(sq(3), sq(4)),
+            Move::PASS,
+        ];
+        let mut list = MoveList::new();
+        list.push(Move::PASS.with_throw(4));
+        list.extend_from_candidates(&candidates, 2);
+        assert_eq!(
+            list.as_slice(),
+            &[Move::PASS.with_throw(4), candidates[0], candidates[1]]
+        );
+        list.extend_from_candidates(&candidates, 9);
+        assert_eq!(list.len(), 6);
+        // Near the end of the list: what fits is kept.
+        let mut nearly = MoveList::new();
+        for _ in 0..MOVE_LIST_CAPACITY - 1 {
+            nearly.push(Move::PASS);
+        }
+        nearly.extend_from_candidates(&candidates, 3);
+        assert_eq!(nearly.len(), MOVE_LIST_CAPACITY);
+        assert_eq!(nearly[MOVE_LIST_CAPACITY - 1], candidates[0]);
     }
 }

@@ -113,6 +113,15 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     /// Pieces each side plays with.
     fn pieces_per_side(&self) -> u8;
 
+    /// Pieces of `side` that have left the game without being borne off: captured pieces, in
+    /// rulesets where a capture removes the piece for good (Bell). With the pieces on the
+    /// board, off and in hand they make up [`pieces_per_side`](Ruleset::pieces_per_side).
+    /// The default, 0, fits every ruleset in which pieces only leave by being borne off.
+    fn captured(&self, state: &Self::State, side: Side) -> u8 {
+        let _ = (state, side);
+        0
+    }
+
     /// The position in which the first throw of the game is made. Where the rules force an
     /// opening move with the throw that assigned the sets, that move has been made.
     fn initial_state(&self) -> Self::State;

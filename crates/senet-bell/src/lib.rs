@@ -1,0 +1,513 @@
+//! R. C. Bell's suggested rules for Senet, for the `senet` engine.
+//!
+//! Ten pieces a side, one four-sided die, one throw and one forward move per turn, captures
+//! that take the attacked piece out of the game, marked squares that protect a piece and must
+//! be left first, exact exits, and a game that ends when the board is empty: the side that bore
+//! off more pieces wins (a draw is possible). The rule ids (`Be-1` … `Be-9`, `I-1`, `I-2`) are
+//! those of the project's specification `shared/rules/bell.md`; `docs/rules/bell.md` explains
+//! them and the choices made where the text is silent.
+//!
+//! Black is the even set (Bell's black pieces, which move first), White the odd set.
+//!
+//! Captured pieces are counted per side in the state ([`BellState::captured`], reported by
+//! [`Ruleset::captured`]), so that the pieces on the board, borne off and captured always add
+//! up to ten.
+//!
+//! ```
+//! use senet_bell::Bell;
+//! use senet_core::{Game, Phase, Side};
+//!
+//! let mut game = Game::new(Bell::default());
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(1).unwrap();
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["2-3", "4-5", "6-7", "8-9", "10-11", "12-13", "14-15", "16-17", "18-19", "20-21"]);
+//! game.play("2-3".parse().unwrap()).unwrap(); // captures White's piece on 3 (Be-5)
+//! assert_eq!(game.state().captured(Side::White), 1);
+//! assert_eq!(game.phase(), Phase::Throw(Side::White)); // no extra throws (Be-4)
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use senet_core::{
+    BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet,
+    ThrowingDevice,
+};
+
+/// Pieces per side (Be-1).
+pub const PIECES: u8 = 10;
+
+/// The place code of "off the board" in raw move codes (the virtual square 31).
+const OFF: u8 = 31;
+
+/// Which squares are marked (Be-6): a piece on one cannot be captured, and Be-7 makes a side
+/// leave them first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MarkedSquares {
+    /// Bell's five decorated squares 26, 27, 28, 29 and 30 (the default; option value `bell`).
+    #[default]
+    Bell,
+    /// The squares 15, 26, 27, 28 and 29 that Ludii's encoding tests (option value `ludii`).
+    Ludii,
+}
+
+impl MarkedSquares {
+    /// The marked squares as a set.
+    ///
+    /// ```
+    /// use senet_bell::MarkedSquares;
+    /// assert_eq!(MarkedSquares::Bell.squares().to_string(), "{26,27,28,29,30}");
+    /// assert_eq!(MarkedSquares::Ludii.squares().to_string(), "{15,26,27,28,29}");
+    /// ```
+    pub const fn squares(self) -> SquareSet {
+        match self {
+            MarkedSquares::Bell => SquareSet::range(26, 30),
+            MarkedSquares::Ludii => {
+                SquareSet::from_bits_truncate(SquareSet::range(26, 29).bits() | 1 << 15)
+            }
+        }
+    }
+
+    /// The option value naming this set.
+    pub const fn name(self) -> &'static str {
+        match self {
+            MarkedSquares::Bell => "bell",
+            MarkedSquares::Ludii => "ludii",
+        }
+    }
+}
+
+/// Bell's ruleset with its options.
+///
+/// ```
+/// use senet_bell::{Bell, MarkedSquares};
+/// use senet_core::Ruleset;
+/// let rules = Bell::default().with_marked_squares(MarkedSquares::Ludii).with_compulsory_capture(true);
+/// assert_eq!(rules.spec().to_string(), "bell(marked_squares=ludii,compulsory_capture=true)");
+/// assert_eq!(Bell::from_spec(&rules.spec()).unwrap(), rules);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bell {
+    marked: MarkedSquares,
+    compulsory_capture: bool,
+}
+
+impl Bell {
+    /// Option `marked_squares`: which squares are marked (Be-6, Be-7).
+    #[must_use]
+    pub const fn with_marked_squares(mut self, marked: MarkedSquares) -> Bell {
+        self.marked = marked;
+        self
+    }
+
+    /// Option `compulsory_capture`: when a capture is legal the move must be one (after Be-7).
+    #[must_use]
+    pub const fn with_compulsory_capture(mut self, on: bool) -> Bell {
+        self.compulsory_capture = on;
+        self
+    }
+
+    /// The marked squares in use.
+    pub const fn marked_squares(&self) -> MarkedSquares {
+        self.marked
+    }
+
+    /// Whether `compulsory_capture` is on.
+    pub const fn compulsory_capture(&self) -> bool {
+        self.compulsory_capture
+    }
+
+    /// The squares from which `me` may move with throw `t`, every rule applied.
+    #[inline]
+    fn legal_origins(&self, board: &BitBoard, me: Side, t: u8) -> SquareSet {
+        let own = board.pieces_of(me);
+        let marked = self.marked.squares();
+        // Be-5 / Be-6: land on an empty square or capture an opposing piece that is not on a
+        // marked square; never on an own piece.
+        let capturable = board.pieces_of(me.opponent()) & !marked;
+        let landing = board.empty_squares() | capturable;
+        // Be-4: exactly t squares forward; Be-8: the one square that leaves with exactly t
+        // (31 − t); landings past 31 are simply absent.
+        let exit = SquareSet::from_bits_truncate(1u32 << (31 - u32::from(t.min(4))));
+        let mut origins = own & (landing.backward(t) | exit);
+        // Be-7: pieces on marked squares that can move go first. Throws are random, so select
+        // with a mask rather than a branch.
+        let from_marked = origins & marked;
+        let keep = 0u32.wrapping_sub(u32::from(from_marked.is_empty()));
+        origins = SquareSet::from_bits_truncate(from_marked.bits() | origins.bits() & keep);
+        if self.compulsory_capture {
+            // Option: a capture, when one is legal, must be made (Be-7 first).
+            let captures = origins & capturable.backward(t);
+            if !captures.is_empty() {
+                origins = captures;
+            }
+        }
+        origins
+    }
+
+    /// Be-9: the game is over once neither side has a piece on the board.
+    #[inline]
+    fn over(board: &BitBoard) -> bool {
+        board.all_pieces().is_empty()
+    }
+
+    /// Be-9: the side with more pieces borne off wins; equal scores are a draw. The points are
+    /// the pieces each side bore off.
+    pub fn result(board: &BitBoard) -> Outcome {
+        let black = board.off_count(Side::Black);
+        let white = board.off_count(Side::White);
+        Outcome {
+            winner: match black.cmp(&white) {
+                core::cmp::Ordering::Greater => Some(Side::Black),
+                core::cmp::Ordering::Less => Some(Side::White),
+                core::cmp::Ordering::Equal => None,
+            },
+            points: [i32::from(black), i32::from(white)],
+        }
+    }
+}
+
+/// A Bell position: the board, the pieces each side has lost to captures, the side to act, and
+/// the pending throw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BellState {
+    board: BitBoard,
+    /// Pieces of each side captured (out of the game), indexed by [`Side::index`].
+    captured: [u8; 2],
+    to_move: Side,
+    /// The throw waiting to be used; 0 when the side to act must throw.
+    throw: u8,
+}
+
+impl BellState {
+    /// The board. Its "off" counters are the pieces borne off, i.e. each side's score.
+    pub fn board(&self) -> &BitBoard {
+        &self.board
+    }
+
+    /// The side to act.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The throw waiting to be used, if the side to act has thrown.
+    pub fn pending_throw(&self) -> Option<u8> {
+        (self.throw != 0).then_some(self.throw)
+    }
+
+    /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
+    pub fn captured(&self, side: Side) -> u8 {
+        self.captured[side.index()]
+    }
+}
+
+const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        name: "marked_squares",
+        values: &["bell", "ludii"],
+        rules: "Be-6, Be-7",
+        doc: "bell: the marked squares are 26-30; ludii: 15 and 26-29, the set Ludii's encoding tests",
+    },
+    OptionInfo {
+        name: "compulsory_capture",
+        values: BOOL_OFF,
+        rules: "Be-5, Be-7",
+        doc: "when a capture is legal the move must be a capture (Be-7 still comes first)",
+    },
+];
+
+const FIELD_NAMES: &[&str] = &["throw", "captured_b", "captured_w"];
+
+/// The position field holding `side`'s captured pieces.
+const fn captured_field(side: Side) -> &'static str {
+    match side {
+        Side::Black => "captured_b",
+        Side::White => "captured_w",
+    }
+}
+
+const FIELD_INFO: &[FieldInfo] = &[
+    FieldInfo {
+        name: "throw",
+        values: "1, 2, 3, 4",
+        default: "no throw pending: the side to act throws next",
+        doc: "the throw the side to act has made and must now use (Be-2, Be-4)",
+    },
+    FieldInfo {
+        name: "captured_b",
+        values: "0 to 10",
+        default: "0",
+        doc: "Black pieces lost to captures (Be-5)",
+    },
+    FieldInfo {
+        name: "captured_w",
+        values: "0 to 10",
+        default: "0",
+        doc: "White pieces lost to captures (Be-5)",
+    },
+];
+
+impl Ruleset for Bell {
+    type State = BellState;
+    type Device = FourSidedDie;
+
+    const ID: &'static str = "bell";
+    const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
+    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const FIELDS: &'static str = "throw, captured_b, captured_w";
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
+    const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
+
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+        let values = spec.values(Self::ID, Self::OPTIONS)?;
+        let marked = match values.get("marked_squares") {
+            "ludii" => MarkedSquares::Ludii,
+            _ => MarkedSquares::Bell,
+        };
+        Ok(Bell {
+            marked,
+            compulsory_capture: values.flag("compulsory_capture"),
+        })
+    }
+
+    fn spec(&self) -> RulesetSpec {
+        RulesetSpec::canonical(
+            Self::ID,
+            Self::OPTIONS,
+            &[
+                ("marked_squares", self.marked.name().to_string()),
+                ("compulsory_capture", self.compulsory_capture.to_string()),
+            ],
+        )
+    }
+
+    fn device(&self) -> FourSidedDie {
+        // Be-2: one four-sided die.
+        FourSidedDie
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        PIECES
+    }
+
+    fn captured(&self, state: &BellState, side: Side) -> u8 {
+        state.captured(side)
+    }
+
+    fn initial_state(&self) -> BellState {
+        // Be-1: odd set (White) on 1,3,…,19, even set (Black) on 2,4,…,20; Be-3: the even set
+        // moves first. There is no forced opening move.
+        let odd = SquareSet::from_squares((1..=19).step_by(2)).unwrap_or_default();
+        let even = SquareSet::from_squares((2..=20).step_by(2)).unwrap_or_default();
+        BellState {
+            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
+            captured: [0, 0],
+            to_move: Side::Black,
+            throw: 0,
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s BellState) -> &'s BitBoard {
+        &state.board
+    }
+
+    #[inline]
+    fn phase(&self, state: &BellState) -> Phase {
+        if Bell::over(&state.board) {
+            Phase::Over(Bell::result(&state.board))
+        } else if state.throw == 0 {
+            Phase::Throw(state.to_move)
+        } else {
+            Phase::Move(state.to_move)
+        }
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut BellState, value: u8) {
+        state.throw = value;
+    }
+
+    #[inline]
+    fn generate_moves(&self, state: &BellState, moves: &mut MoveList) {
+        let t = state.throw;
+        if t == 0 || t > 4 || Bell::over(&state.board) {
+            moves.clear();
+            return;
+        }
+        let origins = self.legal_origins(&state.board, state.to_move, t);
+        // At most ten pieces: fill ten candidates without branching on how many are real,
+        // then keep the real ones.
+        let mut rest = origins.bits();
+        let mut candidates = [Move::PASS; PIECES as usize];
+        for candidate in &mut candidates {
+            let from = rest.trailing_zeros() as u8;
+            rest &= rest.wrapping_sub(1);
+            *candidate = Move::from_codes_unchecked(from, from.wrapping_add(t));
+        }
+        // Be-4: with no legal move the turn passes.
+        let count = usize::from(origins.len());
+        if count == 0 {
+            candidates[0] = Move::PASS;
+        }
+        moves.assign(&candidates, count.max(1));
+    }
+
+    fn is_legal(&self, state: &BellState, mv: Move) -> bool {
+        let t = state.throw;
+        if t == 0 || t > 4 || Bell::over(&state.board) || mv.throw().is_some() {
+            return false;
+        }
+        let origins = self.legal_origins(&state.board, state.to_move, t);
+        if mv.is_pass() {
+            return origins.is_empty();
+        }
+        let [from, to] = mv.step_codes(0);
+        mv.step_count() == 1 && origins.has(from) && to == from + t
+    }
+
+    #[inline]
+    fn play_unchecked(&self, state: &mut BellState, mv: Move) {
+        let me = state.to_move;
+        let opp = me.opponent();
+        state.throw = 0;
+        if !mv.is_pass() {
+            let [from, to] = mv.step_codes(0);
+            let board = &mut state.board;
+            let mut own = board.pieces_of(me).bits();
+            own &= !(1u32 << (from & 31));
+            if to >= OFF {
+                // Be-8: borne off, one point.
+                board.set_off(me, board.off_count(me).saturating_add(1));
+            } else {
+                let target = 1u32 << to;
+                let theirs = board.pieces_of(opp).bits();
+                if (theirs & target) != 0 {
+                    // Be-5: the captured piece leaves the game.
+                    let _ = board.set_pieces(opp, SquareSet::from_bits_truncate(theirs & !target));
+                    let lost = &mut state.captured[opp.index()];
+                    *lost = lost.saturating_add(1);
+                }
+                own |= target;
+            }
+            let _ = board.set_pieces(me, SquareSet::from_bits_truncate(own));
+        }
+        // Be-4: the turn passes after one throw. A side with no piece left on the board could
+        // never move again, so its turns are skipped (its throws could only be passes).
+        if !state.board.pieces_of(opp).is_empty() {
+            state.to_move = opp;
+        }
+    }
+
+    fn validate(&self, state: &BellState) -> Result<(), PositionError> {
+        let board = &state.board;
+        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            let found = u32::from(board.total(side)) + u32::from(state.captured(side));
+            if found != u32::from(PIECES) || board.in_hand(side) != 0 {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: found.min(255) as u8,
+                    expected: PIECES,
+                });
+            }
+        }
+        let over = Bell::over(board);
+        if !over && board.pieces_of(state.to_move).is_empty() {
+            return Err(PositionError::Inconsistent(format!(
+                "{} is to act with no piece on the board while {} still has pieces (such turns are skipped)",
+                state.to_move,
+                state.to_move.opponent()
+            )));
+        }
+        if state.throw != 0 {
+            if !self.device().can_show(state.throw) {
+                return Err(PositionError::BadField {
+                    name: "throw".to_string(),
+                    value: state.throw.to_string(),
+                    reason: "the four-sided die shows 1 to 4 (Be-2)".to_string(),
+                });
+            }
+            if over {
+                return Err(PositionError::Inconsistent(
+                    "a throw is pending after the game ended".to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn to_setup(&self, state: &BellState) -> Setup {
+        let mut setup = Setup::new(state.board, state.to_move);
+        if state.throw != 0 {
+            setup.push_field("throw", state.throw);
+        }
+        for side in Side::BOTH {
+            if state.captured(side) != 0 {
+                setup.push_field(captured_field(side), state.captured(side));
+            }
+        }
+        setup
+    }
+
+    fn read_setup(&self, setup: &Setup) -> Result<BellState, PositionError> {
+        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        let mut board = BitBoard::new(
+            setup.board.pieces_of(Side::Black),
+            setup.board.pieces_of(Side::White),
+            [0, 0],
+            [0, 0],
+        )?;
+        let mut captured = [0u8; 2];
+        for side in Side::BOTH {
+            let lost = setup
+                .number_field(captured_field(side), 0, PIECES)?
+                .unwrap_or(0);
+            let on_board = board.on_board(side);
+            if on_board + lost > PIECES {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: on_board + lost,
+                    expected: PIECES,
+                });
+            }
+            captured[side.index()] = lost;
+            // Pieces neither on the board nor captured were borne off (the notation's default).
+            board.set_off(side, PIECES - on_board - lost);
+        }
+        let state = BellState {
+            board,
+            captured,
+            to_move: setup.to_move,
+            throw: setup.number_field("throw", 1, 4)?.unwrap_or(0),
+        };
+        self.validate(&state)?;
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(core::mem::size_of::<BellState>() <= 16);
+    }
+
+    #[test]
+    fn every_option_combination_round_trips_through_its_spec() {
+        for marked in [MarkedSquares::Bell, MarkedSquares::Ludii] {
+            for capture in [false, true] {
+                let rules = Bell::default()
+                    .with_marked_squares(marked)
+                    .with_compulsory_capture(capture);
+                assert_eq!(Bell::from_spec(&rules.spec()), Ok(rules));
+            }
+        }
+    }
+}

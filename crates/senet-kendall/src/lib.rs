@@ -1,0 +1,1125 @@
+//! Timothy Kendall's reconstruction of Senet, for the `senet` engine.
+//!
+//! Seven pieces a side (or five), four throwing sticks (no marked side counts 5), **stored
+//! throws** (a turn throws until a 2 or 3, then spends the throws one at a time in any order),
+//! swaps that also work backward, no blockade, the gate of 26, special exits from 26 and 28–30,
+//! attacks from 26 that send the victim into the water (27), and the water square itself. The
+//! rule ids (`K-1` … `K-17`, `I-1` … `I-6`) are those of the project's specification
+//! `shared/rules/kendall.md`; `docs/rules/kendall.md` explains them and the choices made where
+//! the text is silent.
+//!
+//! Black is the even set (Kendall's cones, the set of whoever first throws a 1), White the odd
+//! set (the spools).
+//!
+//! # Turns and notation
+//!
+//! Each throw is its own [`Phase::Throw`] step. With stored throws (the default) the side keeps
+//! throwing until a 2 or 3; the state then holds the multiset of throws
+//! ([`KendallState::stored`]) and every generated move names the throw it spends:
+//! `9-12/3`. `pass/4` gives up one throw of 4 where the rules allow declining (K-14 leaving a
+//! piece in the water, K-16 declining a bear-off); a plain `pass`, offered only when no stored
+//! throw can move anything, gives up every throw left. With `throw_timing=immediate` each
+//! throw is used at once, with the same notation.
+//!
+//! ```
+//! use senet_kendall::Kendall;
+//! use senet_core::{Game, Phase, Side};
+//!
+//! let mut game = Game::new(Kendall::default());
+//! // The even set opened 14→15 with the deciding 1 (K-3) and throws afresh (I-5).
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(4).unwrap(); // 1, 4 and 5 give another throw (K-4)
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(2).unwrap(); // a 2 or 3 ends the throwing
+//! assert_eq!(game.phase(), Phase::Move(Side::Black));
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert!(moves.contains(&"15-19/4".to_string()) && moves.contains(&"15-17/2".to_string()));
+//! game.play("15-19/4".parse().unwrap()).unwrap();
+//! // Only the 2 is left.
+//! assert!(game.legal_moves().iter().all(|m| m.throw() == Some(2)));
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use senet_core::{
+    BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks,
+};
+
+/// The most throws one turn can hold. A turn reaches it only after 60 throws in a row of 1, 4
+/// or 5 (probability (3/8)^60, about 3·10^-26); throws beyond it are not stored.
+pub const MAX_STORED_THROWS: u8 = 60;
+
+/// The place code of "off the board" in raw move codes (the virtual square 31).
+const OFF: u8 = 31;
+/// The most pieces a side has (K-1).
+const MAX_PIECES: usize = 7;
+/// K-15: where a piece leaving the water goes.
+const REBIRTH: u8 = 15;
+/// K-9: the gate.
+const GATE: u8 = 26;
+/// K-13: the water.
+const WATER: u8 = 27;
+
+const fn bit(n: u8) -> u32 {
+    1u32 << n
+}
+
+/// Squares an ordinary move (not from 26 or beyond) may end on: at most the gate (K-9).
+const UP_TO_GATE: SquareSet = SquareSet::range(1, 26);
+/// The squares 28–30 (K-11, K-12).
+const LAST_THREE: SquareSet = SquareSet::range(28, 30);
+
+/// Per throw value: the squares 28–30 from which that throw bears a piece off (K-11: 30 with
+/// any throw, 29 with 2, 28 with 3).
+const EXITS_28_TO_30: [u32; 6] = [
+    0,
+    bit(30),
+    bit(30) | bit(29),
+    bit(30) | bit(28),
+    bit(30),
+    bit(30),
+];
+
+/// Per throw value: every square a forward move with that throw bears off from (K-10's 26
+/// with 5 and K-11).
+const EXITS: [u32; 6] = [
+    0,
+    bit(30),
+    bit(30) | bit(29),
+    bit(30) | bit(28),
+    bit(30),
+    bit(30) | bit(26),
+];
+
+/// `DESTINATIONS[backward][v][from]`: where a move with throw `v` from square `from` goes, as a
+/// place code. Forward (K-6, K-10, K-11, option trap): `from + v`, except that every move from
+/// 28–30 leaves the board (31), as does 26 with 5. Backward: `from - v`. Entries for squares no
+/// such move starts from are never used.
+const DESTINATIONS: [[[u8; 32]; 6]; 2] = {
+    let mut table = [[[0u8; 32]; 6]; 2];
+    let mut v = 1;
+    while v <= 5 {
+        let mut from = 0;
+        while from < 32 {
+            let ahead = from + v;
+            table[0][v][from] = if from >= 28 || ahead > 31 {
+                OFF
+            } else {
+                ahead as u8
+            };
+            table[1][v][from] = if from > v { (from - v) as u8 } else { 0 };
+            from += 1;
+        }
+        v += 1;
+    }
+    table
+};
+
+/// How many pieces each side plays with (option `pieces`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PieceCount {
+    /// K-1: seven pieces on 1–14, opening 14→15.
+    #[default]
+    Seven,
+    /// Five pieces on 1–10, opening 10→11 (Ludii's "Five Pieces").
+    Five,
+}
+
+impl PieceCount {
+    /// The number of pieces per side.
+    pub const fn get(self) -> u8 {
+        match self {
+            PieceCount::Seven => 7,
+            PieceCount::Five => 5,
+        }
+    }
+}
+
+/// When throws are used (option `throw_timing`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ThrowTiming {
+    /// K-4: the turn's throws are collected first, then spent one at a time in any order.
+    #[default]
+    Stored,
+    /// Each throw is used at once for one move before the next throw (Ludii's encoding).
+    Immediate,
+}
+
+impl ThrowTiming {
+    /// The option value naming this timing.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ThrowTiming::Stored => "stored",
+            ThrowTiming::Immediate => "immediate",
+        }
+    }
+}
+
+/// Kendall's ruleset with its options (all at Kendall's rules by default).
+///
+/// ```
+/// use senet_kendall::{Kendall, PieceCount, ThrowTiming};
+/// use senet_core::Ruleset;
+/// let rules = Kendall::default().with_pieces(PieceCount::Five).with_trap(true);
+/// assert_eq!(rules.spec().to_string(), "kendall(pieces=5,trap=true)");
+/// assert_eq!(Kendall::from_spec(&rules.spec()).unwrap(), rules);
+/// let immediate = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
+/// assert_eq!(immediate.spec().to_string(), "kendall(throw_timing=immediate)");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Kendall {
+    pieces: PieceCount,
+    starting_throw: bool,
+    trap: bool,
+    home_row: bool,
+    timing: ThrowTiming,
+}
+
+impl Kendall {
+    /// Option `pieces`: seven (K-1) or five pieces a side.
+    #[must_use]
+    pub const fn with_pieces(mut self, pieces: PieceCount) -> Kendall {
+        self.pieces = pieces;
+        self
+    }
+
+    /// Option `starting_throw`: each side must throw a 1 before it moves.
+    #[must_use]
+    pub const fn with_starting_throw(mut self, on: bool) -> Kendall {
+        self.starting_throw = on;
+        self
+    }
+
+    /// Option `trap`: a move from 25 or below that would pass 26 falls into 27.
+    #[must_use]
+    pub const fn with_trap(mut self, on: bool) -> Kendall {
+        self.trap = on;
+        self
+    }
+
+    /// Option `home_row`: no bearing off while the side has a piece on 1–10.
+    #[must_use]
+    pub const fn with_home_row(mut self, on: bool) -> Kendall {
+        self.home_row = on;
+        self
+    }
+
+    /// Option `throw_timing`: stored throws (K-4) or each throw used at once.
+    #[must_use]
+    pub const fn with_throw_timing(mut self, timing: ThrowTiming) -> Kendall {
+        self.timing = timing;
+        self
+    }
+
+    /// The number of pieces per side.
+    pub const fn pieces(&self) -> PieceCount {
+        self.pieces
+    }
+
+    /// Whether `starting_throw` is on.
+    pub const fn starting_throw(&self) -> bool {
+        self.starting_throw
+    }
+
+    /// Whether `trap` is on.
+    pub const fn trap(&self) -> bool {
+        self.trap
+    }
+
+    /// Whether `home_row` is on.
+    pub const fn home_row(&self) -> bool {
+        self.home_row
+    }
+
+    /// When throws are used.
+    pub const fn throw_timing(&self) -> ThrowTiming {
+        self.timing
+    }
+
+    /// K-17: the side that has borne off every piece, if any.
+    #[inline]
+    fn winner(&self, board: &BitBoard) -> Option<Side> {
+        let n = self.pieces.get();
+        if board.off_count(Side::Black) >= n {
+            Some(Side::Black)
+        } else if board.off_count(Side::White) >= n {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+
+    /// K-4: 1, 4 and 5 give another throw.
+    #[inline]
+    const fn gives_another_throw(value: u8) -> bool {
+        matches!(value, 1 | 4 | 5)
+    }
+
+    /// The moves of a side whose piece is in the water (K-14): that piece is the only one that
+    /// may move. Each stored throw may bear it off (a 4), send it back to 15 (if empty) or be
+    /// given up (`pass/v`); when neither of the first two is possible for any throw, the only
+    /// choice is a plain pass.
+    fn water_moves(&self, state: &KendallState, bear_off: bool, moves: &mut MoveList) {
+        let to_rebirth = state.board.empty_squares().has(REBIRTH);
+        let can_bear_off = bear_off && state.stored[3] != 0;
+        if !to_rebirth && !can_bear_off {
+            moves.push(Move::PASS);
+            return;
+        }
+        let mut present = state.present();
+        while present != 0 {
+            let v = present.trailing_zeros() as u8;
+            present &= present - 1;
+            if v == 4 && bear_off {
+                moves.push(Move::from_codes_unchecked(WATER, OFF).with_throw(v));
+            }
+            if to_rebirth {
+                moves.push(Move::from_codes_unchecked(WATER, REBIRTH).with_throw(v));
+            }
+            moves.push(Move::PASS.with_throw(v));
+        }
+    }
+
+    /// K-15: the squares whose pieces may move this decision: only the piece back from the
+    /// water when some stored throw can move it, otherwise every square.
+    fn must_move_only(state: &KendallState, reach: &Reach, present: u8) -> SquareSet {
+        let chosen = state.must_move[state.to_move.index()];
+        if chosen == 0 {
+            return SquareSet::ALL;
+        }
+        let mut rest = present;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let forward = reach.forward(v);
+            let set = if forward.is_empty() {
+                reach.backward(v)
+            } else {
+                forward
+            };
+            if set.has(chosen) {
+                return SquareSet::from_bits_truncate(bit(chosen));
+            }
+        }
+        SquareSet::ALL
+    }
+
+    /// Applies the step `from → to` of `me` with its consequences; returns whether it ends
+    /// the turn (K-13, K-14).
+    fn apply_step(&self, state: &mut KendallState, me: Side, from: u8, to: u8) -> bool {
+        let opp = me.opponent();
+        let (Some(from_sq), board) = (Square::checked(from), &mut state.board) else {
+            return false;
+        };
+        if to >= OFF {
+            // K-10, K-11, K-14: borne off.
+            board.take(me, from_sq);
+            board.set_off(me, board.off_count(me).saturating_add(1));
+            return false;
+        }
+        let (Some(to_sq), Some(water)) = (Square::checked(to), Square::checked(WATER)) else {
+            return false;
+        };
+        if from == WATER {
+            // K-14 / K-15: back to 15, which ends the turn; that piece moves next.
+            board.relocate(me, from_sq, to_sq);
+            state.must_move[me.index()] = to;
+            return true;
+        }
+        if from < GATE && to > GATE {
+            // Option trap: the move falls into the water instead (K-13 then ends the turn).
+            board.relocate(me, from_sq, water);
+            return true;
+        }
+        // The ordinary step, on raw bits: whether it attacks is random, so select rather than
+        // branch. K-6: the attacked piece goes to the mover's square, or, attacked from 26 on
+        // 28–30, into the water (K-12).
+        let (from_bit, to_bit) = (bit(from), bit(to));
+        let own = board.pieces_of(me).bits();
+        let theirs = board.pieces_of(opp).bits();
+        let hit = mask(theirs & to_bit != 0);
+        let victim_to = if from == GATE && to >= 28 {
+            bit(WATER)
+        } else {
+            from_bit
+        };
+        let theirs = (theirs & !to_bit) | (victim_to & hit);
+        let own = (own & !from_bit) | to_bit;
+        // A piece that must move (K-15) is followed when it is swapped away.
+        let followed = &mut state.must_move[opp.index()];
+        let follow = (hit != 0) & (*followed == to);
+        *followed = if follow { from } else { *followed };
+        let mut sides = [0u32; 2];
+        sides[me.index()] = own;
+        sides[opp.index()] = theirs;
+        let off = [board.off_count(Side::Black), board.off_count(Side::White)];
+        if let Ok(next) = BitBoard::new(
+            SquareSet::from_bits_truncate(sides[0]),
+            SquareSet::from_bits_truncate(sides[1]),
+            off,
+            [0, 0],
+        ) {
+            *board = next;
+        }
+        // K-13: entering the water by one's own move (a 1 from 26) ends the turn.
+        to == WATER
+    }
+
+    /// Ends the turn of the side to act: remaining throws are lost, the opponent throws.
+    #[inline]
+    fn end_turn(state: &mut KendallState) {
+        state.stored = [0; 5];
+        state.to_move = state.to_move.opponent();
+        state.throwing = true;
+    }
+
+    /// The initial squares of each set: (odd set, even set after the opening move).
+    fn start_squares(&self) -> (SquareSet, SquareSet) {
+        let last = 2 * self.pieces.get();
+        let odd = SquareSet::from_squares((1..last).step_by(2)).unwrap_or_default();
+        let even =
+            SquareSet::from_squares((2..last).step_by(2).chain([last + 1])).unwrap_or_default();
+        (odd, even)
+    }
+}
+
+/// Everything the bitset generator needs to know about one position, computed once per
+/// decision point and shared by every stored throw value. Raw bits: bit n is square n.
+struct Reach {
+    own: u32,
+    /// Squares an ordinary move may land on: empty, or an opposing piece that K-7 does not
+    /// protect (K-6), up to the gate.
+    landable: u32,
+    /// Bit `26 + v` set when the piece on 26 may move with `v` (K-10, K-12, K-13), bit 31 for
+    /// bearing off with 5.
+    from_gate: u32,
+    /// All ones when the side may bear off (option `home_row`), else zero.
+    exits: u32,
+    /// All ones when option `trap` is on and 27 is empty, else zero.
+    trap: u32,
+}
+
+/// All ones when `on`, else zero: selects without branching on random data.
+const fn mask(on: bool) -> u32 {
+    0u32.wrapping_sub(on as u32)
+}
+
+/// Per throw value: the squares from which a forward move would pass 26 (option trap).
+const TRAP_ORIGINS: [u32; 6] = {
+    let mut table = [0u32; 6];
+    let mut v = 1;
+    while v <= 5 {
+        table[v] = SquareSet::range(GATE + 1 - v as u8, GATE - 1).bits();
+        v += 1;
+    }
+    table
+};
+
+impl Reach {
+    #[inline]
+    fn new(rules: &Kendall, board: &BitBoard, me: Side, bear_off: bool) -> Reach {
+        let own = board.pieces_of(me);
+        let opp = board.pieces_of(me.opponent());
+        let empty = board.empty_squares();
+        // K-7: a piece with a neighbour of its own side cannot be attacked.
+        let attackable = opp & !opp.with_neighbour();
+        let landable = empty | attackable;
+        let water_empty = empty.has(WATER);
+        // K-12: an attack on 28–30 from 26 needs the water to be empty. K-13 / K-14: a piece
+        // enters the water only when it is empty; the piece in it cannot be attacked (K-14
+        // names the only ways it leaves).
+        let gate_targets = (empty & SquareSet::range(WATER, 30)).bits()
+            | (attackable & LAST_THREE).bits() & mask(water_empty);
+        Reach {
+            own: own.bits(),
+            landable: (landable & UP_TO_GATE).bits(),
+            from_gate: gate_targets | u32::from(bear_off) << OFF,
+            exits: mask(bear_off),
+            trap: mask(rules.trap && water_empty),
+        }
+    }
+
+    /// The pieces that can move forward by `v` (K-6, K-8, K-9, K-10, K-11, option trap).
+    #[inline]
+    fn forward(&self, v: u8) -> SquareSet {
+        let v = usize::from(v).min(5);
+        let origins = self.landable >> v
+            | TRAP_ORIGINS[v] & self.trap
+            | ((self.from_gate >> (usize::from(GATE) + v)) & 1) << GATE
+            | EXITS_28_TO_30[v] & self.exits;
+        SquareSet::from_bits_truncate(origins & self.own)
+    }
+
+    /// The pieces that can move backward by `v` (K-5, K-6, I-2: not from 27–30, not below 1).
+    #[inline]
+    fn backward(&self, v: u8) -> SquareSet {
+        let landing_from = self.landable << u32::from(v).min(5);
+        SquareSet::from_bits_truncate(self.own & UP_TO_GATE.bits() & landing_from)
+    }
+}
+
+/// A Kendall position: the board, the side to act, its stored throws, whether it is still
+/// throwing, the piece each side must move next (K-15), and whether White has thrown its
+/// starting 1 (option `starting_throw`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KendallState {
+    board: BitBoard,
+    /// `stored[v - 1]` is the number of stored throws of value `v`.
+    stored: [u8; 5],
+    to_move: Side,
+    /// Whether the side to act throws next (its throwing is not over).
+    throwing: bool,
+    /// K-15: per side, the square of the piece that must move on its next decision (0: none).
+    must_move: [u8; 2],
+    /// Option `starting_throw`: whether White (the odd set) has thrown its 1. Black's deciding
+    /// 1 of K-3 is its starting throw.
+    white_started: bool,
+}
+
+impl KendallState {
+    /// The board.
+    pub fn board(&self) -> &BitBoard {
+        &self.board
+    }
+
+    /// The side to act.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// How many stored throws of `value` (1..=5) the side to act holds.
+    pub fn stored(&self, value: u8) -> u8 {
+        match value {
+            1..=5 => self.stored[usize::from(value - 1)],
+            _ => 0,
+        }
+    }
+
+    /// The stored throws in ascending order, e.g. `[1, 1, 4, 2]` sorted as `[1, 1, 2, 4]`.
+    pub fn stored_throws(&self) -> impl Iterator<Item = u8> + '_ {
+        (1..=5u8).flat_map(move |v| core::iter::repeat_n(v, usize::from(self.stored(v))))
+    }
+
+    /// The number of stored throws.
+    pub fn stored_count(&self) -> u8 {
+        let total: u16 = self.stored.iter().map(|&c| u16::from(c)).sum();
+        total.min(255) as u8
+    }
+
+    /// Whether the side to act is still throwing.
+    pub fn is_throwing(&self) -> bool {
+        self.throwing
+    }
+
+    /// K-15: the piece `side` must move on its next decision, if any.
+    pub fn must_move(&self, side: Side) -> Option<Square> {
+        Square::checked(self.must_move[side.index()])
+    }
+
+    /// Option `starting_throw`: whether White has thrown its starting 1 (always true when the
+    /// option is off).
+    pub fn white_started(&self) -> bool {
+        self.white_started
+    }
+
+    /// The distinct stored values as bits 1..=5.
+    #[inline]
+    fn present(&self) -> u8 {
+        // One byte lane per value: set the low bit of each non-zero lane, then gather lane i
+        // into bit i (shifting lane j by 7i moves it to bit 8j - 7i, which is i only for j = i
+        // and lands above bit 4 or below 0 otherwise).
+        let [a, b, c, d, e] = self.stored;
+        let lanes = u64::from_le_bytes([a, b, c, d, e, 0, 0, 0]);
+        const LOW7: u64 = 0x007F_7F7F_7F7F;
+        let nonzero = (((lanes & LOW7) + LOW7) | lanes) >> 7 & 0x0001_0101_0101;
+        let gathered = nonzero | nonzero >> 7 | nonzero >> 14 | nonzero >> 21 | nonzero >> 28;
+        ((gathered & 0x1F) as u8) << 1
+    }
+}
+
+const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        name: "pieces",
+        values: &["7", "5"],
+        rules: "K-1, K-3",
+        doc: "pieces per side: 7 on 1-14 (opening 14-15) or 5 on 1-10 (opening 10-11)",
+    },
+    OptionInfo {
+        name: "starting_throw",
+        values: BOOL_OFF,
+        rules: "K-3, K-4",
+        doc: "each side must throw a 1 before it moves; throws before it are lost",
+    },
+    OptionInfo {
+        name: "trap",
+        values: BOOL_OFF,
+        rules: "K-9, K-13",
+        doc: "a move from 25 or below that would pass 26 falls into 27 when 27 is empty",
+    },
+    OptionInfo {
+        name: "home_row",
+        values: BOOL_OFF,
+        rules: "K-10, K-11, K-14, K-16",
+        doc: "no bearing off while the side has a piece on 1-10",
+    },
+    OptionInfo {
+        name: "throw_timing",
+        values: &["stored", "immediate"],
+        rules: "K-4",
+        doc: "stored: throw until a 2 or 3, then spend the throws; immediate: use each throw at once",
+    },
+];
+
+const FIELD_NAMES: &[&str] = &[
+    "throws",
+    "phase",
+    "must_move_b",
+    "must_move_w",
+    "white_started",
+];
+
+/// The position field holding `side`'s K-15 piece.
+const fn must_move_field(side: Side) -> &'static str {
+    match side {
+        Side::Black => "must_move_b",
+        Side::White => "must_move_w",
+    }
+}
+
+fn bad_field(name: &str, value: impl ToString, reason: &str) -> PositionError {
+    PositionError::BadField {
+        name: name.to_string(),
+        value: value.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+const FIELD_INFO: &[FieldInfo] = &[
+    FieldInfo {
+        name: "throws",
+        values: "digits 1-5, ascending, e.g. 1145",
+        default: "none",
+        doc: "the stored throws of the side to act (K-4)",
+    },
+    FieldInfo {
+        name: "phase",
+        values: "throw, move",
+        default: "move when throws are held, else throw",
+        doc: "whether the side to act is still throwing (K-4)",
+    },
+    FieldInfo {
+        name: "must_move_b",
+        values: "a square",
+        default: "none",
+        doc: "K-15: the square of the piece Black must move on its next decision",
+    },
+    FieldInfo {
+        name: "must_move_w",
+        values: "a square",
+        default: "none",
+        doc: "K-15: the square of the piece White must move on its next decision",
+    },
+    FieldInfo {
+        name: "white_started",
+        values: "true, false",
+        default: "true",
+        doc: "option starting_throw: whether White has thrown its first 1",
+    },
+];
+
+impl Ruleset for Kendall {
+    type State = KendallState;
+    type Device = Sticks;
+
+    const ID: &'static str = "kendall";
+    const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
+    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const FIELDS: &'static str = "throws, phase, must_move_b, must_move_w, white_started";
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
+    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
+
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+        let values = spec.values(Self::ID, Self::OPTIONS)?;
+        Ok(Kendall {
+            pieces: if values.get("pieces") == "5" {
+                PieceCount::Five
+            } else {
+                PieceCount::Seven
+            },
+            starting_throw: values.flag("starting_throw"),
+            trap: values.flag("trap"),
+            home_row: values.flag("home_row"),
+            timing: if values.get("throw_timing") == "immediate" {
+                ThrowTiming::Immediate
+            } else {
+                ThrowTiming::Stored
+            },
+        })
+    }
+
+    fn spec(&self) -> RulesetSpec {
+        RulesetSpec::canonical(
+            Self::ID,
+            Self::OPTIONS,
+            &[
+                ("pieces", self.pieces.get().to_string()),
+                ("starting_throw", self.starting_throw.to_string()),
+                ("trap", self.trap.to_string()),
+                ("home_row", self.home_row.to_string()),
+                ("throw_timing", self.timing.name().to_string()),
+            ],
+        )
+    }
+
+    fn device(&self) -> Sticks {
+        // K-2: four sticks, no marked side counts 5.
+        Sticks::ZERO_IS_FIVE
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        self.pieces.get()
+    }
+
+    fn initial_state(&self) -> KendallState {
+        // K-1: odd set (White) on 1,3,…, even set (Black) on 2,4,…; K-3 / I-5: the even set's
+        // front piece has moved one square with the deciding 1, and Black throws afresh.
+        let (odd, even) = self.start_squares();
+        KendallState {
+            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
+            stored: [0; 5],
+            to_move: Side::Black,
+            throwing: true,
+            must_move: [0, 0],
+            white_started: !self.starting_throw,
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s KendallState) -> &'s BitBoard {
+        &state.board
+    }
+
+    #[inline]
+    fn phase(&self, state: &KendallState) -> Phase {
+        if let Some(winner) = self.winner(&state.board) {
+            // K-17. Points: pieces borne off by each side.
+            Phase::Over(Outcome {
+                winner: Some(winner),
+                points: [
+                    i32::from(state.board.off_count(Side::Black)),
+                    i32::from(state.board.off_count(Side::White)),
+                ],
+            })
+        } else if state.throwing {
+            Phase::Throw(state.to_move)
+        } else {
+            Phase::Move(state.to_move)
+        }
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut KendallState, value: u8) {
+        if !(1..=5).contains(&value) || !state.throwing {
+            return;
+        }
+        let slot = usize::from(value - 1);
+        // Option starting_throw: White's throws before its first 1 are lost; the 1 counts.
+        let counts = if self.starting_throw && state.to_move == Side::White && !state.white_started
+        {
+            state.white_started = value == 1;
+            value == 1
+        } else {
+            true
+        };
+        let last_throw = !Kendall::gives_another_throw(value);
+        match self.timing {
+            ThrowTiming::Stored => {
+                // K-4: collect until a 2 or 3.
+                if counts && state.stored_count() < MAX_STORED_THROWS {
+                    state.stored[slot] += 1;
+                }
+                // A 2 or 3 ends the throwing; the turn passes at once if nothing was stored.
+                state.throwing = !last_throw;
+                if last_throw & (state.stored == [0; 5]) {
+                    Kendall::end_turn(state);
+                }
+            }
+            ThrowTiming::Immediate => {
+                if counts {
+                    state.stored[slot] = 1;
+                    state.throwing = false;
+                } else if last_throw {
+                    Kendall::end_turn(state);
+                }
+            }
+        }
+    }
+
+    fn generate_moves(&self, state: &KendallState, moves: &mut MoveList) {
+        moves.clear();
+        if state.throwing || self.winner(&state.board).is_some() {
+            return;
+        }
+        let me = state.to_move;
+        let own = state.board.pieces_of(me);
+        // Option home_row: no bearing off while a piece is on 1–10.
+        let bear_off = !self.home_row || (own & SquareSet::ROW1).is_empty();
+        // K-14 holds while the piece in the water has a way out: a 4 (when bearing off is
+        // allowed) or an empty 15. Only home_row can take both away; the side then plays its
+        // other pieces, since it could otherwise never move again (see the docs).
+        if own.has(WATER) && (bear_off || state.board.empty_squares().has(REBIRTH)) {
+            self.water_moves(state, bear_off, moves);
+            return;
+        }
+        let reach = Reach::new(self, &state.board, me, bear_off);
+        let present = state.present();
+        let only = Kendall::must_move_only(state, &reach, present);
+        // Slots past a value's count may hold another value's moves; they are never counted.
+        let mut candidates = [Move::PASS; MAX_PIECES + 1];
+        let mut rest = present;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            // K-5 / I-1 / I-6: forward moves (bearing off included) when any exists for this
+            // value, otherwise backward ones.
+            let forward = reach.forward(v);
+            let backward = forward.is_empty();
+            let set = if backward { reach.backward(v) } else { forward } & only;
+            // Candidates are filled without branching on how many are real (past the last
+            // piece `from` reads 32, whose destination is a dummy, and is not counted): four
+            // always, the rest only when more than four pieces can move.
+            let destinations = &DESTINATIONS[usize::from(backward)][usize::from(v)];
+            let mut bits = set.bits();
+            let mut count = 0;
+            let (first, more) = candidates.split_at_mut(4);
+            for candidate in first {
+                count += usize::from(bits != 0);
+                let from = bits.trailing_zeros() as usize;
+                bits &= bits.wrapping_sub(1);
+                *candidate =
+                    Move::from_codes_unchecked(from as u8, destinations[from & 31]).with_throw(v);
+            }
+            if bits != 0 {
+                for candidate in more.iter_mut().take(MAX_PIECES - 4) {
+                    count += usize::from(bits != 0);
+                    let from = bits.trailing_zeros() as usize;
+                    bits &= bits.wrapping_sub(1);
+                    *candidate = Move::from_codes_unchecked(from as u8, destinations[from & 31])
+                        .with_throw(v);
+                }
+            }
+            let mut count = count.min(MAX_PIECES);
+            // K-16: a bear-off may be declined, losing that throw.
+            candidates[count] = Move::PASS.with_throw(v);
+            let bears_off = (set.bits() & EXITS[usize::from(v)]) != 0;
+            count += usize::from(!backward & bears_off);
+            moves.extend_from_candidates(&candidates, count);
+        }
+        if moves.is_empty() {
+            // K-5: no stored throw can move anything; they are all lost.
+            moves.push(Move::PASS);
+        }
+    }
+
+    fn play_unchecked(&self, state: &mut KendallState, mv: Move) {
+        let me = state.to_move;
+        // K-15: this is the side's next decision; whatever it is, the obligation is over.
+        state.must_move[me.index()] = 0;
+        let Some(value) = mv.throw() else {
+            // A plain pass: no stored throw can move, so every one is lost (K-5). With
+            // immediate throws the single throw still gives another throw if it is a 1, 4
+            // or 5, as it would have while collecting throws.
+            let again = self.timing == ThrowTiming::Immediate
+                && state.stored[0] | state.stored[3] | state.stored[4] != 0;
+            state.stored = [0; 5];
+            if again {
+                state.throwing = true;
+            } else {
+                Kendall::end_turn(state);
+            }
+            return;
+        };
+        if let Some(count) = state.stored.get_mut(usize::from(value) - 1) {
+            *count = count.saturating_sub(1);
+        }
+        let ends_turn = if mv.is_pass() {
+            // `pass/v`: K-14 leaving the piece in the water, or K-16 declining a bear-off.
+            false
+        } else {
+            let [from, to] = mv.step_codes(0);
+            self.apply_step(state, me, from, to)
+        };
+        if self.winner(&state.board).is_some() {
+            state.stored = [0; 5];
+            state.throwing = true;
+        } else if ends_turn || state.stored == [0; 5] {
+            // K-4: with stored throws the turn is over. With immediate throws a 1, 4 or 5 gives
+            // another throw, unless the move itself ended the turn (K-13, K-14). The throw is
+            // random, so select the side rather than branch.
+            let again = !ends_turn
+                & (self.timing == ThrowTiming::Immediate)
+                & Kendall::gives_another_throw(value);
+            state.stored = [0; 5];
+            state.throwing = true;
+            state.to_move = if again { me } else { me.opponent() };
+        }
+    }
+
+    fn validate(&self, state: &KendallState) -> Result<(), PositionError> {
+        let board = &state.board;
+        let n = self.pieces.get();
+        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            if board.total(side) != n || board.in_hand(side) != 0 {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: board.total(side),
+                    expected: n,
+                });
+            }
+        }
+        if board.off_count(Side::Black) >= n && board.off_count(Side::White) >= n {
+            return Err(PositionError::Inconsistent(
+                "both sides have borne off every piece".to_string(),
+            ));
+        }
+        let held: u32 = state.stored.iter().map(|&c| u32::from(c)).sum();
+        let throws_text = || {
+            state
+                .stored_throws()
+                .map(|v| char::from(b'0' + v))
+                .collect::<String>()
+        };
+        if held > u32::from(MAX_STORED_THROWS) {
+            return Err(bad_field(
+                "throws",
+                throws_text(),
+                "a turn holds at most 60 stored throws",
+            ));
+        }
+        let enders = state.stored[1] + state.stored[2];
+        match self.timing {
+            ThrowTiming::Stored if enders > 1 => {
+                return Err(bad_field(
+                    "throws",
+                    throws_text(),
+                    "a turn holds at most one 2 or 3: either ends the throwing (K-4)",
+                ));
+            }
+            ThrowTiming::Stored if state.throwing && enders > 0 => {
+                return Err(bad_field(
+                    "throws",
+                    throws_text(),
+                    "a 2 or 3 ends the throwing (K-4), so the side cannot still be throwing",
+                ));
+            }
+            ThrowTiming::Immediate if held > 1 || (state.throwing && held > 0) => {
+                return Err(bad_field(
+                    "throws",
+                    throws_text(),
+                    "with immediate throws each throw is used before the next one",
+                ));
+            }
+            _ => {}
+        }
+        if !state.throwing && held == 0 {
+            return Err(PositionError::Inconsistent(
+                "a move is due but no throw is held".to_string(),
+            ));
+        }
+        if self.winner(board).is_some() && held > 0 {
+            return Err(PositionError::Inconsistent(
+                "throws are held after the game ended".to_string(),
+            ));
+        }
+        for side in Side::BOTH {
+            let square = state.must_move[side.index()];
+            if square != 0 && (square > GATE || !board.pieces_of(side).has(square)) {
+                return Err(bad_field(
+                    must_move_field(side),
+                    square,
+                    "the piece that must move (K-15) is one of that side's pieces on 1-26",
+                ));
+            }
+        }
+        if !state.white_started {
+            if !self.starting_throw {
+                return Err(bad_field(
+                    "white_started",
+                    "false",
+                    "only the starting_throw option makes a side wait for a 1",
+                ));
+            }
+            if state.to_move == Side::White && held > 0 {
+                return Err(PositionError::Inconsistent(
+                    "White holds throws before throwing its starting 1".to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn to_setup(&self, state: &KendallState) -> Setup {
+        let mut setup = Setup::new(state.board, state.to_move);
+        if state.stored_count() > 0 {
+            let digits: String = state
+                .stored_throws()
+                .map(|v| char::from(b'0' + v))
+                .collect();
+            setup.push_field("throws", digits);
+            if state.throwing {
+                setup.push_field("phase", "throw");
+            }
+        }
+        for side in Side::BOTH {
+            if let Some(sq) = state.must_move(side) {
+                setup.push_field(must_move_field(side), sq);
+            }
+        }
+        if !state.white_started {
+            setup.push_field("white_started", "false");
+        }
+        setup
+    }
+
+    fn read_setup(&self, setup: &Setup) -> Result<KendallState, PositionError> {
+        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        let n = self.pieces.get();
+        let mut board = BitBoard::new(
+            setup.board.pieces_of(Side::Black),
+            setup.board.pieces_of(Side::White),
+            [0, 0],
+            [0, 0],
+        )?;
+        for side in Side::BOTH {
+            let on_board = board.on_board(side);
+            if on_board > n {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: on_board,
+                    expected: n,
+                });
+            }
+            // Pieces that are not on the board are off (the notation's default).
+            board.set_off(side, n - on_board);
+        }
+        let mut stored = [0u8; 5];
+        if let Some(digits) = setup.field("throws") {
+            if digits.len() > usize::from(MAX_STORED_THROWS) {
+                return Err(bad_field(
+                    "throws",
+                    digits,
+                    "a turn holds at most 60 stored throws",
+                ));
+            }
+            for c in digits.chars() {
+                match c.to_digit(10) {
+                    Some(v @ 1..=5) => stored[v as usize - 1] += 1,
+                    _ => {
+                        return Err(bad_field(
+                            "throws",
+                            digits,
+                            "expected throw values 1 to 5, one digit each (K-2)",
+                        ));
+                    }
+                }
+            }
+        }
+        let held = stored.iter().any(|&c| c != 0);
+        let throwing = match setup.choice_field("phase", &["throw", "move"])? {
+            Some(phase) => phase == "throw",
+            None => !held,
+        };
+        let mut must_move = [0u8; 2];
+        for side in Side::BOTH {
+            must_move[side.index()] = setup
+                .number_field(must_move_field(side), 1, 30)?
+                .unwrap_or(0);
+        }
+        let state = KendallState {
+            board,
+            stored,
+            to_move: setup.to_move,
+            throwing,
+            must_move,
+            white_started: setup.choice_field("white_started", &["true", "false"])?
+                != Some("false"),
+        };
+        self.validate(&state)?;
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(core::mem::size_of::<KendallState>() <= 24);
+    }
+
+    #[test]
+    fn every_option_combination_round_trips_through_its_spec() {
+        for bits in 0..32u8 {
+            let rules = Kendall::default()
+                .with_pieces(if bits & 1 != 0 {
+                    PieceCount::Five
+                } else {
+                    PieceCount::Seven
+                })
+                .with_starting_throw(bits & 2 != 0)
+                .with_trap(bits & 4 != 0)
+                .with_home_row(bits & 8 != 0)
+                .with_throw_timing(if bits & 16 != 0 {
+                    ThrowTiming::Immediate
+                } else {
+                    ThrowTiming::Stored
+                });
+            assert_eq!(Kendall::from_spec(&rules.spec()), Ok(rules));
+        }
+    }
+
+    #[test]
+    fn present_marks_exactly_the_stored_values() {
+        for code in 0..4u32.pow(5) {
+            let mut state = Kendall::default().initial_state();
+            let mut expected = 0u8;
+            for i in 0..5 {
+                let count = [0u8, 1, 2, 255][(code / 4u32.pow(i)) as usize % 4];
+                state.stored[i as usize] = count;
+                expected |= u8::from(count != 0) << (i + 1);
+            }
+            assert_eq!(state.present(), expected, "{:?}", state.stored);
+        }
+    }
+
+    #[test]
+    fn destinations_follow_k_10_and_k_11() {
+        let [forward, backward] = DESTINATIONS;
+        for (v, (ahead, behind)) in forward.iter().zip(&backward).enumerate().skip(1) {
+            for (from, (&to, &back)) in ahead.iter().zip(behind).enumerate().skip(1).take(30) {
+                let expected = match from {
+                    28..=30 => OFF,
+                    _ => (from + v).min(31) as u8,
+                };
+                assert_eq!(to, expected, "{from} forward by {v}");
+                if from > v && from <= 26 {
+                    assert_eq!(usize::from(back), from - v, "{from} backward by {v}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exit_tables_agree() {
+        for v in 1..=5usize {
+            assert_eq!(EXITS[v] & !bit(26), EXITS_28_TO_30[v]);
+        }
+    }
+}

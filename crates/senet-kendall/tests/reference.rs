@@ -1,0 +1,315 @@
+//! A straightforward reference generator, written from `shared/rules/kendall.md` (and the
+//! choices of `docs/rules/kendall.md`) with an array of 30 squares and no bit tricks, must
+//! agree with the fast generator on more than 100,000 decision points of random games under
+//! all 32 option combinations, and on variants of them with other stored throws and with a
+//! piece that must move (K-15).
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use senet_core::conformance::{compare_generators, sample_states};
+use senet_core::{MailboxBoard, Move, Phase, Ruleset, Setup, Side, Square};
+use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
+
+fn square(n: i32) -> Square {
+    Square::new(n as u8).unwrap()
+}
+
+/// What the reference saw, to check that the comparison covered every rule.
+#[derive(Default, Debug)]
+struct Seen {
+    several_values: usize,
+    backward: usize,
+    water: usize,
+    water_frozen_lifted: usize,
+    declines: usize,
+    must_move_applied: usize,
+    attacks_from_gate: usize,
+    trap_moves: usize,
+    plain_passes: usize,
+}
+
+/// A candidate move: the square it starts from, the move, and whether it bears off.
+type Candidate = (i32, Move, bool);
+
+/// The legal moves, rule by rule.
+fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Vec<Move> {
+    if !matches!(rules.phase(state), Phase::Move(_)) {
+        return Vec::new();
+    }
+    let board = MailboxBoard::from(state.board());
+    let me = state.to_move();
+    let opp = me.opponent();
+    let at = |n: i32| board.at(n);
+    let mine = |n: i32| at(n) == Some(me);
+    let theirs = |n: i32| at(n) == Some(opp);
+    let empty = |n: i32| (1..=30).contains(&n) && at(n).is_none();
+    // K-7: an opposing piece with a neighbour of its own side cannot be attacked.
+    let attackable = |n: i32| theirs(n) && !theirs(n - 1) && !theirs(n + 1);
+    let values: Vec<u8> = (1..=5).filter(|&v| state.stored(v) > 0).collect();
+    if values.len() > 1 {
+        seen.several_values += 1;
+    }
+    // Option home_row.
+    let may_bear_off = !rules.home_row() || (1..=10).all(|n| !mine(n));
+
+    // K-14: the piece in the water is the only one that moves, while it has a way out.
+    if mine(27) {
+        if may_bear_off || empty(15) {
+            seen.water += 1;
+            let mut moves = Vec::new();
+            for &v in &values {
+                if v == 4 && may_bear_off {
+                    moves.push(Move::bear_off(square(27)).with_throw(4));
+                }
+                if empty(15) {
+                    moves.push(Move::step(square(27), square(15)).with_throw(v));
+                }
+            }
+            if moves.is_empty() {
+                seen.plain_passes += 1;
+                return vec![Move::PASS];
+            }
+            for &v in &values {
+                moves.push(Move::PASS.with_throw(v));
+            }
+            return moves;
+        }
+        seen.water_frozen_lifted += 1;
+    }
+
+    // Per value: the throw, its candidates, and whether they go backward.
+    let mut per_value: Vec<(u8, Vec<Candidate>, bool)> = Vec::new();
+    for &v in &values {
+        let t = i32::from(v);
+        let mut forward = Vec::new();
+        for from in 1..=30 {
+            if !mine(from) {
+                continue;
+            }
+            let off = |from: i32| (from, Move::bear_off(square(from)).with_throw(v), true);
+            let step = |from: i32, to: i32| {
+                (
+                    from,
+                    Move::step(square(from), square(to)).with_throw(v),
+                    false,
+                )
+            };
+            match from {
+                27 => {} // frozen water piece (home_row): it stays
+                28 if t == 3 && may_bear_off => forward.push(off(from)), // K-11
+                29 if t == 2 && may_bear_off => forward.push(off(from)), // K-11
+                30 if may_bear_off => forward.push(off(from)), // K-11
+                28..=30 => {}
+                26 => match t {
+                    5 if may_bear_off => forward.push(off(26)), // K-10
+                    5 => {}
+                    1 if empty(27) => forward.push(step(26, 27)), // K-13
+                    1 => {}
+                    _ => {
+                        let to = 26 + t;
+                        if empty(to) {
+                            forward.push(step(26, to));
+                        } else if attackable(to) && empty(27) {
+                            seen.attacks_from_gate += 1;
+                            forward.push(step(26, to)); // K-12
+                        }
+                    }
+                },
+                _ => {
+                    let to = from + t;
+                    if to <= 26 {
+                        if empty(to) || attackable(to) {
+                            forward.push(step(from, to)); // K-6, K-8
+                        }
+                    } else if rules.trap() && empty(27) {
+                        seen.trap_moves += 1;
+                        forward.push(step(from, to)); // option trap (K-9 otherwise)
+                    }
+                }
+            }
+        }
+        if !forward.is_empty() {
+            per_value.push((v, forward, false));
+            continue;
+        }
+        // K-5 / I-1: backward only when no forward move exists for this throw; I-2.
+        let mut backward = Vec::new();
+        for from in 1..=26 {
+            let to = from - t;
+            if mine(from) && to >= 1 && (empty(to) || attackable(to)) {
+                backward.push((
+                    from,
+                    Move::step(square(from), square(to)).with_throw(v),
+                    false,
+                ));
+            }
+        }
+        if !backward.is_empty() {
+            seen.backward += 1;
+        }
+        per_value.push((v, backward, true));
+    }
+    if per_value.iter().all(|(_, list, _)| list.is_empty()) {
+        seen.plain_passes += 1;
+        return vec![Move::PASS]; // K-5: every stored throw is lost
+    }
+    // K-15: the piece back from the water moves first when any stored throw moves it.
+    if let Some(chosen) = state.must_move(me) {
+        let chosen = i32::from(chosen.get());
+        if per_value
+            .iter()
+            .any(|(_, list, _)| list.iter().any(|e| e.0 == chosen))
+        {
+            seen.must_move_applied += 1;
+            for (_, list, _) in &mut per_value {
+                list.retain(|e| e.0 == chosen);
+            }
+        }
+    }
+    let mut moves = Vec::new();
+    for (v, list, _) in &per_value {
+        moves.extend(list.iter().map(|e| e.1));
+        // K-16: a throw that could bear a piece off may be given up instead.
+        if list.iter().any(|e| e.2) {
+            seen.declines += 1;
+            moves.push(Move::PASS.with_throw(*v));
+        }
+    }
+    moves
+}
+
+fn all_option_sets() -> Vec<Kendall> {
+    (0..32u8)
+        .map(|bits| {
+            Kendall::default()
+                .with_pieces(if bits & 1 != 0 {
+                    PieceCount::Five
+                } else {
+                    PieceCount::Seven
+                })
+                .with_starting_throw(bits & 2 != 0)
+                .with_trap(bits & 4 != 0)
+                .with_home_row(bits & 8 != 0)
+                .with_throw_timing(if bits & 16 != 0 {
+                    ThrowTiming::Immediate
+                } else {
+                    ThrowTiming::Stored
+                })
+        })
+        .collect()
+}
+
+/// `state` with the given fields replaced (and `remove` dropped), if that is a valid state.
+fn with_fields(
+    rules: &Kendall,
+    state: &KendallState,
+    set: &[(&str, String)],
+    remove: &[&str],
+) -> Option<KendallState> {
+    let mut setup: Setup = rules.to_setup(state);
+    setup
+        .fields
+        .retain(|(name, _)| !remove.contains(&name.as_str()) && !set.iter().any(|s| s.0 == name));
+    for (name, value) in set {
+        setup.push_field(name, value);
+    }
+    rules.read_setup(&setup).ok()
+}
+
+/// Another multiset of stored throws that the turn could hold.
+fn random_throws(rules: &Kendall, rng: &mut ChaCha8Rng) -> String {
+    if rules.throw_timing() == ThrowTiming::Immediate {
+        return char::from(b'1' + (rng.next_u32() % 5) as u8).to_string();
+    }
+    let mut text = String::new();
+    for digit in ['1', '4', '5'] {
+        for _ in 0..rng.next_u32() % 3 {
+            text.push(digit);
+        }
+    }
+    match rng.next_u32() % 3 {
+        0 => text.push('2'),
+        1 => text.push('3'),
+        _ if text.is_empty() => text.push('4'),
+        _ => {}
+    }
+    text
+}
+
+#[test]
+fn fast_generator_agrees_with_the_reference_on_100k_decision_points() {
+    let option_sets = all_option_sets();
+    let per_set = 100_000 / option_sets.len() + 1;
+    let mut compared = 0usize;
+    let mut from_games = 0usize;
+    let mut seen = Seen::default();
+    for (i, rules) in option_sets.iter().enumerate() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4000 + i as u64);
+        let decisions = sample_states(rules, &mut rng, per_set, 10_000, |p| {
+            matches!(p, Phase::Move(_))
+        });
+        for state in &decisions {
+            let me = state.to_move();
+            let must_field = if me == Side::Black {
+                "must_move_b"
+            } else {
+                "must_move_w"
+            };
+            let own: Vec<u8> = state
+                .board()
+                .pieces_of(me)
+                .iter()
+                .map(Square::get)
+                .filter(|&n| n <= 26)
+                .collect();
+            let mut variants = vec![*state];
+            variants.extend(with_fields(
+                rules,
+                state,
+                &[("throws", random_throws(rules, &mut rng))],
+                &["phase"],
+            ));
+            if !own.is_empty() {
+                let pick = own[(rng.next_u32() as usize) % own.len()];
+                variants.extend(with_fields(
+                    rules,
+                    state,
+                    &[(must_field, pick.to_string())],
+                    &[],
+                ));
+            }
+            for (k, variant) in variants.iter().enumerate() {
+                let reference = reference_moves(rules, variant, &mut seen);
+                if let Err(e) = compare_generators(rules, variant, &reference) {
+                    panic!("{}: {e}", rules.spec());
+                }
+                compared += 1;
+                if k == 0 {
+                    from_games += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        from_games >= 100_000,
+        "only {from_games} decision points from games"
+    );
+    assert!(compared >= 250_000, "only {compared} states compared");
+    // Every rule the generator implements was exercised many times.
+    for (what, count) in [
+        ("several stored values", seen.several_values),
+        ("backward moves", seen.backward),
+        ("the water (K-14)", seen.water),
+        (
+            "the frozen water piece (home_row)",
+            seen.water_frozen_lifted,
+        ),
+        ("declined bear-offs (K-16)", seen.declines),
+        ("K-15", seen.must_move_applied),
+        ("attacks from 26 (K-12)", seen.attacks_from_gate),
+        ("trap moves", seen.trap_moves),
+        ("plain passes", seen.plain_passes),
+    ] {
+        assert!(count >= 100, "{what}: only {count} cases ({seen:?})");
+    }
+}
