@@ -43,6 +43,8 @@ fn bench_movegen<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_m
 
 fn movegen(c: &mut Criterion) {
     bench_movegen(c, "regency", senet::Regency::default(), 27_428);
+    #[cfg(feature = "jequier")]
+    bench_movegen(c, "jequier", senet::Jequier::default(), 25_670);
 }
 
 criterion_group!(benches, movegen);

@@ -26,6 +26,8 @@ fn bench_playouts<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_
 
 fn playouts(c: &mut Criterion) {
     bench_playouts(c, "regency", senet::Regency::default(), 110_751);
+    #[cfg(feature = "jequier")]
+    bench_playouts(c, "jequier", senet::Jequier::default(), 60_025);
 }
 
 criterion_group!(benches, playouts);

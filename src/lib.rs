@@ -15,3 +15,12 @@ pub mod regency {
 
 #[cfg(feature = "regency")]
 pub use senet_regency::Regency;
+
+/// Gustave Jéquier's reconstruction (feature `jequier`).
+#[cfg(feature = "jequier")]
+pub mod jequier {
+    pub use senet_jequier::*;
+}
+
+#[cfg(feature = "jequier")]
+pub use senet_jequier::Jequier;

@@ -107,6 +107,7 @@ macro_rules! registry {
 
 registry! {
     "regency" => Regency(senet_regency::Regency),
+    "jequier" => Jequier(senet_jequier::Jequier),
 }
 
 fn known_ids() -> String {
