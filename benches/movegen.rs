@@ -45,6 +45,8 @@ fn movegen(c: &mut Criterion) {
     bench_movegen(c, "regency", senet::Regency::default(), 27_428);
     #[cfg(feature = "jequier")]
     bench_movegen(c, "jequier", senet::Jequier::default(), 25_670);
+    #[cfg(feature = "piccione")]
+    bench_movegen(c, "piccione", senet::Piccione, 40_283);
 }
 
 criterion_group!(benches, movegen);

@@ -28,6 +28,8 @@ fn playouts(c: &mut Criterion) {
     bench_playouts(c, "regency", senet::Regency::default(), 110_751);
     #[cfg(feature = "jequier")]
     bench_playouts(c, "jequier", senet::Jequier::default(), 60_025);
+    #[cfg(feature = "piccione")]
+    bench_playouts(c, "piccione", senet::Piccione, 35_336);
 }
 
 criterion_group!(benches, playouts);

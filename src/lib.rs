@@ -24,3 +24,12 @@ pub mod jequier {
 
 #[cfg(feature = "jequier")]
 pub use senet_jequier::Jequier;
+
+/// Peter Piccione's *King Tut's Game* rules (feature `piccione`).
+#[cfg(feature = "piccione")]
+pub mod piccione {
+    pub use senet_piccione::*;
+}
+
+#[cfg(feature = "piccione")]
+pub use senet_piccione::Piccione;

@@ -108,6 +108,7 @@ macro_rules! registry {
 registry! {
     "regency" => Regency(senet_regency::Regency),
     "jequier" => Jequier(senet_jequier::Jequier),
+    "piccione" => Piccione(senet_piccione::Piccione),
 }
 
 fn known_ids() -> String {
