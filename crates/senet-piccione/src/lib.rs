@@ -61,7 +61,7 @@ const SQ27: u8 = 27;
 const OFF: u8 = 31;
 /// Positions kept in the linear table of a search; longer lists use a hash table with twice
 /// as many slots as a move list holds.
-const SHORT_LIST: usize = 24;
+const SHORT_LIST: usize = 64;
 const LARGE_TABLE: usize = 2 * MOVE_LIST_CAPACITY;
 
 /// The Piccione ruleset. It has no options.
@@ -120,43 +120,64 @@ impl PiccioneState {
 }
 
 /// What a partial move has done so far to the side that moves (the opponent never changes:
-/// there are no captures).
+/// there are no captures), packed in one word: the side's squares (bits 0..32), its pieces
+/// in hand (bits 32..40) and off (bits 40..48), landings on 15 or 26 so far (bits 48..56,
+/// P-9), and whether a step has left square 1 (bit 56, the entered piece under P-3).
 #[derive(Clone, Copy)]
-struct Node {
-    mine: u32,
-    hand: u8,
-    off: u8,
-    /// Landings on 15 or 26 so far (P-9).
-    extras: u8,
-    /// Whether a step has left square 1 (the entered piece, under P-3).
-    moved_from_one: bool,
-}
+struct Node(u64);
 
 impl Node {
-    /// The node after the piece on `from` steps to the place code `to`, and where that piece
-    /// now stands (0 in hand or off). Without branches: off (P-11), back to hand from 27
-    /// (P-10), or on the board, with an extra throw on 15 and 26 (P-9).
+    const HAND: u64 = 1 << 32;
+    const OFF: u64 = 1 << 40;
+    const EXTRA: u64 = 1 << 48;
+    const MOVED_FROM_ONE: u64 = 1 << 56;
+
+    fn new(mine: u32, hand: u8, off: u8) -> Node {
+        Node(u64::from(mine) | u64::from(hand) * Node::HAND | u64::from(off) * Node::OFF)
+    }
+
+    /// The side's squares.
     #[inline]
-    fn step(self, from: u8, to: u8) -> (Node, u8) {
+    fn mine(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// Whether a step has left square 1.
+    #[inline]
+    fn moved_from_one(self) -> bool {
+        self.0 & Node::MOVED_FROM_ONE != 0
+    }
+
+    /// The node after the piece on `from` steps to the place code `to`. Without branches:
+    /// off (P-11), back to hand from 27 (P-10), or on the board, with an extra throw on 15
+    /// and 26 (P-9).
+    #[inline]
+    fn step(self, from: u8, to: u8) -> Node {
         let stays = to != OFF && to != SQ27;
-        let mut next = self;
-        next.mine = (next.mine & !(1 << from)) | (u32::from(stays) << to & BOARD_BITS);
-        next.off += u8::from(to == OFF);
-        next.hand += u8::from(to == SQ27);
-        next.extras += u8::from(to == SQ15 || to == SQ26);
-        next.moved_from_one |= from == 1;
-        (next, if stays { to } else { 0 })
+        let placed = u64::from(u32::from(stays) << to & BOARD_BITS);
+        Node(
+            (self.0 & !(1 << from))
+                + placed
+                + u64::from(to == OFF) * Node::OFF
+                + u64::from(to == SQ27) * Node::HAND
+                + u64::from(to == SQ15 || to == SQ26) * Node::EXTRA
+                | u64::from(from == 1) * Node::MOVED_FROM_ONE,
+        )
     }
 
     /// Identifies the position a complete move leads to: two moves with the same key are the
     /// same choice.
     #[inline]
-    fn key(&self) -> u64 {
-        u64::from(self.mine)
-            | u64::from(self.hand) << 32
-            | u64::from(self.off) << 40
-            | u64::from(self.extras) << 48
+    fn key(self) -> u64 {
+        self.0 & (Node::MOVED_FROM_ONE - 1)
     }
+}
+
+/// Where the piece that stepped from `from` to the place code `to` stands now: `to`, or 0 in
+/// hand or off.
+#[inline]
+fn landed(to: u8) -> u8 {
+    if to != OFF && to != SQ27 { to } else { 0 }
 }
 
 /// Whether some single step of length 1..=`r` exists for a piece of `mine`, in the given
@@ -277,31 +298,41 @@ impl<const N: usize> Offered for ManyOffered<N> {
 ///   the same as the back piece stepping 2, but with an extra throw);
 /// - one step of 1 after which no piece can step 1: the rest of the throw is lost (I-1);
 /// - nothing at all when no piece can step 1 or 2 (`visit` is not called).
+///
+/// Only ways whose first step is a step of 1 from a piece of `first_one`, or a step of 2 from
+/// a piece of `first_two`, are visited (the search uses this to continue a partial move).
 #[inline]
-fn for_each_two(mine: u32, empty: u32, mut visit: impl FnMut([u8; 2], Option<[u8; 2]>)) {
+fn for_each_two(
+    mine: u32,
+    empty: u32,
+    first_one: u32,
+    first_two: u32,
+    mut visit: impl FnMut([u8; 2], Option<[u8; 2]>),
+) {
     const SPECIAL: u32 = EXTRA_THROW_SQUARES.bits();
     // Pieces that can step 1 (30 leaves by it) and 2 (29 leaves by it); 27 is always empty.
     let one = mine & (empty >> 1 | 1 << 30);
     let two = mine & (empty >> 2 | 1 << 29);
-    let mut bits = two;
+    let mut bits = two & first_two;
     while bits != 0 {
         let from = bits.trailing_zeros() as u8;
         bits &= bits - 1;
         visit([from, from + 2], None);
     }
-    let mut bits = one & SPECIAL >> 1 & empty >> 2;
+    let first = one & first_one;
+    let mut bits = first & SPECIAL >> 1 & empty >> 2;
     while bits != 0 {
         let from = bits.trailing_zeros() as u8;
         bits &= bits - 1;
         visit([from, from + 1], Some([from + 1, from + 2]));
     }
-    let mut bits = one & SPECIAL & mine << 1;
+    let mut bits = first & SPECIAL & mine << 1;
     while bits != 0 {
         let from = bits.trailing_zeros() as u8;
         bits &= bits - 1;
         visit([from, from + 1], Some([from - 1, from]));
     }
-    let mut firsts = one;
+    let mut firsts = first;
     while firsts != 0 {
         let first = firsts.trailing_zeros() as u8;
         firsts &= firsts - 1;
@@ -351,11 +382,11 @@ impl<T: Offered> Search<'_, T> {
         prev_from: u8,
         prev_at: u8,
     ) {
-        let empty = !(node.mine | self.opp) & BOARD_BITS;
+        let empty = !(node.mine() | self.opp) & BOARD_BITS;
         let movable = if FORWARD {
-            node.mine
+            node.mine()
         } else {
-            node.mine & !NO_BACKWARD // P-11
+            node.mine() & !NO_BACKWARD // P-11
         };
         // The pieces worth trying: any piece above the previous origin, the piece that has
         // just stepped if it stopped on 15 or 26, and (forward) a piece below the previous
@@ -366,24 +397,33 @@ impl<T: Offered> Search<'_, T> {
         if FORWARD && r == 2 {
             // The last two squares of the throw, listed directly (see `for_each_two`), with
             // the same prunings as the general case between the last step and the next.
-            let mut any = false;
-            for_each_two(node.mine, empty, |[a, b], second| {
-                any = true;
-                if (a == prev_at && chain == 0) || (a != prev_at && a < prev_from && b != prev_from)
-                {
-                    return;
-                }
-                let (mut next, _) = node.step(a, b);
-                let mut longer = mv.then_codes_unchecked(a, b);
-                if let Some([c, d]) = second {
-                    next = next.step(c, d).0;
-                    longer = longer.then_codes_unchecked(c, d);
-                }
-                self.emit(next, longer);
-            });
-            if !any {
+            if !any_step(movable, empty, 2, true) {
                 self.emit(node, mv); // I-1: the last two squares are lost
+                return;
             }
+            // First steps allowed after the last one: as in the general case below.
+            let base = (movable & !just_moved & above) | (movable & chain);
+            let behind = |k: u8| {
+                1u32.checked_shl(u32::from(prev_from.wrapping_sub(k)))
+                    .unwrap_or(0)
+            };
+            let first_one = base | (movable & !just_moved & behind(1) & !1);
+            let first_two = base | (movable & !just_moved & behind(2) & !1);
+            for_each_two(
+                node.mine(),
+                empty,
+                first_one,
+                first_two,
+                |[a, b], second| {
+                    let mut next = node.step(a, b);
+                    let mut longer = mv.then_codes_unchecked(a, b);
+                    if let Some([c, d]) = second {
+                        next = next.step(c, d);
+                        longer = longer.then_codes_unchecked(c, d);
+                    }
+                    self.emit(next, longer);
+                },
+            );
             return;
         }
         if FORWARD && r == 1 {
@@ -398,7 +438,7 @@ impl<T: Offered> Search<'_, T> {
             while allowed != 0 {
                 let from = allowed.trailing_zeros() as u8;
                 allowed &= allowed - 1;
-                let (next, _) = node.step(from, from + 1);
+                let next = node.step(from, from + 1);
                 self.emit(next, mv.then_codes_unchecked(from, from + 1));
             }
             return;
@@ -439,13 +479,13 @@ impl<T: Offered> Search<'_, T> {
                 let k = open.trailing_zeros() as u8;
                 open &= open - 1;
                 let to = if FORWARD { from + k } else { from - k };
-                let (next, at) = node.step(from, to);
+                let next = node.step(from, to);
                 // At most MAX_STEPS steps: every step uses at least 1 of a throw of at most 5.
                 let longer = mv.then_codes_unchecked(from, to);
                 if k == r {
                     self.emit(next, longer); // the throw is used up
                 } else {
-                    self.extend::<FORWARD>(next, longer, r - k, from, at);
+                    self.extend::<FORWARD>(next, longer, r - k, from, landed(to));
                 }
             }
         }
@@ -455,7 +495,7 @@ impl<T: Offered> Search<'_, T> {
     /// with fewer steps replaces the one listed.
     #[inline]
     fn emit(&mut self, node: Node, mv: Move) {
-        if self.must_move_one && !node.moved_from_one {
+        if self.must_move_one && !node.moved_from_one() {
             return; // P-3: the entered piece has not moved
         }
         let listed = self.moves.len();
@@ -589,13 +629,8 @@ impl Ruleset for Piccione {
         let mine = board.pieces_of(me).bits();
         let opp = board.pieces_of(me.opponent()).bits();
         let empty = board.empty_squares().bits();
-        let root = Node {
-            mine,
-            hand: board.hand_count(me),
-            off: board.off_count(me),
-            extras: 0,
-            moved_from_one: false,
-        };
+        let hand = board.hand_count(me);
+        let root = Node::new(mine, hand, board.off_count(me));
         // Whether to search forward (or backward) split throws from the board.
         let forward = if state.entered_must_move {
             // P-3 / P-7: the entered piece must move at least one square; a piece on 1 moves
@@ -607,7 +642,7 @@ impl Ruleset for Piccione {
             true
         } else {
             // P-3, I-3: a whole throw of 1 may enter a piece onto an empty square 1.
-            let can_enter = t == 1 && root.hand > 0 && empty & 1 << 1 != 0;
+            let can_enter = t == 1 && hand > 0 && empty & 1 << 1 != 0;
             if can_enter {
                 moves.push(Move::enter(Square::FIRST));
             }
@@ -643,7 +678,7 @@ impl Ruleset for Piccione {
         }
         if t == 2 && forward && !must {
             // Every position once already: no table needed.
-            for_each_two(mine, empty, |[a, b], second| {
+            for_each_two(mine, empty, u32::MAX, u32::MAX, |[a, b], second| {
                 let mut mv = Move::from_codes_unchecked(a, b);
                 if let Some([c, d]) = second {
                     mv = mv.then_codes_unchecked(c, d);
