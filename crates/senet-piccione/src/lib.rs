@@ -133,7 +133,7 @@ impl Node {
     const MOVED_FROM_ONE: u64 = 1 << 56;
 
     fn new(mine: u32, hand: u8, off: u8) -> Node {
-        Node(u64::from(mine) | u64::from(hand) * Node::HAND | u64::from(off) * Node::OFF)
+        Node(u64::from(mine) + u64::from(hand) * Node::HAND + u64::from(off) * Node::OFF)
     }
 
     /// The side's squares.
@@ -155,14 +155,12 @@ impl Node {
     fn step(self, from: u8, to: u8) -> Node {
         let stays = to != OFF && to != SQ27;
         let placed = u64::from(u32::from(stays) << to & BOARD_BITS);
-        Node(
-            (self.0 & !(1 << from))
-                + placed
-                + u64::from(to == OFF) * Node::OFF
-                + u64::from(to == SQ27) * Node::HAND
-                + u64::from(to == SQ15 || to == SQ26) * Node::EXTRA
-                | u64::from(from == 1) * Node::MOVED_FROM_ONE,
-        )
+        let counted = placed
+            + u64::from(to == OFF) * Node::OFF
+            + u64::from(to == SQ27) * Node::HAND
+            + u64::from(to == SQ15 || to == SQ26) * Node::EXTRA;
+        let left_one = u64::from(from == 1) * Node::MOVED_FROM_ONE;
+        Node(((self.0 & !(1 << from)) + counted) | left_one)
     }
 
     /// Identifies the position a complete move leads to: two moves with the same key are the
