@@ -10,9 +10,9 @@
 
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use rand_core::{Rng, SeedableRng};
 use senet_core::conformance::{check_decision, check_random_game, check_state, walk_random_game};
-use senet_core::{Game, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
 use senet_jequier::{BackwardPriority, Jequier, SafeSquares, StartRule};
 
 fn rules_strategy() -> impl Strategy<Value = Jequier> {
@@ -119,6 +119,31 @@ proptest! {
         prop_assert_eq!(&state, game.state());
         prop_assert_eq!(playout.decisions, game.decisions());
         prop_assert_eq!(playout.turns, game.turns());
+    }
+
+    #[test]
+    fn unchecked_calls_never_panic_on_bad_input(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+        junk in prop::collection::vec((0u8..=40, prop::collection::vec((0u8..=40, 0u8..=40), 0..6)), 1..40),
+    ) {
+        // The unchecked fast path promises an unspecified state, never a panic (overflow
+        // checks are on in tests), whatever throw or move it is fed.
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut state = rules.initial_state();
+        let mut list = MoveList::new();
+        for (throw, steps) in junk {
+            rules.throw_unchecked(&mut state, throw);
+            rules.generate_moves(&state, &mut list);
+            let mut mv = Move::PASS;
+            for (from, to) in steps {
+                mv = mv.then_codes_unchecked(from, to);
+            }
+            rules.play_unchecked(&mut state, mv);
+            let _ = rules.validate(&state);
+            let _ = rules.position_string(&state);
+            let _ = rng.next_u32();
+        }
     }
 
     #[test]

@@ -266,7 +266,9 @@ impl<const N: usize> Offered for ManyOffered<N> {
         loop {
             let held = self.slots[slot];
             if held == 0 {
-                if self.len * 4 >= N * 3 {
+                // The index + 1 must fit the top byte (lists of valid positions stay far
+                // below 255 moves).
+                if self.len * 4 >= N * 3 || index >= 255 {
                     return Err(());
                 }
                 self.slots[slot] = key | ((index as u64 + 1) << 56);
@@ -498,7 +500,9 @@ impl<T: Offered> Search<'_, T> {
         }
         let listed = self.moves.len();
         match self.offered.find_or_insert(node.key(), listed) {
-            Ok(None) => self.moves.push(mv),
+            // A list can only fill up in a position no game reaches (see the move list
+            // bound test); stop there rather than panic.
+            Ok(None) => self.overflow |= self.moves.try_push(mv).is_err(),
             Ok(Some(i)) => {
                 if mv.step_count() < self.moves[i].step_count() {
                     self.moves[i] = mv;
@@ -670,7 +674,7 @@ impl Ruleset for Piccione {
                 let from = origins.trailing_zeros() as u8;
                 origins &= origins - 1;
                 let to = if !forward { from - 1 } else { from + 1 };
-                moves.push(Move::from_codes_unchecked(from, to));
+                let _ = moves.try_push(Move::from_codes_unchecked(from, to));
             }
             return;
         }
@@ -681,7 +685,8 @@ impl Ruleset for Piccione {
                 if let Some([c, d]) = second {
                     mv = mv.then_codes_unchecked(c, d);
                 }
-                moves.push(mv);
+                // Full only in a position no game reaches: never panic.
+                let _ = moves.try_push(mv);
             });
             return;
         }

@@ -6,9 +6,9 @@
 
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use rand_core::{Rng, SeedableRng};
 use senet_core::conformance::{check_random_game, walk_random_game};
-use senet_core::{Game, MAX_STEPS, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
+use senet_core::{Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
 use senet_piccione::Piccione;
 
 proptest! {
@@ -66,6 +66,30 @@ proptest! {
         prop_assert_eq!(&state, game.state());
         prop_assert_eq!(playout.decisions, game.decisions());
         prop_assert_eq!(playout.turns, game.turns());
+    }
+
+    #[test]
+    fn unchecked_calls_never_panic_on_bad_input(
+        seed in any::<u64>(),
+        junk in prop::collection::vec((0u8..=40, prop::collection::vec((0u8..=40, 0u8..=40), 0..6)), 1..40),
+    ) {
+        // The unchecked fast path promises an unspecified state, never a panic (overflow
+        // checks are on in tests), whatever throw or move it is fed.
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut state = Piccione.initial_state();
+        let mut list = MoveList::new();
+        for (throw, steps) in junk {
+            Piccione.throw_unchecked(&mut state, throw);
+            Piccione.generate_moves(&state, &mut list);
+            let mut mv = Move::PASS;
+            for (from, to) in steps {
+                mv = mv.then_codes_unchecked(from, to);
+            }
+            Piccione.play_unchecked(&mut state, mv);
+            let _ = Piccione.validate(&state);
+            let _ = Piccione.position_string(&state);
+            let _ = rng.next_u32();
+        }
     }
 
     #[test]
