@@ -89,6 +89,10 @@ fn movegen(c: &mut Criterion) {
     }
     #[cfg(feature = "bell")]
     bench_movegen(c, "bell", senet::Bell::default(), 23_853);
+    #[cfg(feature = "jequier")]
+    bench_movegen(c, "jequier", senet::Jequier::default(), 25_670);
+    #[cfg(feature = "piccione")]
+    bench_movegen(c, "piccione", senet::Piccione, 40_283);
 }
 
 criterion_group!(benches, movegen);

@@ -39,6 +39,10 @@ fn playouts(c: &mut Criterion) {
     }
     #[cfg(feature = "bell")]
     bench_playouts(c, "bell", senet::Bell::default(), 8_353);
+    #[cfg(feature = "jequier")]
+    bench_playouts(c, "jequier", senet::Jequier::default(), 60_025);
+    #[cfg(feature = "piccione")]
+    bench_playouts(c, "piccione", senet::Piccione, 35_336);
 }
 
 criterion_group!(benches, playouts);

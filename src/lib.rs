@@ -50,3 +50,20 @@ pub mod bell {
 
 #[cfg(feature = "bell")]
 pub use senet_bell::Bell;
+/// Gustave Jéquier's reconstruction (feature `jequier`).
+#[cfg(feature = "jequier")]
+pub mod jequier {
+    pub use senet_jequier::*;
+}
+
+#[cfg(feature = "jequier")]
+pub use senet_jequier::Jequier;
+
+/// Peter Piccione's *King Tut's Game* rules (feature `piccione`).
+#[cfg(feature = "piccione")]
+pub mod piccione {
+    pub use senet_piccione::*;
+}
+
+#[cfg(feature = "piccione")]
+pub use senet_piccione::Piccione;

@@ -114,6 +114,8 @@ registry! {
     "cemea" => Cemea(senet_cemea::Cemea),
     "kendall" => Kendall(senet_kendall::Kendall),
     "bell" => Bell(senet_bell::Bell),
+    "jequier" => Jequier(senet_jequier::Jequier),
+    "piccione" => Piccione(senet_piccione::Piccione),
 }
 
 fn known_ids() -> String {

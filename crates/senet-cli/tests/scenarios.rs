@@ -449,6 +449,114 @@ fn scenarios() -> Vec<Scenario> {
             moves: &["pass"],
             after: vec![pos(&[28], &[1], "w")],
         },
+        // ------------------------------------------------------------ jequier.md
+        Scenario {
+            id: "J-S1",
+            // After the forced 10→11 Black throws again. With a 1 every unmoved piece waits
+            // behind an occupied square (J-5): only the piece on 11 moves.
+            rules: "jequier",
+            position: "start".to_string(),
+            throws: "1",
+            moves: &["11-12"],
+            after: vec![pos(&[2, 4, 6, 8, 12], &[1, 3, 5, 7, 9], "b")],
+        },
+        Scenario {
+            id: "J-S2",
+            // The lowest empty square is chosen before 9 leaves it (J-7): the attacked piece
+            // goes to 10, and it no longer counts as unmoved (I-1).
+            rules: "jequier",
+            position: pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9], "w"),
+            throws: "2",
+            moves: &["9-11"],
+            after: vec![pos(
+                &[2, 4, 6, 8, 10],
+                &[1, 3, 5, 7, 11],
+                "b unmoved=1,2,3,4,5,6,7,8",
+            )],
+        },
+        Scenario {
+            id: "J-S3",
+            rules: "jequier",
+            position: pos(&[12], &[1, 2, 14], "b"),
+            throws: "2",
+            moves: &["12-14"],
+            after: vec![pos(&[14], &[1, 2, 3], "w unmoved=1")],
+        },
+        Scenario {
+            id: "J-S4",
+            rules: "jequier",
+            position: pos(&[24, 29], &[1], "b"),
+            throws: "6",
+            moves: &["24-30", "29-off"],
+            after: vec![pos(&[29, 30], &[1], "b"), pos(&[24], &[1], "b")],
+        },
+        Scenario {
+            id: "J-S5",
+            rules: "jequier",
+            position: pos(&[19, 29], &[1], "b"),
+            throws: "2",
+            moves: &["19-21"],
+            after: vec![pos(&[21, 29], &[1], "w")],
+        },
+        // ------------------------------------------------------------ piccione.md
+        Scenario {
+            id: "P-S1",
+            rules: "piccione",
+            position: "start".to_string(),
+            throws: "2",
+            moves: &["pass"],
+            after: vec![pos(&[], &[], "w hand=5,5")],
+        },
+        Scenario {
+            id: "P-S2",
+            // The 1 enters a piece and gives another throw, which must move it (P-3).
+            rules: "piccione",
+            position: "start".to_string(),
+            throws: "1",
+            moves: &["enter"],
+            after: vec![pos(&[1], &[], "b hand=4,5 entered_must_move=true")],
+        },
+        Scenario {
+            id: "P-S2",
+            rules: "piccione",
+            position: pos(&[1], &[], "b hand=4,5 entered_must_move=true"),
+            throws: "3",
+            moves: &["1-4"],
+            after: vec![pos(&[4], &[], "w hand=4,5")],
+        },
+        Scenario {
+            id: "P-S3",
+            // Every forward split of the 4 between the two pieces, each position once.
+            rules: "piccione",
+            position: pos(&[3, 8], &[30], "b"),
+            throws: "4",
+            moves: &["3-7", "8-12", "3-5,8-10", "3-4,8-11", "3-6,8-9"],
+            after: vec![
+                pos(&[7, 8], &[30], "w"),
+                pos(&[3, 12], &[30], "w"),
+                pos(&[5, 10], &[30], "w"),
+                pos(&[4, 11], &[30], "w"),
+                pos(&[6, 9], &[30], "w"),
+            ],
+        },
+        Scenario {
+            id: "P-S4",
+            // 27 sends the piece back to hand (P-10); split as 1+1 it lands on 26 first, which
+            // earns another throw (P-9), so that is a second, different choice.
+            rules: "piccione",
+            position: pos(&[25], &[30], "b"),
+            throws: "2",
+            moves: &["25-27", "25-26,26-27"],
+            after: vec![pos(&[], &[30], "w hand=1,0"), pos(&[], &[30], "b hand=1,0")],
+        },
+        Scenario {
+            id: "P-S5",
+            rules: "piccione",
+            position: pos(&[13], &[30], "b"),
+            throws: "2",
+            moves: &["13-15"],
+            after: vec![pos(&[15], &[30], "b")],
+        },
         // The position may also carry its pending throw instead of --throw.
         Scenario {
             id: "R-S5",

@@ -1,7 +1,7 @@
 //! Moves, their text notation, and the fixed-capacity list that move generation fills.
 
 use core::fmt;
-use core::ops::Deref;
+use core::ops::{Deref, DerefMut};
 use core::str::FromStr;
 
 use crate::error::MoveParseError;
@@ -102,6 +102,27 @@ impl Move {
     #[inline]
     pub const fn from_codes_unchecked(from: u8, to: u8) -> Move {
         Move::single(from, to)
+    }
+
+    /// This move with one more step, given by raw place codes (see [`Place::code`]), for
+    /// generators that build split throws step by step. A move that already has
+    /// [`MAX_STEPS`] steps is returned unchanged; codes outside 0..=31 make a meaningless
+    /// step that reads as `None` (never undefined behaviour).
+    ///
+    /// ```
+    /// use senet_core::Move;
+    /// let mv = Move::from_codes_unchecked(3, 5).then_codes_unchecked(8, 10);
+    /// assert_eq!(mv.to_string(), "3-5,8-10");
+    /// ```
+    #[inline]
+    #[must_use]
+    pub const fn then_codes_unchecked(mut self, from: u8, to: u8) -> Move {
+        let len = self.len as usize;
+        if len < MAX_STEPS {
+            self.steps[len] = [from, to];
+            self.len += 1;
+        }
+        self
     }
 
     /// A single step between two places.
@@ -441,6 +462,21 @@ impl MoveList {
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
+
+    /// The moves as a mutable slice, for generators that replace a move already listed (a
+    /// shorter way to the same position, say) or reorder the list.
+    ///
+    /// ```
+    /// use senet_core::{Move, MoveList, Square};
+    /// let mut list = MoveList::new();
+    /// list.push(Move::PASS);
+    /// list.as_mut_slice()[0] = Move::bear_off(Square::LAST);
+    /// assert_eq!(list[0].to_string(), "30-off");
+    /// ```
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
 }
 
 impl Default for MoveList {
@@ -454,6 +490,13 @@ impl Deref for MoveList {
     #[inline]
     fn deref(&self) -> &[Move] {
         self.as_slice()
+    }
+}
+
+impl DerefMut for MoveList {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        self.as_mut_slice()
     }
 }
 

@@ -1,0 +1,755 @@
+//! Gustave Jéquier's reconstruction of Senet (1930), for the `senet` engine.
+//!
+//! Five pieces a side, four throwing sticks (no marked side counts 6), extra throws on 1, 4
+//! and 6 (even when the throw cannot be used), attacks that send the victim back to the lowest
+//! empty square, protected pairs, blockades of three, unmoved pieces that wait for the square
+//! ahead to clear, backward moves when nothing can go forward, and free bearing off once a side
+//! has every piece in the third row. The rule ids (`J-1` … `J-12`, `I-1`, `I-2`) are those of
+//! the project's specification `shared/rules/jequier.md`; `docs/rules/jequier.md` explains them.
+//!
+//! Black is the even set (the player who first throws a 1), White the odd set.
+//!
+//! ```
+//! use senet_jequier::Jequier;
+//! use senet_core::{Game, Phase, Side};
+//!
+//! let mut game = Game::new(Jequier::default());
+//! // The even set has moved 10→11 with its deciding 1 and throws again (J-3).
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(2).unwrap();
+//! // Its pieces on 2, 4, 6, 8 have never moved and the squares ahead of them are occupied
+//! // (J-5), so only the piece on 11 can go.
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["11-13"]);
+//! game.play("11-13".parse().unwrap()).unwrap();
+//! assert_eq!(game.phase(), Phase::Throw(Side::White)); // a 2 ends the turn (J-4)
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use senet_core::{
+    BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
+    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, ThrowingDevice,
+};
+
+/// Pieces per side (J-1).
+pub const PIECES: u8 = 5;
+
+/// The starting squares of the odd set, White (J-1).
+pub const WHITE_START: SquareSet =
+    SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+
+/// The starting squares of the even set, Black (J-1).
+pub const BLACK_START: SquareSet =
+    SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 10);
+
+/// The square that sends a piece landing on it to the lowest empty square (J-10).
+const SQ27: u8 = 27;
+/// Off the board, as a place code.
+const OFF: u8 = 31;
+
+/// The starting squares of `side` (J-1).
+pub const fn start_squares(side: Side) -> SquareSet {
+    match side {
+        Side::Black => BLACK_START,
+        Side::White => WHITE_START,
+    }
+}
+
+/// Which squares protect the piece standing on them from attack (J-8, option `safe_squares`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SafeSquares {
+    /// J-8: 26, 28, 29 and 30 (option value `26_28_29_30`).
+    #[default]
+    Standard,
+    /// Ludii's encoding: 15, 26, 28 and 29 (option value `15_26_28_29`). Ludii's text says
+    /// "26, 28, 29 and 20"; 20 is read as a misprint for 30 by the specification, but the
+    /// encoding itself uses 15.
+    Ludii,
+}
+
+impl SafeSquares {
+    /// The squares on which a piece cannot be attacked.
+    pub const fn squares(self) -> SquareSet {
+        match self {
+            SafeSquares::Standard => {
+                SquareSet::from_bits_truncate(1 << 26 | 1 << 28 | 1 << 29 | 1 << 30)
+            }
+            SafeSquares::Ludii => {
+                SquareSet::from_bits_truncate(1 << 15 | 1 << 26 | 1 << 28 | 1 << 29)
+            }
+        }
+    }
+
+    const fn value(self) -> &'static str {
+        match self {
+            SafeSquares::Standard => "26_28_29_30",
+            SafeSquares::Ludii => "15_26_28_29",
+        }
+    }
+}
+
+/// Which pieces must wait for the square ahead of them to clear (J-5, option `start_rule`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StartRule {
+    /// J-5 and I-1: a piece that has never left its starting square may not move (forward or
+    /// backward) while the square directly ahead of it is occupied (option value
+    /// `unmoved_pieces`).
+    #[default]
+    UnmovedPieces,
+    /// Ludii's encoding: every piece on 1–10, moved or not, may not move (forward or backward)
+    /// while the square directly ahead of it is occupied (option value `first_row`).
+    FirstRow,
+}
+
+impl StartRule {
+    const fn value(self) -> &'static str {
+        match self {
+            StartRule::UnmovedPieces => "unmoved_pieces",
+            StartRule::FirstRow => "first_row",
+        }
+    }
+}
+
+/// When a piece may move backward (J-9, option `backward_priority`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BackwardPriority {
+    /// I-2: only when no piece of the side can move forward by the throw (option value
+    /// `per_player`).
+    #[default]
+    PerPlayer,
+    /// Ludii's encoding: a piece that cannot move forward may move backward even when another
+    /// piece could move forward (option value `per_piece`).
+    PerPiece,
+}
+
+impl BackwardPriority {
+    const fn value(self) -> &'static str {
+        match self {
+            BackwardPriority::PerPlayer => "per_player",
+            BackwardPriority::PerPiece => "per_piece",
+        }
+    }
+}
+
+/// The Jéquier ruleset with its options (J-8, J-5 and I-2 by default).
+///
+/// ```
+/// use senet_jequier::{BackwardPriority, Jequier, SafeSquares};
+/// use senet_core::Ruleset;
+/// let rules = Jequier::default().with_safe_squares(SafeSquares::Ludii);
+/// assert_eq!(rules.spec().to_string(), "jequier(safe_squares=15_26_28_29)");
+/// let same = Jequier::from_spec(&"jequier(safe_squares=15_26_28_29)".parse().unwrap()).unwrap();
+/// assert_eq!(same, rules);
+/// let ludii = Jequier::from_spec(
+///     &"jequier(backward_priority=per_piece)".parse().unwrap(),
+/// ).unwrap();
+/// assert_eq!(ludii.backward_priority(), BackwardPriority::PerPiece);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Jequier {
+    safe_squares: SafeSquares,
+    start_rule: StartRule,
+    backward_priority: BackwardPriority,
+}
+
+impl Jequier {
+    /// Option `safe_squares` (J-8).
+    #[must_use]
+    pub const fn with_safe_squares(mut self, safe: SafeSquares) -> Jequier {
+        self.safe_squares = safe;
+        self
+    }
+
+    /// Option `start_rule` (J-5).
+    #[must_use]
+    pub const fn with_start_rule(mut self, rule: StartRule) -> Jequier {
+        self.start_rule = rule;
+        self
+    }
+
+    /// Option `backward_priority` (J-9).
+    #[must_use]
+    pub const fn with_backward_priority(mut self, priority: BackwardPriority) -> Jequier {
+        self.backward_priority = priority;
+        self
+    }
+
+    /// The safe squares in force.
+    pub const fn safe_squares(&self) -> SafeSquares {
+        self.safe_squares
+    }
+
+    /// The start rule in force.
+    pub const fn start_rule(&self) -> StartRule {
+        self.start_rule
+    }
+
+    /// The backward priority in force.
+    pub const fn backward_priority(&self) -> BackwardPriority {
+        self.backward_priority
+    }
+
+    /// The squares from which the side to move can go forward and backward with throw `t`,
+    /// as two disjoint sets (backward origins are only those the backward priority allows).
+    ///
+    /// Everything is computed on bitsets: the squares a piece may land on, shifted back by the
+    /// throw, intersected with the side's movable pieces, minus the origins a blockade stops.
+    #[inline]
+    fn origins(&self, state: &JequierState, t: u8) -> (SquareSet, SquareSet) {
+        let board = &state.board;
+        let me = state.to_move;
+        let own = board.pieces_of(me);
+        let opp = board.pieces_of(me.opponent());
+        let empty = board.empty_squares();
+        // J-5: a waiting piece may not move at all while the square ahead of it is occupied.
+        let waiting = match self.start_rule {
+            StartRule::UnmovedPieces => state.unmoved,
+            StartRule::FirstRow => SquareSet::ROW1,
+        };
+        let movable = own & !(waiting & (!empty).backward(1));
+        // J-8: an attack needs an opposing piece with no own-side neighbour, off the safe
+        // squares.
+        let attackable = opp & !opp.with_neighbour() & !self.safe_squares.squares();
+        // J-6: no passing three consecutive opposing pieces. Forward from s the squares passed
+        // are s+1 … s+t−1 (… 30 when bearing off), so a run starting at s+k blocks when
+        // 1 ≤ k ≤ t−3; backward they are s−t+1 … s−1, so a run starting at s−k blocks when
+        // 3 ≤ k ≤ t−1. Throws are random, so the shifts are selected with masks, not branches.
+        let runs = opp.run_starts(3).bits();
+        let when = |cond: bool| 0u32.wrapping_sub(u32::from(cond));
+        let blocked_forward =
+            (runs >> 1) & when(t >= 4) | (runs >> 2) & when(t >= 5) | (runs >> 3) & when(t >= 6);
+        let blocked_backward =
+            (runs << 3) & when(t >= 4) | (runs << 4) & when(t >= 5) | (runs << 5) & when(t >= 6);
+        // J-11: with every piece on 21–30, any move past 30 bears off; a move ending on 30
+        // stays there like any other landing.
+        let bearing_off = when((own & !SquareSet::ROW3).is_empty());
+        let leaving = SquareSet::range(31u8.saturating_sub(t), 30).bits() & bearing_off;
+        let forward =
+            movable.bits() & ((empty | attackable).backward(t).bits() | leaving) & !blocked_forward;
+        // J-9: backward only onto an empty square.
+        let backward = movable.bits() & empty.forward(t).bits() & !blocked_backward;
+        let backward = match self.backward_priority {
+            BackwardPriority::PerPlayer => backward & when(forward == 0),
+            BackwardPriority::PerPiece => backward & !forward,
+        };
+        (
+            SquareSet::from_bits_truncate(forward),
+            SquareSet::from_bits_truncate(backward),
+        )
+    }
+
+    /// The move taking the piece on `from` by `t` in the given direction.
+    #[inline]
+    fn move_from(from: u8, t: u8, backward: bool) -> Move {
+        let to = if backward {
+            from.wrapping_sub(t)
+        } else {
+            from.saturating_add(t).min(OFF)
+        };
+        Move::from_codes_unchecked(from, to)
+    }
+
+    fn gives_extra_throw(t: u8) -> bool {
+        // J-4: 1, 4 and 6 give another throw; 2 and 3 end the turn.
+        matches!(t, 1 | 4 | 6)
+    }
+
+    #[inline]
+    fn finished(board: &BitBoard) -> Option<Side> {
+        if board.off_count(Side::Black) >= PIECES {
+            Some(Side::Black)
+        } else if board.off_count(Side::White) >= PIECES {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+
+    /// J-12: the winner scores, per opposing piece still on the board, 3 on 1–10, 2 on 11–20
+    /// and 1 on 21–30.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, SquareSet};
+    /// use senet_jequier::Jequier;
+    /// let white = SquareSet::from_squares([3, 12, 25]).unwrap();
+    /// let board = BitBoard::new(SquareSet::EMPTY, white, [5, 2], [0, 0]).unwrap();
+    /// assert_eq!(Jequier::score(&board, Side::Black), 3 + 2 + 1);
+    /// ```
+    pub fn score(board: &BitBoard, winner: Side) -> i32 {
+        board
+            .pieces_of(winner.opponent())
+            .iter()
+            .map(|sq| 4 - i32::from(sq.row()))
+            .sum()
+    }
+
+    /// The unmoved pieces a board implies when the position notation does not say: every
+    /// piece standing on one of its own side's starting squares.
+    pub fn default_unmoved(board: &BitBoard) -> SquareSet {
+        board.pieces_of(Side::Black) & BLACK_START | board.pieces_of(Side::White) & WHITE_START
+    }
+}
+
+/// A Jéquier position: the board, the side to act, the pending throw, and the squares whose
+/// pieces have never moved (J-5, I-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JequierState {
+    board: BitBoard,
+    /// Squares holding a piece that has never left its starting square. The starting squares
+    /// of the two sides are disjoint (odd and even), so one set serves both.
+    unmoved: SquareSet,
+    to_move: Side,
+    /// The throw waiting to be used; 0 when the side to act must throw.
+    throw: u8,
+}
+
+impl JequierState {
+    /// The board.
+    pub fn board(&self) -> &BitBoard {
+        &self.board
+    }
+
+    /// The side to act.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The throw waiting to be used, if the side to act has thrown.
+    pub fn pending_throw(&self) -> Option<u8> {
+        (self.throw != 0).then_some(self.throw)
+    }
+
+    /// The squares of `side`'s pieces that have never moved (I-1).
+    pub fn unmoved(&self, side: Side) -> SquareSet {
+        self.unmoved & self.board.pieces_of(side)
+    }
+}
+
+const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        name: "safe_squares",
+        values: &["26_28_29_30", "15_26_28_29"],
+        rules: "J-8",
+        doc: "the squares where no piece can be attacked: J-8's 26,28,29,30 or Ludii's 15,26,28,29",
+    },
+    OptionInfo {
+        name: "start_rule",
+        values: &["unmoved_pieces", "first_row"],
+        rules: "J-5, I-1",
+        doc: "which pieces wait for the square ahead to clear: those never moved (J-5) or, as Ludii, every piece on 1-10",
+    },
+    OptionInfo {
+        name: "backward_priority",
+        values: &["per_player", "per_piece"],
+        rules: "J-9, I-2",
+        doc: "backward moves only when no piece can go forward (I-2) or, as Ludii, for any piece that cannot go forward",
+    },
+];
+
+const FIELD_NAMES: &[&str] = &["throw", "unmoved"];
+
+fn bad_unmoved(value: &str, reason: String) -> PositionError {
+    PositionError::BadField {
+        name: "unmoved".to_string(),
+        value: value.to_string(),
+        reason,
+    }
+}
+
+/// Reads the `unmoved` field: `none` or square numbers separated by commas.
+fn parse_unmoved(value: &str) -> Result<SquareSet, PositionError> {
+    if value == "none" {
+        return Ok(SquareSet::EMPTY);
+    }
+    let mut set = SquareSet::EMPTY;
+    for part in value.split(',') {
+        let sq: Square = part.parse().map_err(|_| {
+            bad_unmoved(
+                value,
+                format!("{part:?} is not a square; use none or squares like 1,3,8"),
+            )
+        })?;
+        if set.contains(sq) {
+            return Err(bad_unmoved(value, format!("square {sq} is listed twice")));
+        }
+        set.insert(sq);
+    }
+    Ok(set)
+}
+
+fn write_unmoved(set: SquareSet) -> String {
+    if set.is_empty() {
+        return "none".to_string();
+    }
+    set.iter()
+        .map(|sq| sq.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+const FIELD_INFO: &[FieldInfo] = &[
+    FieldInfo {
+        name: "throw",
+        values: "1, 2, 3, 4, 6",
+        default: "no throw pending: the side to act throws next",
+        doc: "the throw the side to act has made and must now use (J-2, J-4)",
+    },
+    FieldInfo {
+        name: "unmoved",
+        values: "squares, e.g. 2,4,9, or none",
+        default: "every piece standing on one of its own side's starting squares",
+        doc: "the squares whose pieces have never moved (J-5, I-1)",
+    },
+];
+
+impl Ruleset for Jequier {
+    type State = JequierState;
+    type Device = Sticks;
+
+    const ID: &'static str = "jequier";
+    const NAME: &'static str = "Jéquier (1930)";
+    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const FIELDS: &'static str = "throw, unmoved";
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
+    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
+
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+        let values = spec.values(Self::ID, Self::OPTIONS)?;
+        Ok(Jequier {
+            safe_squares: if values.get("safe_squares") == SafeSquares::Ludii.value() {
+                SafeSquares::Ludii
+            } else {
+                SafeSquares::Standard
+            },
+            start_rule: if values.get("start_rule") == StartRule::FirstRow.value() {
+                StartRule::FirstRow
+            } else {
+                StartRule::UnmovedPieces
+            },
+            backward_priority: if values.get("backward_priority")
+                == BackwardPriority::PerPiece.value()
+            {
+                BackwardPriority::PerPiece
+            } else {
+                BackwardPriority::PerPlayer
+            },
+        })
+    }
+
+    fn spec(&self) -> RulesetSpec {
+        RulesetSpec::canonical(
+            Self::ID,
+            Self::OPTIONS,
+            &[
+                ("safe_squares", self.safe_squares.value().to_string()),
+                ("start_rule", self.start_rule.value().to_string()),
+                (
+                    "backward_priority",
+                    self.backward_priority.value().to_string(),
+                ),
+            ],
+        )
+    }
+
+    fn device(&self) -> Sticks {
+        // J-2: four sticks, no marked side counts 6.
+        Sticks::ZERO_IS_SIX
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        PIECES
+    }
+
+    fn initial_state(&self) -> JequierState {
+        // J-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10. J-3: the even
+        // set's piece on 10 has moved to 11 with the deciding 1, and the even set throws again.
+        let black = SquareSet::from_bits_truncate(BLACK_START.bits() & !(1 << 10) | 1 << 11);
+        let board = BitBoard::new(black, WHITE_START, [0, 0], [0, 0]).unwrap_or_default();
+        JequierState {
+            unmoved: Jequier::default_unmoved(&board),
+            board,
+            to_move: Side::Black,
+            throw: 0,
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s JequierState) -> &'s BitBoard {
+        &state.board
+    }
+
+    #[inline]
+    fn phase(&self, state: &JequierState) -> Phase {
+        if let Some(winner) = Jequier::finished(&state.board) {
+            // J-12: the first side to bear off every piece wins and scores.
+            let score = Jequier::score(&state.board, winner);
+            Phase::Over(Outcome {
+                winner: Some(winner),
+                points: match winner {
+                    Side::Black => [score, 0],
+                    Side::White => [0, score],
+                },
+            })
+        } else if state.throw == 0 {
+            Phase::Throw(state.to_move)
+        } else {
+            Phase::Move(state.to_move)
+        }
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut JequierState, value: u8) {
+        state.throw = value;
+    }
+
+    #[inline]
+    fn generate_moves(&self, state: &JequierState, moves: &mut MoveList) {
+        let t = state.throw;
+        if t == 0 || Jequier::finished(&state.board).is_some() {
+            moves.clear();
+            return;
+        }
+        let (forward, backward) = self.origins(state, t);
+        let origins = forward | backward;
+        // Each piece has at most one move (forward, or else backward), so five candidates
+        // cover every origin; filling all five without branching on their number avoids a
+        // mispredicted loop exit.
+        let mut rest = origins.bits();
+        let back = backward.bits();
+        let mut candidates = [Move::PASS; PIECES as usize];
+        for candidate in &mut candidates {
+            let from = rest.trailing_zeros() as u8;
+            rest &= rest.wrapping_sub(1);
+            let is_back = (back >> (from & 31)) & 1 != 0;
+            *candidate = Jequier::move_from(from, t, is_back);
+        }
+        // J-9: with no move at all the throw is lost: the only choice is a pass.
+        let count = usize::from(origins.len());
+        if count == 0 {
+            candidates[0] = Move::PASS;
+        }
+        moves.assign(&candidates, count.max(1));
+    }
+
+    fn is_legal(&self, state: &JequierState, mv: Move) -> bool {
+        let t = state.throw;
+        if t == 0 || Jequier::finished(&state.board).is_some() || mv.throw().is_some() {
+            return false;
+        }
+        let (forward, backward) = self.origins(state, t);
+        if mv.is_pass() {
+            return (forward | backward).is_empty();
+        }
+        match mv.origin() {
+            Some(from) if mv.step_count() == 1 => {
+                (forward.contains(from) && mv == Jequier::move_from(from.get(), t, false))
+                    || (backward.contains(from) && mv == Jequier::move_from(from.get(), t, true))
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn play_unchecked(&self, state: &mut JequierState, mv: Move) {
+        let me = state.to_move;
+        let t = state.throw;
+        state.throw = 0;
+        if !mv.is_pass() {
+            let [from, to] = mv.step_codes(0);
+            if let Some(from) = Square::checked(from) {
+                apply_step(state, me, from, to);
+            }
+        }
+        // J-4: 1, 4 and 6 give another throw, even when the throw could not be used.
+        if !Jequier::gives_extra_throw(t) {
+            state.to_move = me.opponent();
+        }
+    }
+
+    fn validate(&self, state: &JequierState) -> Result<(), PositionError> {
+        let board = &state.board;
+        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            if board.total(side) != PIECES || board.in_hand(side) != 0 {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: board.total(side),
+                    expected: PIECES,
+                });
+            }
+            if let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ27) {
+                return Err(PositionError::ForbiddenSquare {
+                    side,
+                    square: sq,
+                    reason: "sends a piece on to the lowest empty square as it arrives (J-10)",
+                });
+            }
+        }
+        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
+            return Err(PositionError::Inconsistent(
+                "both sides have borne off every piece".to_string(),
+            ));
+        }
+        for sq in state.unmoved {
+            // Odd squares start White's pieces, even ones Black's (J-1).
+            let side = if sq.get() % 2 == 1 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            if !start_squares(side).contains(sq) {
+                return Err(bad_unmoved(
+                    &write_unmoved(state.unmoved),
+                    format!("square {sq} is not a starting square (1-10)"),
+                ));
+            }
+            if !board.pieces_of(side).contains(sq) {
+                return Err(bad_unmoved(
+                    &write_unmoved(state.unmoved),
+                    format!("square {sq} starts a {side} piece, and none stands there"),
+                ));
+            }
+        }
+        if state.throw != 0 {
+            if !self.device().can_show(state.throw) {
+                return Err(PositionError::BadField {
+                    name: "throw".to_string(),
+                    value: state.throw.to_string(),
+                    reason: "the sticks show 1, 2, 3, 4 or 6 (J-2)".to_string(),
+                });
+            }
+            if Jequier::finished(board).is_some() {
+                return Err(PositionError::Inconsistent(
+                    "a throw is pending after the game ended".to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn to_setup(&self, state: &JequierState) -> Setup {
+        let mut setup = Setup::new(state.board, state.to_move);
+        if state.throw != 0 {
+            setup.push_field("throw", state.throw);
+        }
+        if state.unmoved != Jequier::default_unmoved(&state.board) {
+            setup.push_field("unmoved", write_unmoved(state.unmoved));
+        }
+        setup
+    }
+
+    fn read_setup(&self, setup: &Setup) -> Result<JequierState, PositionError> {
+        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        let mut board = BitBoard::new(
+            setup.board.pieces_of(Side::Black),
+            setup.board.pieces_of(Side::White),
+            [0, 0],
+            [0, 0],
+        )?;
+        for side in Side::BOTH {
+            let on_board = board.on_board(side);
+            if on_board > PIECES {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: on_board,
+                    expected: PIECES,
+                });
+            }
+            // Pieces that are not on the board are off (the notation's default).
+            board.set_off(side, PIECES - on_board);
+        }
+        let unmoved = match setup.field("unmoved") {
+            Some(value) => parse_unmoved(value)?,
+            None => Jequier::default_unmoved(&board),
+        };
+        let state = JequierState {
+            board,
+            unmoved,
+            to_move: setup.to_move,
+            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+        };
+        self.validate(&state)?;
+        Ok(state)
+    }
+}
+
+/// Moves `me`'s piece from `from` to the place code `to` with every consequence (J-7, J-10,
+/// J-11, I-1). Never panics, whatever the codes.
+#[inline]
+fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
+    let board = &mut state.board;
+    match Square::checked(to) {
+        None => {
+            // Bearing off (J-11).
+            board.take(me, from);
+            board.set_off(me, board.off_count(me).saturating_add(1));
+        }
+        Some(to) => {
+            let opp = me.opponent();
+            if board.pieces_of(opp).contains(to) {
+                // J-7: the victim goes to the lowest empty square, chosen while the mover
+                // still stands on its own square. I-1: it no longer counts as unmoved.
+                let refuge = board.empty_squares().first().unwrap_or(Square::FIRST);
+                board.relocate(opp, to, refuge);
+                state.unmoved.remove(to);
+            }
+            let landing = if to.get() == SQ27 {
+                // J-10: on to the lowest empty square, once the mover has left its own.
+                (board.empty_squares() | SquareSet::single(from))
+                    .first()
+                    .unwrap_or(Square::FIRST)
+            } else {
+                to
+            };
+            board.relocate(me, from, landing);
+        }
+    }
+    state.unmoved.remove(from);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(core::mem::size_of::<JequierState>() <= 20);
+    }
+
+    #[test]
+    fn every_option_combination_round_trips_through_its_spec() {
+        for bits in 0..8u8 {
+            let rules = Jequier::default()
+                .with_safe_squares(if bits & 1 != 0 {
+                    SafeSquares::Ludii
+                } else {
+                    SafeSquares::Standard
+                })
+                .with_start_rule(if bits & 2 != 0 {
+                    StartRule::FirstRow
+                } else {
+                    StartRule::UnmovedPieces
+                })
+                .with_backward_priority(if bits & 4 != 0 {
+                    BackwardPriority::PerPiece
+                } else {
+                    BackwardPriority::PerPlayer
+                });
+            assert_eq!(Jequier::from_spec(&rules.spec()), Ok(rules));
+        }
+    }
+
+    #[test]
+    fn unmoved_field_round_trips() {
+        assert_eq!(parse_unmoved("none"), Ok(SquareSet::EMPTY));
+        let set = parse_unmoved("1,3,8").unwrap();
+        assert_eq!(write_unmoved(set), "1,3,8");
+        assert!(parse_unmoved("1,1").is_err());
+        assert!(parse_unmoved("x").is_err());
+        assert!(parse_unmoved("31").is_err());
+    }
+}

@@ -1,0 +1,958 @@
+//! Peter Piccione's rules for *King Tut's Game* (1977), for the `senet` engine.
+//!
+//! Five pieces a side that start **in hand** and enter on square 1 with a throw of 1, four
+//! throwing sticks (no marked side counts 5), throws that may be **split** into whole steps
+//! among several pieces, no captures, backward moves when nothing can go forward, extra throws
+//! on a 5, after entering and on landing on 15 or 26, the square 27 that sends a piece back to
+//! hand, and exact exits. The rule ids (`P-1` … `P-12`, `I-1` … `I-4`) are those of the
+//! project's specification `shared/rules/piccione.md`; `docs/rules/piccione.md` explains them.
+//!
+//! Black is the side that moves first, White the other.
+//!
+//! A split throw is one [`Move`] of up to five steps, written `3-5,8-10`; entering is the step
+//! `enter`. Different orders or splits that lead to the same position (with the same extra
+//! throws pending) are offered once, as the way with the fewest steps.
+//!
+//! ```
+//! use senet_piccione::Piccione;
+//! use senet_core::{Game, Phase, Side};
+//!
+//! let mut game = Game::new(Piccione);
+//! game.throw(1).unwrap();
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["enter"]);
+//! game.play("enter".parse().unwrap()).unwrap();
+//! // Entering gives another throw, which must move the entered piece (P-3).
+//! assert_eq!(game.phase(), Phase::Throw(Side::Black));
+//! game.throw(3).unwrap();
+//! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+//! assert_eq!(moves, ["1-4"]);
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use senet_core::{
+    BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
+    Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
+    SquareSet, Sticks, ThrowingDevice,
+};
+
+/// Pieces per side (P-1).
+pub const PIECES: u8 = 5;
+
+/// The squares whose landing gives an extra throw (P-9).
+pub const EXTRA_THROW_SQUARES: SquareSet = SquareSet::from_bits_truncate(1 << 15 | 1 << 26);
+
+/// The square that sends a piece landing on it back to hand (P-10).
+pub const RETURN_SQUARE: Square = match Square::checked(27) {
+    Some(sq) => sq,
+    None => Square::FIRST,
+};
+
+/// The squares from which a piece never moves backward (P-11).
+const NO_BACKWARD: u32 = 1 << 28 | 1 << 29 | 1 << 30;
+/// Bits of the 30 squares.
+const BOARD_BITS: u32 = SquareSet::ALL.bits();
+const SQ15: u8 = 15;
+const SQ26: u8 = 26;
+const SQ27: u8 = 27;
+/// Off the board, as a place code (the virtual square 31).
+const OFF: u8 = 31;
+/// Positions kept in the linear table of a search; longer lists use a hash table with twice
+/// as many slots as a move list holds.
+const SHORT_LIST: usize = 64;
+const LARGE_TABLE: usize = 2 * MOVE_LIST_CAPACITY;
+
+/// The Piccione ruleset. It has no options.
+///
+/// ```
+/// use senet_piccione::Piccione;
+/// use senet_core::Ruleset;
+/// assert_eq!(Piccione.spec().to_string(), "piccione");
+/// assert!(Piccione::OPTIONS.is_empty());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Piccione;
+
+/// A Piccione position: the board (with pieces in hand), the side to act, the pending throw,
+/// the extra throws earned and not yet taken, and whether the current throw must move the
+/// piece that has just entered (P-3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PiccioneState {
+    board: BitBoard,
+    to_move: Side,
+    /// The throw waiting to be used; 0 when the side to act must throw.
+    throw: u8,
+    /// Extra throws the side to act will take once the current throw is used up (P-2, P-3,
+    /// P-9).
+    extra_throws: u8,
+    /// P-3: the throw after an entry must move the piece on square 1.
+    entered_must_move: bool,
+}
+
+impl PiccioneState {
+    /// The board.
+    pub fn board(&self) -> &BitBoard {
+        &self.board
+    }
+
+    /// The side to act.
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    /// The throw waiting to be used, if the side to act has thrown.
+    pub fn pending_throw(&self) -> Option<u8> {
+        (self.throw != 0).then_some(self.throw)
+    }
+
+    /// Extra throws earned by the side to act and not yet taken.
+    pub fn extra_throws(&self) -> u8 {
+        self.extra_throws
+    }
+
+    /// Whether the current (or next) throw must move the piece that has just entered on
+    /// square 1 (P-3).
+    pub fn entered_must_move(&self) -> bool {
+        self.entered_must_move
+    }
+}
+
+/// What a partial move has done so far to the side that moves (the opponent never changes:
+/// there are no captures), packed in one word: the side's squares (bits 0..32), its pieces
+/// in hand (bits 32..40) and off (bits 40..48), landings on 15 or 26 so far (bits 48..56,
+/// P-9), and whether a step has left square 1 (bit 56, the entered piece under P-3).
+#[derive(Clone, Copy)]
+struct Node(u64);
+
+impl Node {
+    const HAND: u64 = 1 << 32;
+    const OFF: u64 = 1 << 40;
+    const EXTRA: u64 = 1 << 48;
+    const MOVED_FROM_ONE: u64 = 1 << 56;
+
+    fn new(mine: u32, hand: u8, off: u8) -> Node {
+        Node(u64::from(mine) + u64::from(hand) * Node::HAND + u64::from(off) * Node::OFF)
+    }
+
+    /// The side's squares.
+    #[inline]
+    fn mine(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// Whether a step has left square 1.
+    #[inline]
+    fn moved_from_one(self) -> bool {
+        self.0 & Node::MOVED_FROM_ONE != 0
+    }
+
+    /// The node after the piece on `from` steps to the place code `to`. Without branches:
+    /// off (P-11), back to hand from 27 (P-10), or on the board, with an extra throw on 15
+    /// and 26 (P-9).
+    #[inline]
+    fn step(self, from: u8, to: u8) -> Node {
+        let stays = to != OFF && to != SQ27;
+        let placed = u64::from(u32::from(stays) << to & BOARD_BITS);
+        let counted = placed
+            + u64::from(to == OFF) * Node::OFF
+            + u64::from(to == SQ27) * Node::HAND
+            + u64::from(to == SQ15 || to == SQ26) * Node::EXTRA;
+        let left_one = u64::from(from == 1) * Node::MOVED_FROM_ONE;
+        Node(((self.0 & !(1 << from)) + counted) | left_one)
+    }
+
+    /// Identifies the position a complete move leads to: two moves with the same key are the
+    /// same choice.
+    #[inline]
+    fn key(self) -> u64 {
+        self.0 & (Node::MOVED_FROM_ONE - 1)
+    }
+}
+
+/// Where the piece that stepped from `from` to the place code `to` stands now: `to`, or 0 in
+/// hand or off.
+#[inline]
+fn landed(to: u8) -> u8 {
+    if to != OFF && to != SQ27 { to } else { 0 }
+}
+
+/// Whether some single step of length 1..=`r` exists for a piece of `mine`, in the given
+/// direction (P-5, P-11; 27 is always empty, and a step onto it is legal).
+#[inline]
+fn any_step(mine: u32, empty: u32, r: u8, forward: bool) -> bool {
+    let mut reach = 0;
+    if forward {
+        for k in 1..=r {
+            reach |= mine & (empty >> k);
+        }
+        // P-11: an exact exit from s needs 31 − s, so s ≥ 31 − r.
+        reach |= mine & !((1u32 << (31 - r.min(30))) - 1) & BOARD_BITS;
+    } else {
+        let movable = mine & !NO_BACKWARD;
+        for k in 1..=r {
+            reach |= movable & ((empty << k) & BOARD_BITS);
+        }
+    }
+    reach != 0
+}
+
+/// The positions already offered during one generation, each with the index of its move in
+/// the list.
+trait Offered {
+    /// An empty table.
+    fn new() -> Self;
+
+    /// The index of the move already listed for `key`, or `None` after recording `index`
+    /// (the next index of the list) for it. Fails (`Err`) when the table is full.
+    fn find_or_insert(&mut self, key: u64, index: usize) -> Result<Option<usize>, ()>;
+}
+
+/// A few keys in list order, searched linearly: cheap to set up, for the short lists of
+/// most positions.
+struct FewOffered<const N: usize> {
+    keys: [u64; N],
+    len: usize,
+}
+
+impl<const N: usize> Offered for FewOffered<N> {
+    fn new() -> Self {
+        FewOffered {
+            keys: [0; N],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn find_or_insert(&mut self, key: u64, index: usize) -> Result<Option<usize>, ()> {
+        if let Some(i) = self.keys[..self.len].iter().position(|&k| k == key) {
+            return Ok(Some(i));
+        }
+        if self.len == N || index != self.len {
+            return Err(());
+        }
+        self.keys[self.len] = key;
+        self.len += 1;
+        Ok(None)
+    }
+}
+
+/// An open-addressing hash table of `N` slots (a power of two), each holding a position key
+/// and the index of its move, for the long lists of large throws.
+struct ManyOffered<const N: usize> {
+    slots: [u64; N],
+    len: usize,
+}
+
+impl<const N: usize> ManyOffered<N> {
+    /// Position keys use bits 0..56; the slot keeps the move index + 1 above them, so that a
+    /// used slot is never 0.
+    const KEY_BITS: u64 = (1 << 56) - 1;
+}
+
+impl<const N: usize> Offered for ManyOffered<N> {
+    fn new() -> Self {
+        const { assert!(N.is_power_of_two()) };
+        ManyOffered {
+            slots: [0; N],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn find_or_insert(&mut self, key: u64, index: usize) -> Result<Option<usize>, ()> {
+        let mut slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & (N - 1);
+        loop {
+            let held = self.slots[slot];
+            if held == 0 {
+                // The index + 1 must fit the top byte (lists of valid positions stay far
+                // below 255 moves).
+                if self.len * 4 >= N * 3 || index >= 255 {
+                    return Err(());
+                }
+                self.slots[slot] = key | ((index as u64 + 1) << 56);
+                self.len += 1;
+                return Ok(None);
+            }
+            if held & Self::KEY_BITS == key {
+                return Ok(Some((held >> 56) as usize - 1));
+            }
+            slot = (slot + 1) & (N - 1);
+        }
+    }
+}
+
+/// The ways to use a forward 2 from a position, listed directly instead of searched: the
+/// most common split. `visit` receives each way as its first step and, if there is one, its
+/// second step (place codes). Every position a 2 can lead to is visited once, by its way with
+/// the fewest steps and then the smallest origins (the reference test checks this against an
+/// exhaustive search):
+///
+/// - one step of 2;
+/// - two steps of 1 by the same piece, only when it stops on 15 or 26 on the way (otherwise
+///   the step of 2 does the same, without the extra throw);
+/// - two steps of 1 by different pieces, lower origin first, neither landing where the other
+///   was;
+/// - the piece on 15 or 26 stepping on and the piece behind it taking its square (otherwise
+///   the same as the back piece stepping 2, but with an extra throw);
+/// - one step of 1 after which no piece can step 1: the rest of the throw is lost (I-1);
+/// - nothing at all when no piece can step 1 or 2 (`visit` is not called).
+///
+/// Only ways whose first step is a step of 1 from a piece of `first_one`, or a step of 2 from
+/// a piece of `first_two`, are visited (the search uses this to continue a partial move).
+#[inline]
+fn for_each_two(
+    mine: u32,
+    empty: u32,
+    first_one: u32,
+    first_two: u32,
+    mut visit: impl FnMut([u8; 2], Option<[u8; 2]>),
+) {
+    const SPECIAL: u32 = EXTRA_THROW_SQUARES.bits();
+    // Pieces that can step 1 (30 leaves by it) and 2 (29 leaves by it); 27 is always empty.
+    let one = mine & (empty >> 1 | 1 << 30);
+    let two = mine & (empty >> 2 | 1 << 29);
+    let mut bits = two & first_two;
+    while bits != 0 {
+        let from = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        visit([from, from + 2], None);
+    }
+    let first = one & first_one;
+    let mut bits = first & SPECIAL >> 1 & empty >> 2;
+    while bits != 0 {
+        let from = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        visit([from, from + 1], Some([from + 1, from + 2]));
+    }
+    let mut bits = first & SPECIAL & mine << 1;
+    while bits != 0 {
+        let from = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        visit([from, from + 1], Some([from - 1, from]));
+    }
+    let mut firsts = first;
+    while firsts != 0 {
+        let first = firsts.trailing_zeros() as u8;
+        firsts &= firsts - 1;
+        let mut seconds = one & u32::MAX.checked_shl(u32::from(first) + 2).unwrap_or(0);
+        while seconds != 0 {
+            let second = seconds.trailing_zeros() as u8;
+            seconds &= seconds - 1;
+            visit([first, first + 1], Some([second, second + 1]));
+        }
+        let to = first + 1;
+        let stays = u32::from(to != OFF && to != SQ27) << to & BOARD_BITS;
+        let after = (mine & !(1 << first)) | stays;
+        let free = (empty | 1 << first) & !stays;
+        if after & (free >> 1 | 1 << 30) == 0 {
+            visit([first, first + 1], None);
+        }
+    }
+}
+
+/// The depth-first enumeration of split throws, with the table `T` of positions offered; a
+/// search that outgrows its table reports `overflow`.
+struct Search<'a, T: Offered> {
+    opp: u32,
+    /// P-3: only moves that move the piece on square 1 count.
+    must_move_one: bool,
+    moves: &'a mut MoveList,
+    offered: T,
+    overflow: bool,
+}
+
+impl<T: Offered> Search<'_, T> {
+    /// Extends the partial move `mv` (which led to `node`) with every step of length
+    /// 1..=`r`. `prev_from` is where the last step started and `prev_at` where its piece
+    /// stands now (0 for none, in hand or off).
+    ///
+    /// Two prunings keep the search small without losing a position, because the way with
+    /// the fewest steps and, among those, the smallest origins first is never pruned:
+    /// - the same piece stepping twice in a row is only explored when it stopped on 15 or 26
+    ///   in between (otherwise one longer step does the same);
+    /// - two steps of different pieces that do not interact (the second does not land where
+    ///   the first left) are only explored with the lower origin first.
+    fn extend<const FORWARD: bool>(
+        &mut self,
+        node: Node,
+        mv: Move,
+        r: u8,
+        prev_from: u8,
+        prev_at: u8,
+    ) {
+        let empty = !(node.mine() | self.opp) & BOARD_BITS;
+        let movable = if FORWARD {
+            node.mine()
+        } else {
+            node.mine() & !NO_BACKWARD // P-11
+        };
+        // The pieces worth trying: any piece above the previous origin, the piece that has
+        // just stepped if it stopped on 15 or 26, and (forward) a piece below the previous
+        // origin that can land on the square just left.
+        let chain = u32::from(prev_at == SQ15 || prev_at == SQ26) << prev_at;
+        let just_moved = 1u32 << prev_at;
+        let above = !((2u32 << prev_from) - 1);
+        if FORWARD && r == 2 {
+            // The last two squares of the throw, listed directly (see `for_each_two`), with
+            // the same prunings as the general case between the last step and the next.
+            if !any_step(movable, empty, 2, true) {
+                self.emit(node, mv); // I-1: the last two squares are lost
+                return;
+            }
+            // First steps allowed after the last one: as in the general case below.
+            let base = (movable & !just_moved & above) | (movable & chain);
+            let behind = |k: u8| {
+                1u32.checked_shl(u32::from(prev_from.wrapping_sub(k)))
+                    .unwrap_or(0)
+            };
+            let first_one = base | (movable & !just_moved & behind(1) & !1);
+            let first_two = base | (movable & !just_moved & behind(2) & !1);
+            for_each_two(
+                node.mine(),
+                empty,
+                first_one,
+                first_two,
+                |[a, b], second| {
+                    let mut next = node.step(a, b);
+                    let mut longer = mv.then_codes_unchecked(a, b);
+                    if let Some([c, d]) = second {
+                        next = next.step(c, d);
+                        longer = longer.then_codes_unchecked(c, d);
+                    }
+                    self.emit(next, longer);
+                },
+            );
+            return;
+        }
+        if FORWARD && r == 1 {
+            // The last square of the throw, the most common case, without the general loop.
+            let one = movable & (empty >> 1 | 1 << 30);
+            if one == 0 {
+                self.emit(node, mv); // I-1: the last square is lost
+                return;
+            }
+            let behind = (1u32 << prev_from >> 1) & !1;
+            let mut allowed = one & ((!just_moved & (above | behind)) | chain);
+            while allowed != 0 {
+                let from = allowed.trailing_zeros() as u8;
+                allowed &= allowed - 1;
+                let next = node.step(from, from + 1);
+                self.emit(next, mv.then_codes_unchecked(from, from + 1));
+            }
+            return;
+        }
+        if !any_step(movable, empty, r, FORWARD) {
+            // I-1: what is left of the throw cannot be used: it is lost.
+            self.emit(node, mv);
+            return;
+        }
+        let mut below = if FORWARD && prev_from != 0 {
+            SquareSet::range(prev_from.saturating_sub(r), prev_from - 1).bits()
+        } else {
+            0
+        };
+        below &= movable & !just_moved;
+        let mut rest = (movable & !just_moved & above) | (movable & chain) | below;
+        // Step lengths 1..=r as the bits 1..=r.
+        let lengths = (1u32 << (r + 1)) - 2;
+        while rest != 0 {
+            let from = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            // The lengths k for which the step lands on an empty square (P-5) or, forward,
+            // leaves by the exact count (P-11).
+            let mut open = if FORWARD {
+                let exit = u32::from(from + r >= OFF) << (OFF - from);
+                ((empty >> from) | exit) & lengths
+            } else {
+                let mut open = 0;
+                for k in 1..from.min(r + 1) {
+                    open |= (empty >> (from - k) & 1) << k;
+                }
+                open
+            };
+            if below >> from & 1 != 0 {
+                open &= 1 << (prev_from - from);
+            }
+            while open != 0 {
+                let k = open.trailing_zeros() as u8;
+                open &= open - 1;
+                let to = if FORWARD { from + k } else { from - k };
+                let next = node.step(from, to);
+                // At most MAX_STEPS steps: every step uses at least 1 of a throw of at most 5.
+                let longer = mv.then_codes_unchecked(from, to);
+                if k == r {
+                    self.emit(next, longer); // the throw is used up
+                } else {
+                    self.extend::<FORWARD>(next, longer, r - k, from, landed(to));
+                }
+            }
+        }
+    }
+
+    /// Offers the complete move `mv`, unless an equivalent one is already offered; a way
+    /// with fewer steps replaces the one listed.
+    #[inline]
+    fn emit(&mut self, node: Node, mv: Move) {
+        if self.must_move_one && !node.moved_from_one() {
+            return; // P-3: the entered piece has not moved
+        }
+        let listed = self.moves.len();
+        match self.offered.find_or_insert(node.key(), listed) {
+            // A list can only fill up in a position no game reaches (see the move list
+            // bound test); stop there rather than panic.
+            Ok(None) => self.overflow |= self.moves.try_push(mv).is_err(),
+            Ok(Some(i)) => {
+                if mv.step_count() < self.moves[i].step_count() {
+                    self.moves[i] = mv;
+                }
+            }
+            Err(()) => self.overflow = true,
+        }
+    }
+}
+
+/// Runs the search from the start of a throw with the table `T`; false if it outgrew the
+/// table.
+fn search<T: Offered>(
+    root: Node,
+    opp: u32,
+    forward: bool,
+    must_move_one: bool,
+    t: u8,
+    moves: &mut MoveList,
+) -> bool {
+    let mut search = Search::<T> {
+        opp,
+        must_move_one,
+        moves,
+        offered: T::new(),
+        overflow: false,
+    };
+    if forward {
+        search.extend::<true>(root, Move::PASS, t, 0, 0);
+    } else {
+        search.extend::<false>(root, Move::PASS, t, 0, 0);
+    }
+    !search.overflow
+}
+
+impl Piccione {
+    #[inline]
+    fn finished(board: &BitBoard) -> Option<Side> {
+        if board.off_count(Side::Black) >= PIECES {
+            Some(Side::Black)
+        } else if board.off_count(Side::White) >= PIECES {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+}
+
+const FIELD_NAMES: &[&str] = &["throw", "hand", "extra_throws", "entered_must_move"];
+
+const FIELD_INFO: &[FieldInfo] = &[
+    FieldInfo {
+        name: "throw",
+        values: "1, 2, 3, 4, 5",
+        default: "no throw pending: the side to act throws next",
+        doc: "the throw the side to act has made and must now use (P-2)",
+    },
+    FieldInfo {
+        name: "hand",
+        values: "B,W: pieces in hand of Black and of White, e.g. 3,5",
+        default: "0,0",
+        doc: "pieces not yet entered (P-1, P-3, P-10)",
+    },
+    FieldInfo {
+        name: "extra_throws",
+        values: "0 to 255",
+        default: "0",
+        doc: "extra throws the side to act has earned and not yet taken (P-2, P-3, P-9)",
+    },
+    FieldInfo {
+        name: "entered_must_move",
+        values: "true, false",
+        default: "false",
+        doc: "the current or next throw must move the piece just entered on square 1 (P-3)",
+    },
+];
+
+impl Ruleset for Piccione {
+    type State = PiccioneState;
+    type Device = Sticks;
+
+    const ID: &'static str = "piccione";
+    const NAME: &'static str = "Piccione (King Tut's Game, 1977)";
+    const OPTIONS: &'static [OptionInfo] = &[];
+    const FIELDS: &'static str = "throw, hand, extra_throws, entered_must_move";
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
+    // I-4: the even set (Black) is simply the player who starts.
+    const SEAT_RULE: SeatRule = SeatRule::FirstPersonStarts;
+
+    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+        spec.values(Self::ID, Self::OPTIONS)?;
+        Ok(Piccione)
+    }
+
+    fn spec(&self) -> RulesetSpec {
+        RulesetSpec::new(Self::ID)
+    }
+
+    fn device(&self) -> Sticks {
+        // P-2: four sticks, no marked side counts 5.
+        Sticks::ZERO_IS_FIVE
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        PIECES
+    }
+
+    fn initial_state(&self) -> PiccioneState {
+        // P-1: every piece in hand; the first player (Black) throws first.
+        PiccioneState {
+            board: BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, [0, 0], [PIECES, PIECES])
+                .unwrap_or_default(),
+            to_move: Side::Black,
+            throw: 0,
+            extra_throws: 0,
+            entered_must_move: false,
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s PiccioneState) -> &'s BitBoard {
+        &state.board
+    }
+
+    #[inline]
+    fn phase(&self, state: &PiccioneState) -> Phase {
+        if let Some(winner) = Piccione::finished(&state.board) {
+            // P-12: the first side to bear off every piece wins; there is no score.
+            Phase::Over(Outcome {
+                winner: Some(winner),
+                points: [0, 0],
+            })
+        } else if state.throw == 0 {
+            Phase::Throw(state.to_move)
+        } else {
+            Phase::Move(state.to_move)
+        }
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut PiccioneState, value: u8) {
+        state.throw = value;
+    }
+
+    fn generate_moves(&self, state: &PiccioneState, moves: &mut MoveList) {
+        moves.clear();
+        // A throw the sticks cannot show is clamped so that no step sequence outgrows a move.
+        let t = state.throw.min(MAX_STEPS as u8);
+        if t == 0 || Piccione::finished(&state.board).is_some() {
+            return;
+        }
+        let board = &state.board;
+        let me = state.to_move;
+        let mine = board.pieces_of(me).bits();
+        let opp = board.pieces_of(me.opponent()).bits();
+        let empty = board.empty_squares().bits();
+        let hand = board.hand_count(me);
+        let root = Node::new(mine, hand, board.off_count(me));
+        // Whether to search forward (or backward) split throws from the board.
+        let forward = if state.entered_must_move {
+            // P-3 / P-7: the entered piece must move at least one square; a piece on 1 moves
+            // forward onto one of 2..=1+t.
+            if mine & 1 << 1 == 0 || empty & SquareSet::range(2, 1 + t).bits() == 0 {
+                moves.push(Move::PASS);
+                return;
+            }
+            true
+        } else {
+            // P-3, I-3: a whole throw of 1 may enter a piece onto an empty square 1.
+            let can_enter = t == 1 && hand > 0 && empty & 1 << 1 != 0;
+            if can_enter {
+                moves.push(Move::enter(Square::FIRST));
+            }
+            if any_step(mine, empty, t, true) {
+                true
+            } else if can_enter {
+                return; // entering is the only forward use
+            } else if any_step(mine, empty, t, false) {
+                false // P-6, I-2: no forward use of any part of the throw exists
+            } else {
+                moves.push(Move::PASS); // P-8
+                return;
+            }
+        };
+        let must = state.entered_must_move;
+        if t == 1 {
+            // A throw of 1 cannot be split: one step per movable piece, all different.
+            let mut origins = if forward {
+                mine & (empty >> 1 | 1 << 30)
+            } else {
+                mine & !NO_BACKWARD & (empty << 1)
+            };
+            if must {
+                origins &= 1 << 1; // P-3: the entered piece moves
+            }
+            while origins != 0 {
+                let from = origins.trailing_zeros() as u8;
+                origins &= origins - 1;
+                let to = if !forward { from - 1 } else { from + 1 };
+                let _ = moves.try_push(Move::from_codes_unchecked(from, to));
+            }
+            return;
+        }
+        if t == 2 && forward && !must {
+            // Every position once already: no table needed.
+            for_each_two(mine, empty, u32::MAX, u32::MAX, |[a, b], second| {
+                let mut mv = Move::from_codes_unchecked(a, b);
+                if let Some([c, d]) = second {
+                    mv = mv.then_codes_unchecked(c, d);
+                }
+                // Full only in a position no game reaches: never panic.
+                let _ = moves.try_push(mv);
+            });
+            return;
+        }
+        // Most lists are short: a small table that is cheap to clear; a search that outgrows
+        // it is run again with a hash table twice the size of a full move list.
+        if !search::<FewOffered<SHORT_LIST>>(root, opp, forward, must, t, moves) {
+            moves.clear();
+            search::<ManyOffered<LARGE_TABLE>>(root, opp, forward, must, t, moves);
+        }
+        if moves.is_empty() {
+            moves.push(Move::PASS);
+        }
+    }
+
+    fn play_unchecked(&self, state: &mut PiccioneState, mv: Move) {
+        let me = state.to_move;
+        let t = state.throw;
+        state.throw = 0;
+        let board = &mut state.board;
+        if mv.is_pass() {
+            if state.entered_must_move && board.pieces_of(me).has(1) {
+                // P-7: the entered piece could not move: back to hand.
+                board.take(me, Square::FIRST);
+                board.set_in_hand(me, board.hand_count(me).saturating_add(1));
+            }
+            // P-8: the turn ends, with any extra throws still to come.
+            state.entered_must_move = false;
+            state.extra_throws = 0;
+            state.to_move = me.opponent();
+            return;
+        }
+        let mut earned: u8 = u8::from(t == 5); // P-2
+        let mut entered = false;
+        for i in 0..mv.step_count() {
+            let [from, to] = mv.step_codes(i);
+            match Square::checked(from) {
+                None => {
+                    // P-3: from hand onto square 1, which earns another throw.
+                    board.set_in_hand(me, board.hand_count(me).saturating_sub(1));
+                    put_piece(board, me, Square::FIRST);
+                    entered = true;
+                    earned = earned.saturating_add(1);
+                    continue;
+                }
+                Some(from) => board.take(me, from),
+            }
+            match Square::checked(to) {
+                None => board.set_off(me, board.off_count(me).saturating_add(1)), // P-11
+                Some(sq) if sq == RETURN_SQUARE => {
+                    board.set_in_hand(me, board.hand_count(me).saturating_add(1)); // P-10
+                }
+                Some(sq) => {
+                    put_piece(board, me, sq);
+                    if to == SQ15 || to == SQ26 {
+                        earned = earned.saturating_add(1); // P-9
+                    }
+                }
+            }
+        }
+        state.entered_must_move = entered;
+        state.extra_throws = state.extra_throws.saturating_add(earned);
+        if Piccione::finished(board).is_some() {
+            state.extra_throws = 0;
+            state.entered_must_move = false;
+        } else if state.extra_throws > 0 {
+            state.extra_throws -= 1;
+        } else {
+            state.to_move = me.opponent();
+        }
+    }
+
+    fn validate(&self, state: &PiccioneState) -> Result<(), PositionError> {
+        let board = &state.board;
+        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            if board.total(side) != PIECES {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: board.total(side),
+                    expected: PIECES,
+                });
+            }
+            if board.pieces_of(side).contains(RETURN_SQUARE) {
+                return Err(PositionError::ForbiddenSquare {
+                    side,
+                    square: RETURN_SQUARE,
+                    reason: "sends a piece back to hand as it arrives (P-10)",
+                });
+            }
+        }
+        let finished = Piccione::finished(board).is_some();
+        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
+            return Err(PositionError::Inconsistent(
+                "both sides have borne off every piece".to_string(),
+            ));
+        }
+        if state.throw != 0 && !self.device().can_show(state.throw) {
+            return Err(PositionError::BadField {
+                name: "throw".to_string(),
+                value: state.throw.to_string(),
+                reason: "the sticks show 1 to 5 (P-2)".to_string(),
+            });
+        }
+        if finished && (state.throw != 0 || state.extra_throws != 0 || state.entered_must_move) {
+            return Err(PositionError::Inconsistent(
+                "a throw, an extra throw or an entry is pending after the game ended".to_string(),
+            ));
+        }
+        if state.entered_must_move && !board.pieces_of(state.to_move).has(1) {
+            return Err(PositionError::BadField {
+                name: "entered_must_move".to_string(),
+                value: "true".to_string(),
+                reason: format!(
+                    "the entered piece must stand on square 1, and no {} piece does",
+                    state.to_move
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn to_setup(&self, state: &PiccioneState) -> Setup {
+        let mut setup = Setup::new(state.board, state.to_move);
+        if state.throw != 0 {
+            setup.push_field("throw", state.throw);
+        }
+        let hand = [
+            state.board.hand_count(Side::Black),
+            state.board.hand_count(Side::White),
+        ];
+        if hand != [0, 0] {
+            setup.push_field("hand", format!("{},{}", hand[0], hand[1]));
+        }
+        if state.extra_throws != 0 {
+            setup.push_field("extra_throws", state.extra_throws);
+        }
+        if state.entered_must_move {
+            setup.push_field("entered_must_move", "true");
+        }
+        setup
+    }
+
+    fn read_setup(&self, setup: &Setup) -> Result<PiccioneState, PositionError> {
+        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        let hand = match setup.field("hand") {
+            Some(value) => parse_hand(value)?,
+            None => [0, 0],
+        };
+        let mut board = BitBoard::new(
+            setup.board.pieces_of(Side::Black),
+            setup.board.pieces_of(Side::White),
+            [0, 0],
+            hand,
+        )?;
+        for side in Side::BOTH {
+            let placed = board.on_board(side) + board.in_hand(side);
+            if placed > PIECES {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: placed,
+                    expected: PIECES,
+                });
+            }
+            // Pieces neither on the board nor in hand are off (the notation's default).
+            board.set_off(side, PIECES - placed);
+        }
+        let state = PiccioneState {
+            board,
+            to_move: setup.to_move,
+            throw: setup.number_field("throw", 1, 5)?.unwrap_or(0),
+            extra_throws: setup.number_field("extra_throws", 0, u8::MAX)?.unwrap_or(0),
+            entered_must_move: setup.choice_field("entered_must_move", &["true", "false"])?
+                == Some("true"),
+        };
+        self.validate(&state)?;
+        Ok(state)
+    }
+}
+
+/// Puts a piece of `side` on `sq` without the debug check of [`BitBoard::put`], so that
+/// `play_unchecked` cannot panic even on a move that was not generated.
+#[inline]
+fn put_piece(board: &mut BitBoard, side: Side, sq: Square) {
+    board.relocate(side, sq, sq);
+}
+
+/// Reads the `hand` field: Black's and White's pieces in hand, as `3,2`.
+fn parse_hand(value: &str) -> Result<[u8; 2], PositionError> {
+    let bad = || PositionError::BadField {
+        name: "hand".to_string(),
+        value: value.to_string(),
+        reason: format!("expected Black's and White's pieces in hand, 0 to {PIECES} each, as 3,2"),
+    };
+    let (black, white) = value.split_once(',').ok_or_else(bad)?;
+    let count = |text: &str| text.parse::<u8>().ok().filter(|&n| n <= PIECES);
+    Ok([count(black).ok_or_else(bad)?, count(white).ok_or_else(bad)?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(core::mem::size_of::<PiccioneState>() <= 16);
+    }
+
+    #[test]
+    fn spec_has_no_options() {
+        let spec: RulesetSpec = "piccione".parse().unwrap();
+        assert_eq!(Piccione::from_spec(&spec), Ok(Piccione));
+        let spec: RulesetSpec = "piccione(split=false)".parse().unwrap();
+        assert!(matches!(
+            Piccione::from_spec(&spec),
+            Err(SpecError::UnknownOption { .. })
+        ));
+    }
+
+    #[test]
+    fn hand_field_reads_two_counts() {
+        assert_eq!(parse_hand("3,2"), Ok([3, 2]));
+        for bad in ["3", "6,0", "a,1", "1,2,3", ""] {
+            assert!(parse_hand(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn any_step_sees_exits_and_the_backward_ban() {
+        let bits = |squares: &[u8]| SquareSet::from_squares(squares.iter().copied()).unwrap();
+        let empty_but = |squares: &[u8]| !bits(squares).bits() & BOARD_BITS;
+        // 29 exits with 2, not with 1 (it would land on 30, occupied here).
+        let mine = bits(&[29, 30]).bits();
+        assert!(!any_step(mine & !(1 << 30), empty_but(&[29, 30]), 1, true));
+        assert!(any_step(mine & !(1 << 30), empty_but(&[29, 30]), 2, true));
+        // 28-30 never move backward.
+        assert!(!any_step(bits(&[28]).bits(), empty_but(&[28]), 3, false));
+        assert!(any_step(bits(&[26]).bits(), empty_but(&[26]), 3, false));
+    }
+}
