@@ -33,9 +33,14 @@ pub trait Evaluator<R: Ruleset>: Send + Sync {
 /// ```
 ///
 /// The square root reflects that the spread of the total of n throws grows like √n. The
-/// defaults (`tempo` 1, `exposure` 0.5, `width` 0.55) were fitted by least squares to the
-/// exact win probabilities of the Regency endgame tables with up to three pieces a side
-/// (see `docs/players.md`). Only board features shared by every ruleset are used.
+/// defaults (`tempo` 0.5, `exposure` 0, `width` 4.5) are the least-squares fit to the exact
+/// win probabilities of the Regency endgames with up to three pieces a side, over the
+/// positions of seeded random games that reach them (`examples/fit_evaluator.rs`; mean
+/// absolute error 0.108, against 0.148 for always answering ½). Regency endgames are much
+/// closer than a race: pieces sent back from 27 and exact bearing off keep the trailing side
+/// in the game, hence the wide curve. Exposure did not improve the fit there, so it is off by
+/// default; it stays available for other rulesets. Only board features shared by every
+/// ruleset are used.
 ///
 /// ```
 /// use senet_ai::{Evaluator, RaceEvaluator};
@@ -44,7 +49,7 @@ pub trait Evaluator<R: Ruleset>: Send + Sync {
 /// let rules = Regency::default();
 /// let start = rules.initial_state();
 /// let value = RaceEvaluator::default().evaluate(&rules, &start, Side::Black);
-/// assert!(value > 0.5 && value < 0.7); // Black is one square ahead and throws first
+/// assert!(value > 0.5 && value < 0.55); // Black is one square ahead and throws first
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RaceEvaluator {
@@ -59,9 +64,9 @@ pub struct RaceEvaluator {
 impl Default for RaceEvaluator {
     fn default() -> Self {
         RaceEvaluator {
-            tempo: 1.0,
-            exposure: 0.5,
-            width: 0.55,
+            tempo: 0.5,
+            exposure: 0.0,
+            width: 4.5,
         }
     }
 }

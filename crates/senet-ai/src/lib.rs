@@ -64,7 +64,7 @@ mod spec;
 pub use eval::{Evaluator, OracleEvaluator, RaceEvaluator};
 pub use expectiminimax::{Budget, Expectiminimax, Pruning, SearchInfo};
 pub use greedy::{Greedy, GreedyWeights};
-pub use mcts::{DEFAULT_EXPLORATION, Mcts};
+pub use mcts::{DEFAULT_EXPLORATION, DEFAULT_ROLLOUT_MOVES, Mcts};
 pub use perfect::{FALLBACK_DEPTH, Perfect};
 pub use player::{Analysis, MoveValue, Player, PlayerError, ValueKind, outcome_value};
 pub use random::RandomPlayer;
