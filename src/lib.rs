@@ -15,3 +15,9 @@ pub mod regency {
 
 #[cfg(feature = "regency")]
 pub use senet_regency::Regency;
+
+/// Computer players and the exact endgame solver (feature `ai`): the `senet-ai` crate.
+#[cfg(feature = "ai")]
+pub mod ai {
+    pub use senet_ai::*;
+}

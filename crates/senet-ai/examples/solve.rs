@@ -54,11 +54,11 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let elapsed = started.elapsed().as_secs_f64();
     let stats = table.stats();
     println!(
-        "{}: {} positions with up to {} pieces a side, {} layers, {} sweeps (at most {} in a layer), \
+        "{} endgames, k = {}: {} positions, {} layers, {} sweeps (at most {} in a layer), \
          largest program {} words, residual {:.2e} (tolerance {:.0e}), {:.2} s on {} threads",
         rules.spec(),
-        stats.states,
         args.pieces,
+        stats.states,
         stats.layers,
         stats.sweeps,
         stats.max_layer_sweeps,

@@ -29,7 +29,8 @@ pub enum Pruning {
     /// Alpha-beta at decision nodes, and Ballard's Star1 at chance nodes: since every value
     /// lies in `[0, 1]`, the outcomes not yet searched bound a chance node's value, and the
     /// search of an outcome stops as soon as the node's value is known to fall outside the
-    /// window its parent cares about. The default: the fastest on Regency.
+    /// window its parent cares about. The default: it never searches more than plain
+    /// expectiminimax, and cuts more the more the evaluation separates positions.
     #[default]
     Star1,
     /// Star1, preceded by Ballard's Star2 probing: each outcome's decision is first searched
@@ -37,7 +38,7 @@ pub enum Pruning {
     /// side whose value is maximised, from above for the other), sometimes enough to cut the
     /// whole chance node before any full search. Without a transposition table the probed
     /// move is searched again afterwards; on Regency at depth 3 and more that costs more
-    /// than the cuts save, so it is not the default.
+    /// than the cuts save (see `docs/players.md`), so it is not the default.
     Star2,
 }
 
@@ -342,43 +343,36 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
             rules.throw_unchecked(&mut next, outcomes[i].value);
             next
         };
-        // Σ p·lower and Σ p·upper over every outcome.
-        let sums = |bounds: &[(f64, f64)]| {
-            bounds
-                .iter()
-                .enumerate()
-                .fold((0.0, 0.0), |(lo, hi), (i, &(l, h))| {
-                    (lo + p(i) * l, hi + p(i) * h)
-                })
-        };
+        // Σ p·lower and Σ p·upper over every outcome, kept up to date as bounds tighten.
+        let (mut lo_sum, mut hi_sum): (f64, f64) = (0.0, (0..n).map(p).sum());
         if self.pruning == Pruning::Star2 {
             for i in 0..n {
                 let child = after(i);
                 let Phase::Move(side) = rules.phase(&child) else {
                     continue;
                 };
-                if depth == 1 {
+                let (lo, hi) = self.scratch.bounds[base + i];
+                let (new_lo, new_hi) = if depth == 1 {
                     // Its moves lead straight to leaves: evaluating them all costs no more
                     // than a probe, and gives the exact value.
                     let exact = self.decision(&child, side, 1, 0.0, 1.0, false);
-                    self.scratch.bounds[base + i] = (exact, exact);
+                    (exact, exact)
                 } else {
-                    let (lo_sum, hi_sum) = sums(&self.scratch.bounds[base..base + n]);
-                    let (lo, hi) = self.scratch.bounds[base + i];
                     let a = ((alpha - (hi_sum - p(i) * hi)) / p(i)).max(0.0);
                     let b = ((beta - (lo_sum - p(i) * lo)) / p(i)).min(1.0);
                     let probe = self.decision(&child, side, depth, a, b, true);
-                    let bound = &mut self.scratch.bounds[base + i];
-                    if side == self.me {
+                    if side == self.me && probe > a {
                         // The best move is at least as good as the first one.
-                        if probe > a {
-                            bound.0 = bound.0.max(probe).min(bound.1);
-                        }
-                    } else if probe < b {
-                        bound.1 = bound.1.min(probe).max(bound.0);
+                        (lo.max(probe).min(hi), hi)
+                    } else if side != self.me && probe < b {
+                        (lo, hi.min(probe).max(lo))
+                    } else {
+                        (lo, hi)
                     }
-                }
-                let (lo_sum, hi_sum) = sums(&self.scratch.bounds[base..base + n]);
+                };
+                lo_sum += p(i) * (new_lo - lo);
+                hi_sum += p(i) * (new_hi - hi);
+                self.scratch.bounds[base + i] = (new_lo, new_hi);
                 if lo_sum >= beta {
                     return lo_sum;
                 }
@@ -392,7 +386,6 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
             if lo >= hi {
                 continue;
             }
-            let (lo_sum, hi_sum) = sums(&self.scratch.bounds[base..base + n]);
             let others_lo = lo_sum - p(i) * lo;
             let others_hi = hi_sum - p(i) * hi;
             // The child values that would put this node outside (alpha, beta).
@@ -408,16 +401,18 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
                 // Fails low: this node is worth at most alpha.
                 return (others_hi + p(i) * v).min(alpha);
             }
-            let bound = &mut self.scratch.bounds[base + i];
-            *bound = if v >= wb {
-                (hi, hi)
+            let exact = if v >= wb {
+                hi
             } else if v <= wa {
-                (lo, lo)
+                lo
             } else {
-                (v, v)
+                v
             };
+            lo_sum = others_lo + p(i) * exact;
+            hi_sum = others_hi + p(i) * exact;
+            self.scratch.bounds[base + i] = (exact, exact);
         }
-        sums(&self.scratch.bounds[base..base + n]).0
+        lo_sum
     }
 
     /// A decision by `side`: the best child for it (alpha-beta, fail-soft). With

@@ -33,7 +33,7 @@
 mod dispatch;
 #[cfg(feature = "regency")]
 mod regency;
-mod solver;
+pub mod solver;
 pub mod table;
 
 use core::ops::Range;
