@@ -338,11 +338,20 @@ fn bad_endgame_requests_are_typed_errors() {
         solve_for(&Regency::default(), 9, &SolveOptions::default()),
         Err(EndgameError::Pieces { requested: 9, .. })
     ));
+    // Four pieces a side: 290 million positions, refused before any memory is spent.
+    assert!(matches!(
+        solve_for(&Regency::default(), 4, &SolveOptions::default()),
+        Err(EndgameError::TooLarge {
+            limit: 67_108_864,
+            ..
+        })
+    ));
     // Too few sweeps allowed to reach the tolerance.
     let space = RegencyEndgame::new(Regency::default(), 1).unwrap();
     let stingy = SolveOptions {
         tolerance: 1e-12,
         max_sweeps: 2,
+        ..SolveOptions::default()
     };
     assert!(matches!(
         solve(space, &stingy),

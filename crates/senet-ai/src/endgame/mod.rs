@@ -157,9 +157,15 @@ pub enum EndgameError {
         /// The index reached.
         to: usize,
     },
-    /// The space has more states than the solver's 29-bit indices can hold.
-    #[error("{0} states are too many for the solver (at most 2^29)")]
-    TooLarge(usize),
+    /// The space has more positions than the solver is allowed to take on
+    /// ([`SolveOptions::max_states`], and never more than its 29-bit indices hold).
+    #[error("{states} positions are too many to solve (the limit is {limit})")]
+    TooLarge {
+        /// Positions in the space.
+        states: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// A turn went through more moves in a row than the solver follows.
     #[error("more than {0} moves in a row without a throw from {1}")]
     TooManyMoves(usize, String),

@@ -52,14 +52,20 @@ pub struct SolveOptions {
     /// The most sweeps of one layer before giving up with
     /// [`EndgameError::NotConverged`].
     pub max_sweeps: u32,
+    /// The most positions to take on; a larger space is refused with
+    /// [`EndgameError::TooLarge`] before any memory is spent. The solver needs about 70 bytes
+    /// per position (Regency with 3 pieces a side: 9.8 million positions, 700 MB).
+    pub max_states: usize,
 }
 
 impl Default for SolveOptions {
-    /// Tolerance 1e-9, at most 100,000 sweeps per layer.
+    /// Tolerance 1e-9, at most 100,000 sweeps per layer, at most 2^26 (67 million)
+    /// positions.
     fn default() -> Self {
         SolveOptions {
             tolerance: 1e-9,
             max_sweeps: 100_000,
+            max_states: 1 << 26,
         }
     }
 }
@@ -113,8 +119,12 @@ pub fn solve<S: EndgameSpace>(
     options: &SolveOptions,
 ) -> Result<EndgameTable<S>, EndgameError> {
     let count = space.state_count();
-    if count > PAYLOAD as usize + 1 {
-        return Err(EndgameError::TooLarge(count));
+    let limit = options.max_states.min(PAYLOAD as usize + 1);
+    if count > limit {
+        return Err(EndgameError::TooLarge {
+            states: count,
+            limit,
+        });
     }
     let layers = space.layers();
     check_layers(&layers, count)?;
