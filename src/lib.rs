@@ -67,3 +67,8 @@ pub mod piccione {
 
 #[cfg(feature = "piccione")]
 pub use senet_piccione::Piccione;
+/// Computer players and the exact endgame solver (feature `ai`): the `senet-ai` crate.
+#[cfg(feature = "ai")]
+pub mod ai {
+    pub use senet_ai::*;
+}

@@ -1,0 +1,92 @@
+//! Solves the endgames of a ruleset and writes the table file.
+//!
+//! ```text
+//! cargo run --release -p senet-ai --features rayon --example solve -- --pieces 2
+//! cargo run --release -p senet-ai --features rayon --example solve -- --pieces 3 \
+//!     --rules "regency(house_of_water=true)" --out regency-water-3.senet-endgame
+//! ```
+
+use std::time::Instant;
+
+use clap::Parser;
+use senet_ai::endgame::{RegencyEndgame, SolveOptions, ValueEncoding, solve};
+use senet_core::{Ruleset, RulesetSpec};
+use senet_regency::Regency;
+
+#[derive(Parser, Debug)]
+#[command(about = "Solve Senet endgames exactly and write the table")]
+struct Args {
+    /// The most pieces a side has on the board.
+    #[arg(long, default_value_t = 2)]
+    pieces: u8,
+    /// The ruleset (only Regency has an endgame space so far).
+    #[arg(long, default_value = "regency")]
+    rules: String,
+    /// Stop when no value changes by more than this in a sweep.
+    #[arg(long, default_value_t = 1e-9)]
+    tolerance: f64,
+    /// Where to write the table (nothing is written without it).
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
+    /// Store 4 bytes per value instead of 2.
+    #[arg(long)]
+    wide: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(e) = run(&args) {
+        eprintln!("solve: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let spec: RulesetSpec = args.rules.parse()?;
+    let rules = Regency::from_spec(&spec)?;
+    let space = RegencyEndgame::new(rules, args.pieces)?;
+    let options = SolveOptions {
+        tolerance: args.tolerance,
+        ..SolveOptions::default()
+    };
+    let started = Instant::now();
+    let table = solve(space, &options)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let stats = table.stats();
+    println!(
+        "{} endgames, k = {}: {} positions, {} layers, {} sweeps (at most {} in a layer), \
+         largest program {} words, residual {:.2e} (tolerance {:.0e}), {:.2} s on {} threads",
+        rules.spec(),
+        args.pieces,
+        stats.states,
+        stats.layers,
+        stats.sweeps,
+        stats.max_layer_sweeps,
+        stats.program_words,
+        stats.residual,
+        stats.tolerance,
+        elapsed,
+        threads(),
+    );
+    if let Some(path) = &args.out {
+        let encoding = if args.wide {
+            ValueEncoding::U32
+        } else {
+            ValueEncoding::U16
+        };
+        let bytes = table.to_bytes(encoding);
+        std::fs::write(path, &bytes)?;
+        println!("wrote {} ({} bytes)", path.display(), bytes.len());
+    }
+    Ok(())
+}
+
+#[cfg(feature = "rayon")]
+fn threads() -> usize {
+    rayon::current_num_threads()
+}
+
+#[cfg(not(feature = "rayon"))]
+fn threads() -> usize {
+    1
+}

@@ -1,0 +1,262 @@
+//! Exact solutions of Senet endgames.
+//!
+//! An *endgame* is a position in which each side has at most `k` pieces left on the board
+//! (the others borne off). For small `k` every such position can be listed, and the
+//! probability that the side to act wins under perfect play by both sides can be computed
+//! exactly for all of them at once:
+//!
+//! - an [`EndgameSpace`] lists the positions of one ruleset that wait for a throw, each with
+//!   an index (implemented for Regency by [`RegencyEndgame`], feature `regency`);
+//! - [`solve`] runs value iteration over the turn machine until the values change by less
+//!   than a stated tolerance (the position graph has cycles: swaps and returns to the start
+//!   undo progress, so one backward pass is not enough);
+//! - the result is an [`EndgameTable`], which answers [`PositionOracle`] queries, and
+//!   stores itself in a compact, versioned binary file (see [`table`]).
+//!
+//! The [`Perfect`](crate::Perfect) player plays from such tables.
+//!
+//! ```
+//! use senet_ai::endgame::{EndgameSpace, RegencyEndgame, SolveOptions, solve};
+//! use senet_core::Ruleset;
+//! use senet_regency::Regency;
+//!
+//! let space = RegencyEndgame::new(Regency::default(), 1).unwrap();
+//! let table = solve(space, &SolveOptions::default()).unwrap();
+//! assert!(table.stats().residual <= 1e-9);
+//! // Black on 29, White on 28, Black to throw: only a 1 bears Black's last piece off.
+//! let rules = Regency::default();
+//! let state = rules.parse_position(&format!("{}WB. b", ".".repeat(27))).unwrap();
+//! let p = table.value(&state).unwrap();
+//! assert!(p > 0.25 && p < 0.75);
+//! ```
+
+mod dispatch;
+#[cfg(feature = "regency")]
+mod regency;
+pub mod solver;
+pub mod table;
+
+use core::ops::Range;
+
+use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, ThrowingDevice};
+use thiserror::Error;
+
+pub use dispatch::{read_for, solve_for, supports_endgame};
+#[cfg(feature = "regency")]
+pub use regency::RegencyEndgame;
+pub use solver::{SolveOptions, SolveStats, solve};
+pub use table::{EndgameTable, ValueEncoding};
+
+use crate::player::outcome_value;
+
+/// The positions of a ruleset's endgames that wait for a throw, each with an index in
+/// `0..state_count()`: what the [solver](solve) needs to know about a ruleset.
+///
+/// The contract:
+/// - [`index`](EndgameSpace::index) accepts only states in [`Phase::Throw`], and gives
+///   equal indices only to states in which the side to act has the same chance of winning
+///   (a space may fold symmetric positions together, as Regency's folds the two colours);
+/// - [`state`](EndgameSpace::state) gives, for every index, a state with that index;
+/// - the space is closed under play: every state waiting for a throw that can be reached
+///   from a state of the space (through throws and moves) has an index too;
+/// - [`layers`](EndgameSpace::layers) cut `0..state_count()` into consecutive ranges such
+///   that play from a state never reaches a later layer (typically: pieces borne off never
+///   return, so fewer pieces on the board means an earlier layer). The solver finishes each
+///   layer before the next. One layer with everything is always correct, only slower.
+///
+/// The solver checks the last two promises as it goes and reports a broken one as an
+/// [`EndgameError`].
+///
+/// A ruleset whose throws are stored (Kendall's default) can implement this by indexing the
+/// stored throws too; one whose throws are used at once (Regency, Kendall's
+/// `throw_timing=immediate`) indexes only the board and the side to act.
+pub trait EndgameSpace: Send + Sync + 'static {
+    /// The ruleset.
+    type Rules: Ruleset;
+
+    /// Names the indexing scheme; stored in table files, so that a table is only read back by
+    /// the scheme that wrote it. Change it whenever [`index`](EndgameSpace::index) changes.
+    const LAYOUT: &'static str;
+
+    /// The ruleset, with the options the positions are played under.
+    fn rules(&self) -> &Self::Rules;
+
+    /// The most pieces a side may have on the board in a position of the space.
+    fn max_pieces(&self) -> u8;
+
+    /// How many indices there are.
+    fn state_count(&self) -> usize;
+
+    /// Consecutive ranges covering `0..state_count()`, in solving order (see the trait's
+    /// contract).
+    fn layers(&self) -> Vec<Range<usize>> {
+        core::iter::once(0..self.state_count()).collect()
+    }
+
+    /// The index of `state`, if it is a position of the space.
+    fn index(&self, state: &<Self::Rules as Ruleset>::State) -> Option<usize>;
+
+    /// A state with the given index (`None` past the end).
+    fn state(&self, index: usize) -> Option<<Self::Rules as Ruleset>::State>;
+}
+
+/// Something that knows the exact value of some positions: solved endgame tables.
+///
+/// Object-safe, so that generic code (players, the CLI) can hold the tables of whichever
+/// ruleset it plays as `Arc<dyn PositionOracle<R>>`.
+pub trait PositionOracle<R: Ruleset>: Send + Sync {
+    /// The probability that the side to act wins `state` (a state in [`Phase::Throw`]) under
+    /// perfect play, if the oracle covers it.
+    fn throw_value(&self, state: &R::State) -> Option<f64>;
+
+    /// The ruleset configuration the values hold for.
+    fn spec(&self) -> RulesetSpec;
+
+    /// The most pieces per side on the board in the positions covered.
+    fn max_pieces(&self) -> u8;
+
+    /// A one-line description, e.g. `regency endgames, up to 2 pieces a side, 35,532 states`.
+    fn describe(&self) -> String;
+}
+
+/// Why an endgame could not be solved, stored or read.
+#[derive(Debug, Error)]
+pub enum EndgameError {
+    /// No endgame space is implemented for this ruleset.
+    #[error("no endgame tables for `{0}` (supported: {list})", list = dispatch::SUPPORTED.join(", "))]
+    Unsupported(String),
+    /// The number of pieces per side is outside what the space supports.
+    #[error("endgames with {requested} pieces a side are not supported (1..={max})")]
+    Pieces {
+        /// The number asked for.
+        requested: u8,
+        /// The largest supported number.
+        max: u8,
+    },
+    /// An index did not give a state, or a state did not index back to its index: the
+    /// space breaks its contract.
+    #[error("the endgame space is inconsistent at index {index}: {reason}")]
+    Inconsistent {
+        /// The index concerned.
+        index: usize,
+        /// What went wrong.
+        reason: String,
+    },
+    /// Play from a position of the space reached a state waiting for a throw that the space
+    /// does not index.
+    #[error("the endgame space is not closed: {position} is reached but has no index")]
+    NotClosed {
+        /// The position reached, in notation.
+        position: String,
+    },
+    /// Play from a layer reached a later layer.
+    #[error("layer order broken: index {from} reaches index {to} in a later layer")]
+    LayerOrder {
+        /// The index played from.
+        from: usize,
+        /// The index reached.
+        to: usize,
+    },
+    /// The space has more positions than the solver is allowed to take on
+    /// ([`SolveOptions::max_states`], and never more than its 29-bit indices hold).
+    #[error("{states} positions are too many to solve (the limit is {limit})")]
+    TooLarge {
+        /// Positions in the space.
+        states: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A turn went through more moves in a row than the solver follows.
+    #[error("more than {0} moves in a row without a throw from {1}")]
+    TooManyMoves(usize, String),
+    /// Value iteration did not reach the tolerance within the allowed sweeps.
+    #[error(
+        "value iteration did not converge: after {sweeps} sweeps values still change by {change:e}"
+    )]
+    NotConverged {
+        /// Sweeps done.
+        sweeps: u32,
+        /// The largest change in the last sweep.
+        change: f64,
+    },
+    /// A position given to the table could not be read.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// A table file could not be used.
+    #[error(transparent)]
+    Table(#[from] table::TableError),
+    /// The tables were solved for another ruleset configuration than the one played.
+    #[error("the tables are for `{table}`, the game is `{game}`")]
+    RulesetMismatch {
+        /// The configuration of the tables.
+        table: String,
+        /// The configuration of the game.
+        game: String,
+    },
+}
+
+/// The most moves in a row (without a throw in between) that exact evaluation follows.
+/// Every ruleset spends a throw per move, so chains are short; the limit only guards
+/// against a broken ruleset.
+pub(crate) const MAX_MOVE_CHAIN: usize = 16;
+
+/// The exact value for `side` of `state`, looking up states that wait for a throw in
+/// `lookup` and expanding decisions (best move for whoever decides) in between. `None`
+/// when a state reached is not covered.
+pub(crate) fn exact_value<R: Ruleset>(
+    rules: &R,
+    state: &R::State,
+    side: Side,
+    lookup: &dyn Fn(&R::State) -> Option<f64>,
+    depth: usize,
+) -> Option<f64> {
+    match rules.phase(state) {
+        Phase::Over(outcome) => Some(outcome_value(&outcome, side)),
+        Phase::Throw(to_act) => {
+            let v = lookup(state)?;
+            Some(if to_act == side { v } else { 1.0 - v })
+        }
+        Phase::Move(mover) => {
+            if depth >= MAX_MOVE_CHAIN {
+                return None;
+            }
+            let mut moves = MoveList::new();
+            rules.generate_moves(state, &mut moves);
+            let maximise = mover == side;
+            let mut best: Option<f64> = None;
+            for &mv in moves.iter() {
+                let mut next = *state;
+                rules.play_unchecked(&mut next, mv);
+                let v = exact_value(rules, &next, side, lookup, depth + 1)?;
+                best = Some(match best {
+                    None => v,
+                    Some(b) if maximise => b.max(v),
+                    Some(b) => b.min(v),
+                });
+            }
+            best
+        }
+    }
+}
+
+/// One step of the Bellman equation at a state waiting for a throw: the throw's outcomes
+/// weighted by the device's exact table, each followed by the best play, with the states
+/// that wait for the next throw looked up in `lookup`. The value is for the side to act.
+pub(crate) fn bellman_value<R: Ruleset>(
+    rules: &R,
+    state: &R::State,
+    lookup: &dyn Fn(&R::State) -> Option<f64>,
+) -> Option<f64> {
+    let Phase::Throw(side) = rules.phase(state) else {
+        return None;
+    };
+    let device = rules.device();
+    let denominator = f64::from(device.denominator());
+    let mut total = 0.0;
+    for outcome in device.outcomes() {
+        let mut next = *state;
+        rules.throw_unchecked(&mut next, outcome.value);
+        total += f64::from(outcome.weight) * exact_value(rules, &next, side, lookup, 0)?;
+    }
+    Some(total / denominator)
+}

@@ -1,0 +1,348 @@
+//! The endgame space of the Regency ruleset.
+
+use core::ops::Range;
+
+use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
+use senet_regency::{ExitRule, PIECES, Regency, RegencyState};
+
+use super::{EndgameError, EndgameSpace};
+
+/// Squares on the track, plus one so that square numbers index arrays directly.
+const SLOTS: usize = 31;
+const NOWHERE: u8 = u8::MAX;
+
+/// The Regency positions with at most `k` pieces a side on the board, waiting for a throw.
+///
+/// Regency's rules treat the two sides alike once White has made its first move (R-5 is the
+/// only rule that names a side), so a position and its mirror image (colours swapped, the
+/// other side to act) have the same value for the side to act. The space keeps one of each
+/// pair: the side to act is called "mine", the other "theirs", and the index is
+///
+/// ```text
+/// offset(a, b) + rank(mine) · C(n − a, b) + rank(theirs among the squares mine leaves free)
+/// ```
+///
+/// where `a` and `b` count the pieces on the board, `n` is the number of squares a piece can
+/// rest on (27 never, 30 not when a piece landing there is borne off at once: 28 squares by
+/// default, 29 under the exit options), and `rank` is the position of a set of squares in
+/// the colexicographic order of all sets of that size. Groups `(a, b)` are stored in order of
+/// `a + b`, which makes the layers: a move never puts a piece back on the board.
+///
+/// Positions in which White has not yet made its first move lie outside the space (they
+/// only occur with all five White pieces on the board).
+///
+/// ```
+/// use senet_ai::endgame::{EndgameSpace, RegencyEndgame};
+/// use senet_core::Ruleset;
+/// use senet_regency::Regency;
+/// let space = RegencyEndgame::new(Regency::default(), 2).unwrap();
+/// assert_eq!(space.state_count(), 756 + 2 * 9_828 + 122_850);
+/// let rules = Regency::default();
+/// let black = rules.parse_position(&format!("{}B.W.. b", ".".repeat(25))).unwrap();
+/// let white = rules.parse_position(&format!("{}W.B.. w", ".".repeat(25))).unwrap();
+/// assert_eq!(space.index(&black), space.index(&white)); // mirror images share an index
+/// assert!(space.index(&rules.initial_state()).is_none()); // five pieces a side
+/// ```
+#[derive(Clone, Debug)]
+pub struct RegencyEndgame {
+    rules: Regency,
+    max_pieces: u8,
+    /// For each square, its position among the squares a piece can rest on.
+    position: [u8; SLOTS],
+    /// The squares a piece can rest on, by position.
+    squares: Vec<u8>,
+    /// `binomial[n][r]` = C(n, r).
+    binomial: [[usize; PIECES as usize + 1]; SLOTS],
+    groups: Vec<Group>,
+    /// `group_of[a][b]`: the group with `a` pieces of mine and `b` of theirs.
+    group_of: [[usize; PIECES as usize + 1]; PIECES as usize + 1],
+    layers: Vec<Range<usize>>,
+    total: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    mine: u8,
+    theirs: u8,
+    start: usize,
+    count: usize,
+    /// C(n − mine, theirs): placements of theirs for each placement of mine.
+    stride: usize,
+}
+
+impl RegencyEndgame {
+    /// The space of positions with at most `max_pieces` (1..=5) pieces a side on the board.
+    pub fn new(rules: Regency, max_pieces: u8) -> Result<RegencyEndgame, EndgameError> {
+        if !(1..=PIECES).contains(&max_pieces) {
+            return Err(EndgameError::Pieces {
+                requested: max_pieces,
+                max: PIECES,
+            });
+        }
+        // R-12: no piece stays on 27; R-14: a piece reaching 30 is borne off at once (under
+        // the exit options 30 is an ordinary square).
+        let thirty_is_a_square = rules.exit() != ExitRule::LandOnThirty;
+        let squares: Vec<u8> = (1..=30u8)
+            .filter(|&s| s != 27 && (s != 30 || thirty_is_a_square))
+            .collect();
+        let mut position = [NOWHERE; SLOTS];
+        for (p, &s) in squares.iter().enumerate() {
+            position[usize::from(s)] = p as u8;
+        }
+        let mut binomial = [[0usize; PIECES as usize + 1]; SLOTS];
+        for (n, row) in binomial.iter_mut().enumerate() {
+            row[0] = 1;
+            for r in 1..=PIECES as usize {
+                // C(n, r) = C(n, r − 1) · (n − r + 1) / r, exact at every step.
+                row[r] = row[r - 1] * (n + 1).saturating_sub(r) / r;
+            }
+        }
+        let n = squares.len();
+        let k = max_pieces;
+        let mut groups = Vec::new();
+        let mut layers = Vec::new();
+        let mut group_of = [[usize::MAX; PIECES as usize + 1]; PIECES as usize + 1];
+        let mut start = 0;
+        for sum in 2..=2 * k {
+            let layer_start = start;
+            for mine in 1..=k {
+                let Some(theirs) = sum.checked_sub(mine).filter(|t| (1..=k).contains(t)) else {
+                    continue;
+                };
+                let stride = binomial[n - usize::from(mine)][usize::from(theirs)];
+                let count = binomial[n][usize::from(mine)] * stride;
+                group_of[usize::from(mine)][usize::from(theirs)] = groups.len();
+                groups.push(Group {
+                    mine,
+                    theirs,
+                    start,
+                    count,
+                    stride,
+                });
+                start += count;
+            }
+            layers.push(layer_start..start);
+        }
+        Ok(RegencyEndgame {
+            rules,
+            max_pieces,
+            position,
+            squares,
+            binomial,
+            groups,
+            group_of,
+            layers,
+            total: start,
+        })
+    }
+
+    /// The colexicographic rank of the positions in `mask` (a set of positions as bits).
+    #[inline]
+    fn rank(&self, mut mask: u32) -> usize {
+        let mut rank = 0;
+        let mut i = 1;
+        while mask != 0 {
+            let p = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            rank += self.binomial[p][i];
+            i += 1;
+        }
+        rank
+    }
+
+    /// The set of `size` positions with colexicographic rank `rank`, among `n` positions.
+    fn unrank(&self, mut rank: usize, size: u8, n: usize) -> u32 {
+        let mut mask = 0;
+        let mut top = n;
+        for i in (1..=usize::from(size)).rev() {
+            // The largest p with C(p, i) ≤ rank.
+            let mut p = top;
+            while p > 0 && self.binomial[p - 1][i] > rank {
+                p -= 1;
+            }
+            let p = p.saturating_sub(1);
+            rank -= self.binomial[p][i].min(rank);
+            mask |= 1 << p;
+            top = p;
+        }
+        mask
+    }
+}
+
+/// Spreads the low bits of `compressed` over the zero bits of `taken`: bit j of the result
+/// is set when the j-th position not in `taken` is in `compressed`.
+fn expand(compressed: u32, taken: u32) -> u32 {
+    let mut out = 0;
+    let mut source = compressed;
+    let mut p = 0;
+    while source != 0 && p < 32 {
+        if taken & (1 << p) == 0 {
+            if source & 1 != 0 {
+                out |= 1 << p;
+            }
+            source >>= 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+impl EndgameSpace for RegencyEndgame {
+    type Rules = Regency;
+
+    const LAYOUT: &'static str = "regency-endgame-v1";
+
+    fn rules(&self) -> &Regency {
+        &self.rules
+    }
+
+    fn max_pieces(&self) -> u8 {
+        self.max_pieces
+    }
+
+    fn state_count(&self) -> usize {
+        self.total
+    }
+
+    fn layers(&self) -> Vec<Range<usize>> {
+        self.layers.clone()
+    }
+
+    #[inline]
+    fn index(&self, state: &RegencyState) -> Option<usize> {
+        if state.pending_throw().is_some() || !state.white_opened() {
+            return None;
+        }
+        let board = state.board();
+        let me = state.to_move();
+        let them = me.opponent();
+        let mine = board.pieces_of(me);
+        let theirs = board.pieces_of(them);
+        let (a, b) = (mine.len(), theirs.len());
+        if a == 0 || b == 0 || a > self.max_pieces || b > self.max_pieces {
+            return None;
+        }
+        if board.off_count(me) + a != PIECES
+            || board.off_count(them) + b != PIECES
+            || board.hand_count(me) + board.hand_count(them) != 0
+        {
+            return None;
+        }
+        let group = &self.groups[self.group_of[usize::from(a)][usize::from(b)]];
+        let mut mine_at = 0u32;
+        for sq in mine.iter() {
+            let p = self.position[usize::from(sq.get())];
+            if p == NOWHERE {
+                return None;
+            }
+            mine_at |= 1 << p;
+        }
+        let mut theirs_at = 0u32;
+        for sq in theirs.iter() {
+            let p = self.position[usize::from(sq.get())];
+            if p == NOWHERE {
+                return None;
+            }
+            // Their position among the squares mine leave free.
+            let below = (mine_at & ((1u32 << p) - 1)).count_ones();
+            theirs_at |= 1 << (u32::from(p) - below);
+        }
+        Some(group.start + self.rank(mine_at) * group.stride + self.rank(theirs_at))
+    }
+
+    fn state(&self, index: usize) -> Option<RegencyState> {
+        if index >= self.total {
+            return None;
+        }
+        let group = self.groups[self.groups.partition_point(|g| g.start + g.count <= index)];
+        let offset = index - group.start;
+        let n = self.squares.len();
+        let mine_at = self.unrank(offset / group.stride, group.mine, n);
+        let theirs_compressed = self.unrank(
+            offset % group.stride,
+            group.theirs,
+            n - usize::from(group.mine),
+        );
+        let theirs_at = expand(theirs_compressed, mine_at);
+        let to_squares = |mut mask: u32| {
+            let mut bits = 0u32;
+            while mask != 0 {
+                let p = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                bits |= 1 << self.squares[p];
+            }
+            SquareSet::from_bits_truncate(bits)
+        };
+        let board =
+            BitBoard::new(to_squares(mine_at), to_squares(theirs_at), [0, 0], [0, 0]).ok()?;
+        // The side to act is Black; pieces not on the board are off; White has opened.
+        self.rules.read_setup(&Setup::new(board, Side::Black)).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials_are_exact() {
+        let space = RegencyEndgame::new(Regency::default(), 3).unwrap();
+        assert_eq!(space.binomial[28][3], 3276);
+        assert_eq!(space.binomial[25][3], 2300);
+        assert_eq!(space.binomial[2][3], 0);
+        assert_eq!(space.binomial[30][5], 142_506);
+    }
+
+    #[test]
+    fn rank_and_unrank_are_inverse() {
+        let space = RegencyEndgame::new(Regency::default(), 3).unwrap();
+        for size in 1..=3u8 {
+            let combos = space.binomial[12][usize::from(size)];
+            for rank in 0..combos {
+                let mask = space.unrank(rank, size, 12);
+                assert_eq!(mask.count_ones(), u32::from(size));
+                assert!(mask < 1 << 12);
+                assert_eq!(space.rank(mask), rank);
+            }
+        }
+    }
+
+    #[test]
+    fn expand_skips_taken_positions() {
+        // Free positions are 0, 2, 3, 5…; compressed {1, 2} are positions 2 and 3.
+        assert_eq!(expand(0b110, 0b10010), 0b1100);
+    }
+
+    #[test]
+    fn every_index_gives_a_state_that_indexes_back() {
+        for rules in [
+            Regency::default(),
+            Regency::default().with_exit(ExitRule::BeyondThirty),
+        ] {
+            let space = RegencyEndgame::new(rules, 2).unwrap();
+            for index in 0..space.state_count() {
+                let state = space.state(index).unwrap();
+                assert_eq!(space.index(&state), Some(index));
+            }
+            assert!(space.state(space.state_count()).is_none());
+        }
+    }
+
+    #[test]
+    fn the_exit_options_make_thirty_a_square() {
+        let plain = RegencyEndgame::new(Regency::default(), 1).unwrap();
+        let beyond =
+            RegencyEndgame::new(Regency::default().with_exit(ExitRule::From28To30), 1).unwrap();
+        assert_eq!(plain.state_count(), 28 * 27);
+        assert_eq!(beyond.state_count(), 29 * 28);
+    }
+
+    #[test]
+    fn pieces_outside_one_to_five_are_refused() {
+        assert!(matches!(
+            RegencyEndgame::new(Regency::default(), 0),
+            Err(EndgameError::Pieces { requested: 0, .. })
+        ));
+        assert!(RegencyEndgame::new(Regency::default(), 6).is_err());
+    }
+}

@@ -1,0 +1,488 @@
+//! Expectiminimax: search over moves and throws, with the throws weighted by the device's
+//! exact outcome table.
+
+use rand_core::Rng;
+use senet_core::{MoveList, Phase, Ruleset, Side, ThrowOutcome, ThrowingDevice};
+
+use crate::eval::{Evaluator, RaceEvaluator};
+use crate::player::{Analysis, Player, PlayerError, ValueKind, outcome_value, side_to_move};
+
+/// How much an [`Expectiminimax`] player searches. Never a clock: the same position always
+/// gets the same search and the same move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Budget {
+    /// Search this many decisions deep (at least 1). Every move counts, whoever makes it
+    /// (a side that throws again after its move makes the next decision too); throws do not
+    /// count.
+    Depth(u32),
+    /// Search depth 1, 2, 3, … and keep the deepest search that finished before the nodes
+    /// visited (over all depths) exceeded this number. Depth 1 is always finished.
+    Nodes(u64),
+}
+
+/// How chance nodes are pruned. All three give the same values (the tests check this);
+/// they differ only in the work done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Pruning {
+    /// Plain expectiminimax: every child of every node is searched.
+    None,
+    /// Alpha-beta at decision nodes, and Ballard's Star1 at chance nodes: since every value
+    /// lies in `[0, 1]`, the outcomes not yet searched bound a chance node's value, and the
+    /// search of an outcome stops as soon as the node's value is known to fall outside the
+    /// window its parent cares about. The default: it never searches more than plain
+    /// expectiminimax, and cuts more the more the evaluation separates positions.
+    #[default]
+    Star1,
+    /// Star1, preceded by Ballard's Star2 probing: each outcome's decision is first searched
+    /// through its most promising move only, which bounds it from one side (from below for the
+    /// side whose value is maximised, from above for the other), sometimes enough to cut the
+    /// whole chance node before any full search. Without a transposition table the probed
+    /// move is searched again afterwards; on Regency at depth 3 and more that costs more
+    /// than the cuts save (see `docs/players.md`), so it is not the default.
+    Star2,
+}
+
+/// Consecutive throws (with no move in between) searched before the position is evaluated
+/// statically: stored-throw rulesets throw again and again before they move.
+const MAX_THROW_CHAIN: u8 = 4;
+
+/// The expectiminimax player.
+///
+/// It searches the game tree of the turn machine: at a decision the side to move picks the
+/// move best for itself; at a throw every outcome of the device is followed, weighted by its
+/// exact probability. Whoever acts next is read from the ruleset's phase, so extra throws
+/// (the same side acting again), stored throws spent one move at a time, and multi-step
+/// moves are all searched as the rules play them. At the depth limit, positions are scored
+/// by the [`Evaluator`] (the [`RaceEvaluator`] unless another is given), an estimate of the
+/// probability of winning; finished games score 1, ½ or 0.
+///
+/// Every root move is searched with the full window, so the [`Analysis`] gives each move its
+/// exact depth-limited value; below the root, [`Pruning`] (Star1 by default) skips what
+/// cannot change those values.
+///
+/// ```
+/// use rand_chacha::ChaCha8Rng;
+/// use rand_core::SeedableRng;
+/// use senet_ai::{Budget, Expectiminimax, Player, ValueKind};
+/// use senet_core::{Game, Ruleset};
+/// use senet_regency::Regency;
+///
+/// let mut game = Game::new(Regency::default());
+/// game.throw(3).unwrap();
+/// let mut player = Expectiminimax::new(Budget::Depth(3));
+/// let mut rng = ChaCha8Rng::seed_from_u64(0);
+/// let analysis = player.analyse(game.rules(), game.state(), &mut rng).unwrap();
+/// assert_eq!(analysis.kind(), ValueKind::EstimatedWinProbability);
+/// assert!(analysis.moves().iter().all(|m| (0.0..=1.0).contains(&m.value)));
+/// assert_eq!(player.last_search().depth, 3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Expectiminimax<R: Ruleset, E = RaceEvaluator> {
+    evaluator: E,
+    budget: Budget,
+    pruning: Pruning,
+    scratch: Scratch<R>,
+    last: SearchInfo,
+}
+
+/// What the last search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The depth whose values were returned.
+    pub depth: u32,
+    /// Nodes visited, over every depth searched.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Scratch<R: Ruleset> {
+    moves: MoveList,
+    /// A stack of child positions with their static values; each decision node pushes its
+    /// children and pops them when it returns.
+    children: Vec<(R::State, f64)>,
+    /// A stack of (lower, upper) bounds of chance-node outcomes.
+    bounds: Vec<(f64, f64)>,
+}
+
+impl<R: Ruleset> Default for Scratch<R> {
+    fn default() -> Self {
+        Scratch {
+            moves: MoveList::new(),
+            children: Vec::new(),
+            bounds: Vec::new(),
+        }
+    }
+}
+
+impl<R: Ruleset> Expectiminimax<R, RaceEvaluator> {
+    /// Expectiminimax with the default evaluation and Star1 pruning.
+    pub fn new(budget: Budget) -> Self {
+        Expectiminimax::with_evaluator(budget, RaceEvaluator::default())
+    }
+}
+
+impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
+    /// Expectiminimax with another evaluation function.
+    pub fn with_evaluator(budget: Budget, evaluator: E) -> Self {
+        Expectiminimax {
+            evaluator,
+            budget,
+            pruning: Pruning::default(),
+            scratch: Scratch::default(),
+            last: SearchInfo::default(),
+        }
+    }
+
+    /// The same player with another pruning method.
+    #[must_use]
+    pub fn with_pruning(mut self, pruning: Pruning) -> Self {
+        self.pruning = pruning;
+        self
+    }
+
+    /// The budget.
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// What the last [`analyse`](Player::analyse) did.
+    pub fn last_search(&self) -> SearchInfo {
+        self.last
+    }
+
+    /// The value for the side to move of each move in `moves` (legal in `state`), searched
+    /// `depth` decisions deep (at least 1), with `node_limit` nodes at most; `None` when the
+    /// limit was reached first.
+    fn search_root(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        moves: &[senet_core::Move],
+        depth: u32,
+        node_limit: u64,
+        nodes: &mut u64,
+    ) -> Option<Vec<f64>> {
+        let me = rules.phase(state).side()?;
+        let device = rules.device();
+        let denominator = f64::from(device.denominator());
+        let mut search = Search {
+            rules,
+            evaluator: &self.evaluator,
+            me,
+            pruning: self.pruning,
+            outcomes: device.outcomes(),
+            denominator,
+            nodes: *nodes,
+            node_limit,
+            scratch: &mut self.scratch,
+        };
+        let mut values = Vec::with_capacity(moves.len());
+        for &mv in moves {
+            let mut child = *state;
+            rules.play_unchecked(&mut child, mv);
+            let v = search.value(&child, depth - 1, 0.0, 1.0, 0);
+            if search.nodes > search.node_limit {
+                *nodes = search.nodes;
+                return None;
+            }
+            values.push(v);
+        }
+        *nodes = search.nodes;
+        Some(values)
+    }
+}
+
+/// The deepest depth iterative deepening tries under a node budget.
+const MAX_ITERATIVE_DEPTH: u32 = 64;
+
+impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
+    fn name(&self) -> String {
+        match self.budget {
+            Budget::Depth(d) => format!("expectiminimax:{d}"),
+            Budget::Nodes(n) => format!("expectiminimax:nodes={n}"),
+        }
+    }
+
+    fn analyse(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        _rng: &mut dyn Rng,
+    ) -> Result<Analysis, PlayerError> {
+        side_to_move(rules, state)?;
+        rules.generate_moves(state, &mut self.scratch.moves);
+        let moves: Vec<senet_core::Move> = self.scratch.moves.iter().copied().collect();
+        if moves.len() == 1 {
+            self.last = SearchInfo::default();
+            return Ok(Analysis::forced(moves[0]));
+        }
+        let mut nodes = 0;
+        let (depth, values) = match self.budget {
+            Budget::Depth(d) => {
+                let d = d.max(1);
+                let values = self
+                    .search_root(rules, state, &moves, d, u64::MAX, &mut nodes)
+                    .unwrap_or_default();
+                (d, values)
+            }
+            Budget::Nodes(limit) => {
+                let mut best = (0, Vec::new());
+                let mut previous_nodes = None;
+                for d in 1..=MAX_ITERATIVE_DEPTH {
+                    let before = nodes;
+                    let cap = if d == 1 { u64::MAX } else { limit };
+                    match self.search_root(rules, state, &moves, d, cap, &mut nodes) {
+                        Some(values) => best = (d, values),
+                        None => break,
+                    }
+                    // A search that visits no more nodes than the one before has reached the
+                    // end of every line: deeper searches would give the same values.
+                    let used = nodes - before;
+                    if previous_nodes == Some(used) {
+                        break;
+                    }
+                    previous_nodes = Some(used);
+                }
+                best
+            }
+        };
+        self.last = SearchInfo { depth, nodes };
+        Ok(Analysis::best_of(
+            &moves,
+            &values,
+            ValueKind::EstimatedWinProbability,
+        ))
+    }
+}
+
+struct Search<'a, R: Ruleset, E> {
+    rules: &'a R,
+    evaluator: &'a E,
+    /// The side whose winning chance every value is.
+    me: Side,
+    pruning: Pruning,
+    outcomes: &'static [ThrowOutcome],
+    denominator: f64,
+    nodes: u64,
+    node_limit: u64,
+    scratch: &'a mut Scratch<R>,
+}
+
+impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
+    /// The static value of a position: exact when the game is over.
+    #[inline]
+    fn leaf(&self, state: &R::State) -> f64 {
+        match self.rules.phase(state) {
+            Phase::Over(outcome) => outcome_value(&outcome, self.me),
+            _ => self
+                .evaluator
+                .evaluate(self.rules, state, self.me)
+                .clamp(0.0, 1.0),
+        }
+    }
+
+    /// The value of `state` searched `depth` decisions deep, fail-soft: a result `≤ alpha`
+    /// is an upper bound of the true value, `≥ beta` a lower bound, and exact in between.
+    /// `throws` counts the throws since the last move.
+    fn value(&mut self, state: &R::State, depth: u32, alpha: f64, beta: f64, throws: u8) -> f64 {
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            return 0.5;
+        }
+        match self.rules.phase(state) {
+            Phase::Over(outcome) => outcome_value(&outcome, self.me),
+            _ if depth == 0 => self.leaf(state),
+            Phase::Throw(_) if throws >= MAX_THROW_CHAIN => self.leaf(state),
+            Phase::Throw(_) => self.chance(state, depth, alpha, beta, throws + 1),
+            Phase::Move(side) => self.decision(state, side, depth, alpha, beta, false),
+        }
+    }
+
+    /// A throw: the outcomes weighted by their probabilities.
+    fn chance(&mut self, state: &R::State, depth: u32, alpha: f64, beta: f64, throws: u8) -> f64 {
+        let rules = self.rules;
+        let outcomes = self.outcomes;
+        let denominator = self.denominator;
+        let p = |o: &ThrowOutcome| f64::from(o.weight) / denominator;
+        let after = |o: &ThrowOutcome| {
+            let mut next = *state;
+            rules.throw_unchecked(&mut next, o.value);
+            next
+        };
+        if self.pruning == Pruning::None {
+            return outcomes
+                .iter()
+                .map(|o| p(o) * self.value(&after(o), depth, 0.0, 1.0, throws))
+                .sum();
+        }
+        let base = self.scratch.bounds.len();
+        self.scratch
+            .bounds
+            .extend(core::iter::repeat_n((0.0, 1.0), outcomes.len()));
+        let result = self.chance_pruned(state, depth, alpha, beta, throws, base);
+        self.scratch.bounds.truncate(base);
+        result
+    }
+
+    fn chance_pruned(
+        &mut self,
+        state: &R::State,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+        throws: u8,
+        base: usize,
+    ) -> f64 {
+        let rules = self.rules;
+        let outcomes = self.outcomes;
+        let n = outcomes.len();
+        let denominator = self.denominator;
+        let p = |i: usize| f64::from(outcomes[i].weight) / denominator;
+        let after = |i: usize| {
+            let mut next = *state;
+            rules.throw_unchecked(&mut next, outcomes[i].value);
+            next
+        };
+        // Σ p·lower and Σ p·upper over every outcome, kept up to date as bounds tighten.
+        let (mut lo_sum, mut hi_sum): (f64, f64) = (0.0, (0..n).map(p).sum());
+        if self.pruning == Pruning::Star2 {
+            for i in 0..n {
+                let child = after(i);
+                let Phase::Move(side) = rules.phase(&child) else {
+                    continue;
+                };
+                let (lo, hi) = self.scratch.bounds[base + i];
+                let (new_lo, new_hi) = if depth == 1 {
+                    // Its moves lead straight to leaves: evaluating them all costs no more
+                    // than a probe, and gives the exact value.
+                    let exact = self.decision(&child, side, 1, 0.0, 1.0, false);
+                    (exact, exact)
+                } else {
+                    let a = ((alpha - (hi_sum - p(i) * hi)) / p(i)).max(0.0);
+                    let b = ((beta - (lo_sum - p(i) * lo)) / p(i)).min(1.0);
+                    let probe = self.decision(&child, side, depth, a, b, true);
+                    if side == self.me && probe > a {
+                        // The best move is at least as good as the first one.
+                        (lo.max(probe).min(hi), hi)
+                    } else if side != self.me && probe < b {
+                        (lo, hi.min(probe).max(lo))
+                    } else {
+                        (lo, hi)
+                    }
+                };
+                lo_sum += p(i) * (new_lo - lo);
+                hi_sum += p(i) * (new_hi - hi);
+                self.scratch.bounds[base + i] = (new_lo, new_hi);
+                if lo_sum >= beta {
+                    return lo_sum;
+                }
+                if hi_sum <= alpha {
+                    return hi_sum;
+                }
+            }
+        }
+        for i in 0..n {
+            let (lo, hi) = self.scratch.bounds[base + i];
+            if lo >= hi {
+                continue;
+            }
+            let others_lo = lo_sum - p(i) * lo;
+            let others_hi = hi_sum - p(i) * hi;
+            // The child values that would put this node outside (alpha, beta).
+            let a = (alpha - others_hi) / p(i);
+            let b = (beta - others_lo) / p(i);
+            let (wa, wb) = (a.max(lo), b.min(hi));
+            let v = self.value(&after(i), depth, wa, wb, throws);
+            if v >= wb && b <= hi {
+                // Fails high: this node is worth at least beta.
+                return (others_lo + p(i) * v).max(beta);
+            }
+            if v <= wa && a >= lo {
+                // Fails low: this node is worth at most alpha.
+                return (others_hi + p(i) * v).min(alpha);
+            }
+            let exact = if v >= wb {
+                hi
+            } else if v <= wa {
+                lo
+            } else {
+                v
+            };
+            lo_sum = others_lo + p(i) * exact;
+            hi_sum = others_hi + p(i) * exact;
+            self.scratch.bounds[base + i] = (exact, exact);
+        }
+        lo_sum
+    }
+
+    /// A decision by `side`: the best child for it (alpha-beta, fail-soft). With
+    /// `first_only`, only the most promising move is searched (a Star2 probe).
+    fn decision(
+        &mut self,
+        state: &R::State,
+        side: Side,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        first_only: bool,
+    ) -> f64 {
+        let rules = self.rules;
+        let maximise = side == self.me;
+        rules.generate_moves(state, &mut self.scratch.moves);
+        let base = self.scratch.children.len();
+        for i in 0..self.scratch.moves.len() {
+            let mut next = *state;
+            rules.play_unchecked(&mut next, self.scratch.moves[i]);
+            let key = self.leaf(&next);
+            self.scratch.children.push((next, key));
+        }
+        let children = &mut self.scratch.children[base..];
+        if depth == 1 {
+            // The children are leaves: their static values are their values.
+            self.nodes += children.len() as u64;
+            let values = children.iter().map(|c| c.1);
+            let best = if first_only {
+                values.take(1).fold(f64::NAN, f64::max)
+            } else if maximise {
+                values.fold(f64::NEG_INFINITY, f64::max)
+            } else {
+                values.fold(f64::INFINITY, f64::min)
+            };
+            self.scratch.children.truncate(base);
+            return best;
+        }
+        // Most promising first, by static value.
+        if maximise {
+            children.sort_unstable_by(|x, y| y.1.total_cmp(&x.1));
+        } else {
+            children.sort_unstable_by(|x, y| x.1.total_cmp(&y.1));
+        }
+        let count = if first_only { 1 } else { children.len() };
+        let mut best = if maximise {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let exhaustive = self.pruning == Pruning::None;
+        for i in 0..count {
+            let child = self.scratch.children[base + i].0;
+            let v = if exhaustive {
+                self.value(&child, depth - 1, 0.0, 1.0, 0)
+            } else {
+                self.value(&child, depth - 1, alpha, beta, 0)
+            };
+            if maximise {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if (alpha >= beta && !exhaustive) || self.nodes > self.node_limit {
+                break;
+            }
+        }
+        self.scratch.children.truncate(base);
+        best
+    }
+}

@@ -1,0 +1,121 @@
+//! The greedy player: the best move by a one-move heuristic.
+
+use rand_core::Rng;
+use senet_core::{BitBoard, MoveList, Ruleset, Side};
+
+use crate::features::{exposed, pips};
+use crate::player::{Analysis, Player, PlayerError, ValueKind, side_to_move};
+
+/// Weights of the greedy heuristic, in squares of progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GreedyWeights {
+    /// Per square the mover's pieces advance (negative when a piece is sent back).
+    pub progress: f64,
+    /// Per square the opponent's pieces are sent back (a capture or a swap).
+    pub capture: f64,
+    /// Per piece borne off by the move.
+    pub bear_off: f64,
+    /// Per piece of the mover left exposed after the move (alone, within one throw in front
+    /// of an opposing piece).
+    pub exposed: f64,
+}
+
+impl Default for GreedyWeights {
+    fn default() -> Self {
+        GreedyWeights {
+            progress: 1.0,
+            capture: 1.0,
+            bear_off: 10.0,
+            exposed: -4.0,
+        }
+    }
+}
+
+/// Looks one move ahead and scores each resulting position from board features alone:
+///
+/// ```text
+/// score = progress · (squares the mover's pieces advanced)
+///       + capture  · (squares the opponent's pieces were sent back)
+///       + bear_off · (pieces borne off by the move)
+///       + exposed  · (mover's pieces exposed afterwards)
+/// ```
+///
+/// with the defaults 1, 1, 10 and −4 ([`GreedyWeights`]). Squares are counted as pips (see
+/// [`crate::features::pips`]), so a piece sent from 27 back to the start counts as negative
+/// progress and a swap counts for both sides. The player never looks at throws to come; ties
+/// go to the move generated first, so it is deterministic.
+#[derive(Clone, Debug, Default)]
+pub struct Greedy {
+    weights: GreedyWeights,
+    moves: MoveList,
+}
+
+impl Greedy {
+    /// The greedy player with the default weights.
+    pub fn new() -> Self {
+        Greedy::default()
+    }
+
+    /// The greedy player with other weights.
+    pub fn with_weights(weights: GreedyWeights) -> Self {
+        Greedy {
+            weights,
+            moves: MoveList::new(),
+        }
+    }
+
+    /// The heuristic score of going from `before` to `after` for `mover`.
+    pub fn score<D: senet_core::ThrowingDevice>(
+        &self,
+        before: &BitBoard,
+        after: &BitBoard,
+        mover: Side,
+        device: &D,
+    ) -> f64 {
+        let w = &self.weights;
+        let other = mover.opponent();
+        let progress = f64::from(pips(before, mover)) - f64::from(pips(after, mover));
+        let capture = f64::from(pips(after, other)) - f64::from(pips(before, other));
+        let borne_off = f64::from(after.off_count(mover)) - f64::from(before.off_count(mover));
+        let left_exposed = f64::from(exposed(after, mover, device).len());
+        w.progress * progress
+            + w.capture * capture
+            + w.bear_off * borne_off
+            + w.exposed * left_exposed
+    }
+}
+
+impl<R: Ruleset> Player<R> for Greedy {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+
+    fn analyse(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        _rng: &mut dyn Rng,
+    ) -> Result<Analysis, PlayerError> {
+        let mover = side_to_move(rules, state)?;
+        rules.generate_moves(state, &mut self.moves);
+        if self.moves.len() == 1 {
+            return Ok(Analysis::forced(self.moves[0]));
+        }
+        let device = rules.device();
+        let before = rules.board(state);
+        let values: Vec<f64> = self
+            .moves
+            .iter()
+            .map(|&mv| {
+                let mut next = *state;
+                rules.play_unchecked(&mut next, mv);
+                self.score(before, rules.board(&next), mover, &device)
+            })
+            .collect();
+        Ok(Analysis::best_of(
+            &self.moves,
+            &values,
+            ValueKind::Heuristic,
+        ))
+    }
+}

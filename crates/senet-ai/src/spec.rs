@@ -1,0 +1,218 @@
+//! Players by name: `random`, `greedy`, `expectiminimax:3`, `mcts:1000`, `perfect`.
+
+use core::fmt;
+use core::str::FromStr;
+use std::sync::Arc;
+
+use senet_core::Ruleset;
+use thiserror::Error;
+
+use crate::endgame::{EndgameError, PositionOracle, SolveOptions, solve_for};
+use crate::expectiminimax::{Budget, Expectiminimax};
+use crate::greedy::Greedy;
+use crate::mcts::Mcts;
+use crate::perfect::Perfect;
+use crate::player::Player;
+use crate::random::RandomPlayer;
+
+/// The search depth of `expectiminimax` without a number.
+pub const DEFAULT_DEPTH: u32 = 2;
+/// The playouts of `mcts` without a number.
+pub const DEFAULT_PLAYOUTS: u32 = 1000;
+/// The pieces per side of the tables `perfect` solves without a number.
+pub const DEFAULT_PERFECT_PIECES: u8 = 2;
+
+/// The players in the form the CLI and the strength table name them.
+const KNOWN: &str =
+    "random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES]";
+
+/// A player named in text.
+///
+/// | name | player |
+/// |---|---|
+/// | `random` | [`RandomPlayer`] |
+/// | `greedy` | [`Greedy`] |
+/// | `expectiminimax`, `expectiminimax:D` | [`Expectiminimax`] searching `D` decisions deep (default 2) |
+/// | `expectiminimax:nodes=N` | [`Expectiminimax`] with a budget of `N` nodes |
+/// | `mcts`, `mcts:N` | [`Mcts`] with `N` playouts per decision (default 1000) |
+/// | `perfect`, `perfect:K` | [`Perfect`] from tables of up to `K` pieces a side (default 2) |
+///
+/// A budget of zero and unknown names are errors.
+///
+/// ```
+/// use senet_ai::{PlayerSpec, PlayerSpecError, Budget};
+/// let spec: PlayerSpec = "expectiminimax:3".parse().unwrap();
+/// assert_eq!(spec, PlayerSpec::Expectiminimax(Budget::Depth(3)));
+/// assert_eq!(spec.to_string(), "expectiminimax:3");
+/// assert_eq!("mcts".parse::<PlayerSpec>().unwrap(), PlayerSpec::Mcts(1000));
+/// assert!(matches!("mcts:0".parse::<PlayerSpec>(), Err(PlayerSpecError::ZeroBudget { .. })));
+/// assert!(matches!("alphazero".parse::<PlayerSpec>(), Err(PlayerSpecError::UnknownPlayer(_))));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerSpec {
+    /// `random`.
+    Random,
+    /// `greedy`.
+    Greedy,
+    /// `expectiminimax:D` or `expectiminimax:nodes=N`.
+    Expectiminimax(Budget),
+    /// `mcts:N`.
+    Mcts(u32),
+    /// `perfect:K`.
+    Perfect(u8),
+}
+
+/// A player name that cannot be used.
+#[derive(Debug, Error)]
+pub enum PlayerSpecError {
+    /// No player has this name.
+    #[error("unknown player `{0}` (known: {KNOWN})")]
+    UnknownPlayer(String),
+    /// A budget (depth, nodes, playouts, pieces) of zero.
+    #[error("`{player}` needs a budget of at least 1, not 0")]
+    ZeroBudget {
+        /// The player named.
+        player: &'static str,
+    },
+    /// A parameter that is not a number, or a parameter for a player that takes none.
+    #[error("`{text}`: {player} takes {expected}")]
+    BadParameter {
+        /// The player named.
+        player: &'static str,
+        /// The whole name as given.
+        text: String,
+        /// What the player takes.
+        expected: &'static str,
+    },
+    /// The tables of a perfect player could not be made.
+    #[error("perfect player: {0}")]
+    Endgame(#[from] EndgameError),
+}
+
+fn number<T: FromStr + PartialEq + Default>(
+    player: &'static str,
+    text: &str,
+    digits: &str,
+    expected: &'static str,
+) -> Result<T, PlayerSpecError> {
+    let n: T = digits.parse().map_err(|_| PlayerSpecError::BadParameter {
+        player,
+        text: text.to_string(),
+        expected,
+    })?;
+    if n == T::default() {
+        return Err(PlayerSpecError::ZeroBudget { player });
+    }
+    Ok(n)
+}
+
+impl FromStr for PlayerSpec {
+    type Err = PlayerSpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let text = s.trim();
+        let (name, parameter) = match text.split_once(':') {
+            Some((name, parameter)) => (name, Some(parameter)),
+            None => (text, None),
+        };
+        let no_parameter = |player: &'static str, spec: PlayerSpec| match parameter {
+            None => Ok(spec),
+            Some(_) => Err(PlayerSpecError::BadParameter {
+                player,
+                text: text.to_string(),
+                expected: "no parameter",
+            }),
+        };
+        match name {
+            "random" => no_parameter("random", PlayerSpec::Random),
+            "greedy" => no_parameter("greedy", PlayerSpec::Greedy),
+            "expectiminimax" => {
+                const EXPECTED: &str =
+                    "a depth (expectiminimax:3) or a node budget (expectiminimax:nodes=20000)";
+                let budget = match parameter {
+                    None => Budget::Depth(DEFAULT_DEPTH),
+                    Some(p) => match p.strip_prefix("nodes=") {
+                        Some(n) => Budget::Nodes(number("expectiminimax", text, n, EXPECTED)?),
+                        None => Budget::Depth(number("expectiminimax", text, p, EXPECTED)?),
+                    },
+                };
+                Ok(PlayerSpec::Expectiminimax(budget))
+            }
+            "mcts" => {
+                let playouts = match parameter {
+                    None => DEFAULT_PLAYOUTS,
+                    Some(p) => number("mcts", text, p, "a number of playouts (mcts:1000)")?,
+                };
+                Ok(PlayerSpec::Mcts(playouts))
+            }
+            "perfect" => {
+                let pieces = match parameter {
+                    None => DEFAULT_PERFECT_PIECES,
+                    Some(p) => number(
+                        "perfect",
+                        text,
+                        p,
+                        "a number of pieces per side (perfect:2)",
+                    )?,
+                };
+                Ok(PlayerSpec::Perfect(pieces))
+            }
+            _ => Err(PlayerSpecError::UnknownPlayer(text.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
+            PlayerSpec::Expectiminimax(Budget::Depth(d)) => write!(f, "expectiminimax:{d}"),
+            PlayerSpec::Expectiminimax(Budget::Nodes(n)) => write!(f, "expectiminimax:nodes={n}"),
+            PlayerSpec::Mcts(n) => write!(f, "mcts:{n}"),
+            PlayerSpec::Perfect(k) => write!(f, "perfect:{k}"),
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// Builds the player for `rules`. A perfect player solves its tables first (a second or
+    /// two for 2 pieces a side, minutes for 3); use
+    /// [`build_with_tables`](PlayerSpec::build_with_tables) to reuse tables already solved or
+    /// read from a file. Fails for a perfect player when the ruleset has no endgame space.
+    pub fn build<R: Ruleset>(&self, rules: &R) -> Result<Box<dyn Player<R>>, PlayerSpecError> {
+        match (self.without_tables(), *self) {
+            (Some(player), _) => Ok(player),
+            (None, PlayerSpec::Perfect(pieces)) => {
+                let tables = solve_for(rules, pieces, &SolveOptions::default())?;
+                Ok(Box::new(Perfect::with_default_fallback(rules, tables)?))
+            }
+            (None, _) => Err(PlayerSpecError::UnknownPlayer(self.to_string())),
+        }
+    }
+
+    /// Builds the player for `rules`, a perfect player playing from `tables` (whatever
+    /// number of pieces they cover). Fails when the tables were solved for another ruleset
+    /// configuration.
+    pub fn build_with_tables<R: Ruleset>(
+        &self,
+        rules: &R,
+        tables: Arc<dyn PositionOracle<R>>,
+    ) -> Result<Box<dyn Player<R>>, PlayerSpecError> {
+        match self.without_tables() {
+            Some(player) => Ok(player),
+            None => Ok(Box::new(Perfect::with_default_fallback(rules, tables)?)),
+        }
+    }
+
+    /// Every player but the perfect one, which needs tables.
+    fn without_tables<R: Ruleset>(&self) -> Option<Box<dyn Player<R>>> {
+        Some(match *self {
+            PlayerSpec::Random => Box::new(RandomPlayer::new()),
+            PlayerSpec::Greedy => Box::new(Greedy::new()),
+            PlayerSpec::Expectiminimax(budget) => Box::new(Expectiminimax::new(budget)),
+            PlayerSpec::Mcts(playouts) => Box::new(Mcts::new(playouts)),
+            PlayerSpec::Perfect(_) => return None,
+        })
+    }
+}

@@ -1,0 +1,491 @@
+//! The endgame solver: its values satisfy the Bellman equation, agree with expectiminimax
+//! searched deep enough, survive the file format, and bad tables are refused.
+
+use std::sync::{Arc, OnceLock};
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use senet_ai::endgame::table::{TableError, TableHeader};
+use senet_ai::endgame::{
+    EndgameError, EndgameSpace, EndgameTable, PositionOracle, RegencyEndgame, SolveOptions,
+    ValueEncoding, read_for, solve, solve_for, supports_endgame,
+};
+use senet_ai::{
+    Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, RaceEvaluator, ValueKind,
+};
+use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
+use senet_regency::{ExitRule, Regency};
+
+const TOLERANCE: f64 = 1e-9;
+
+fn solved(rules: Regency, pieces: u8) -> EndgameTable<RegencyEndgame> {
+    let space = RegencyEndgame::new(rules, pieces).unwrap();
+    solve(space, &SolveOptions::default()).unwrap()
+}
+
+/// The default Regency endgames with up to two pieces a side, solved once for all tests.
+fn two_pieces() -> &'static EndgameTable<RegencyEndgame> {
+    static TABLE: OnceLock<EndgameTable<RegencyEndgame>> = OnceLock::new();
+    TABLE.get_or_init(|| solved(Regency::default(), 2))
+}
+
+/// Decision points of the space: a random position waiting for a throw, then a throw drawn
+/// from the sticks, kept when it leaves more than one move (so at least two pieces a side).
+fn decisions(
+    table: &EndgameTable<RegencyEndgame>,
+    count: usize,
+    seed: u64,
+) -> Vec<senet_regency::RegencyState> {
+    let space = table.space();
+    let rules = space.rules();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..count * 100 {
+        if out.len() == count {
+            break;
+        }
+        let index = uniform_below(&mut rng, space.state_count() as u32) as usize;
+        let mut state = space.state(index).unwrap();
+        rules.throw_unchecked(&mut state, rules.device().sample(&mut rng));
+        if rules.legal_moves(&state).len() > 1 {
+            out.push(state);
+        }
+    }
+    assert_eq!(out.len(), count, "too few decisions with a choice");
+    out
+}
+
+#[test]
+fn solved_values_satisfy_the_bellman_equation_recomputed_from_the_turn_machine() {
+    let table = two_pieces();
+    assert_eq!(table.stats().states, 143_262);
+    assert!(table.stats().residual <= TOLERANCE);
+    // Independent of the solver's compiled programs: every throw and move replayed.
+    let residual = table.bellman_residual().unwrap();
+    assert!(residual <= TOLERANCE, "residual {residual:e}");
+    assert!(table.values().iter().all(|v| (0.0..=1.0).contains(v)));
+}
+
+#[test]
+fn every_option_combination_solves_to_the_tolerance() {
+    let variants = [
+        Regency::default().with_house_of_happiness(true),
+        Regency::default().with_house_of_water(true),
+        Regency::default().with_exit(ExitRule::From28To30),
+        Regency::default().with_exit(ExitRule::BeyondThirty),
+        Regency::default().with_lost_throw_keeps_extra_throw(true),
+    ];
+    for rules in variants {
+        let table = solved(rules, 1);
+        let residual = table.bellman_residual().unwrap();
+        assert!(
+            residual <= TOLERANCE,
+            "{}: residual {residual:e}",
+            rules.spec()
+        );
+    }
+}
+
+#[test]
+fn values_differ_between_options_where_the_rules_differ() {
+    // Black on 26 and White on 29, Black to throw. Under R-14 a 4 lands Black on 30 and bears
+    // it off; under exit_beyond_30 leaving from 26 takes a 5, which these sticks never show,
+    // and 30 is an ordinary square.
+    let plain = solved(Regency::default(), 1);
+    let exits = solved(Regency::default().with_exit(ExitRule::BeyondThirty), 1);
+    let position = format!("{}B..W. b", ".".repeat(25));
+    let a = plain.value(&plain.space().rules().parse_position(&position).unwrap());
+    let b = exits.value(&exits.space().rules().parse_position(&position).unwrap());
+    assert!((a.unwrap() - b.unwrap()).abs() > 1e-3, "{a:?} vs {b:?}");
+}
+
+#[test]
+fn r_14_a_lone_piece_on_29_wins_only_with_a_one() {
+    // Black's last piece on 29 against White's on 28, Black to throw. Black wins at once with a
+    // 1; every other throw is lost and the turn passes (I-4). White bears off with
+    // a 2; its 1 is blocked (29 is a safe square Black holds, R-10 b), and its other throws are
+    // lost. So V = 1/4 + 3/4 · (1 − W) with W = 6/16 + 10/16 · (1 − V):
+    // V = 1/4 + 3/4 · (10/16) · V  ⇒  V = (1/4) / (1 − 30/64) = 16/34.
+    let table = two_pieces();
+    let rules = table.space().rules();
+    let state = rules
+        .parse_position(&format!("{}WB. b", ".".repeat(27)))
+        .unwrap();
+    let value = table.value(&state).unwrap();
+    assert!((value - 16.0 / 34.0).abs() < 1e-8, "{value}");
+}
+
+#[test]
+fn mirrored_positions_share_their_value() {
+    let table = two_pieces();
+    let rules = table.space().rules();
+    let black = rules
+        .parse_position(&format!("{}B.W..B...W.. b", ".".repeat(18)))
+        .unwrap();
+    let white = rules
+        .parse_position(&format!("{}W.B..W...B.. w", ".".repeat(18)))
+        .unwrap();
+    assert_eq!(table.value(&black), table.value(&white));
+    assert!(table.value(&black).is_some());
+}
+
+/// An evaluator that scores every unfinished position the same.
+struct Constant(f64);
+
+impl<R: Ruleset> Evaluator<R> for Constant {
+    fn evaluate(&self, rules: &R, state: &R::State, side: Side) -> f64 {
+        match rules.phase(state) {
+            Phase::Over(o) => senet_ai::outcome_value(&o, side),
+            _ => self.0,
+        }
+    }
+}
+
+#[test]
+fn expectiminimax_searched_deep_enough_agrees_with_the_solver() {
+    // Unfinished leaves scored 0 give a lower bound of the true value, scored 1 an upper
+    // bound: the exact value must lie between, and the bracket closes as the search deepens
+    // (its width is at most the chance that the game is still going at the horizon). Small
+    // cases: every piece already in the last row.
+    let table = two_pieces();
+    let rules = *table.space().rules();
+    let space = table.space();
+    let positions: Vec<_> = (0..space.state_count())
+        .step_by(7)
+        .filter_map(|i| space.state(i))
+        .filter(|s| s.board().all_pieces().iter().all(|sq| sq.get() > 20))
+        .flat_map(|s| senet_core::conformance::with_each_throw(&rules, &s))
+        .map(|(_, s)| s)
+        .filter(|s| rules.legal_moves(s).len() > 1)
+        .take(12)
+        .collect();
+    assert_eq!(positions.len(), 12);
+    let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let mut mean_widths = Vec::new();
+    for depth in [1, 3, 5] {
+        let mut low = Expectiminimax::with_evaluator(Budget::Depth(depth), Constant(0.0));
+        let mut high = Expectiminimax::with_evaluator(Budget::Depth(depth), Constant(1.0));
+        let (mut total, mut count) = (0.0, 0.0);
+        for state in &positions {
+            let exact = perfect.exact_values(&rules, state).unwrap();
+            let lo = low.analyse(&rules, state, &mut rng).unwrap();
+            let hi = high.analyse(&rules, state, &mut rng).unwrap();
+            for ((e, l), h) in exact.iter().zip(lo.moves()).zip(hi.moves()) {
+                assert!(
+                    l.value <= e + 1e-9 && e - 1e-9 <= h.value,
+                    "{l:?} ≤ {e} ≤ {h:?}"
+                );
+                total += h.value - l.value;
+                count += 1.0;
+            }
+        }
+        mean_widths.push(total / count);
+    }
+    // Passes (throws that cannot be used) keep these games going, so the bracket closes
+    // slowly, but it must close.
+    let w = &mean_widths;
+    assert!(w.windows(2).all(|p| p[1] < p[0] - 0.02), "{w:?}");
+}
+
+#[test]
+fn expectiminimax_on_exact_leaves_reproduces_the_exact_values() {
+    // The table is a fixed point of the Bellman equation, so searching any depth with the
+    // table at the leaves gives back the exact value of every move (extra throws included).
+    let table = two_pieces();
+    let rules = *table.space().rules();
+    let oracle: Arc<dyn PositionOracle<Regency>> = Arc::new(table.clone());
+    let mut perfect = Perfect::with_default_fallback(&rules, Arc::clone(&oracle)).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    for depth in 1..=3 {
+        let evaluator = OracleEvaluator::new(Arc::clone(&oracle), RaceEvaluator::default());
+        let mut search = Expectiminimax::with_evaluator(Budget::Depth(depth), evaluator);
+        for state in decisions(table, 60, depth.into()) {
+            let exact = perfect.exact_values(&rules, &state).unwrap();
+            let searched = search.analyse(&rules, &state, &mut rng).unwrap();
+            for (e, s) in exact.iter().zip(searched.moves()) {
+                assert!(
+                    (e - s.value).abs() < 1e-8,
+                    "depth {depth}: {e} vs {}",
+                    s.value
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn perfect_play_uses_exact_values_and_picks_the_best() {
+    let table = two_pieces();
+    let rules = *table.space().rules();
+    let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    for state in decisions(table, 50, 3) {
+        let analysis = perfect.analyse(&rules, &state, &mut rng).unwrap();
+        assert_eq!(analysis.kind(), ValueKind::ExactWinProbability);
+        let best = analysis
+            .moves()
+            .iter()
+            .map(|m| m.value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(analysis.moves()[analysis.chosen_index()].value, best);
+    }
+    // Outside the tables (the opening) the fallback search decides.
+    let mut state = rules.initial_state();
+    rules.throw_unchecked(&mut state, 3);
+    let analysis = perfect.analyse(&rules, &state, &mut rng).unwrap();
+    assert_eq!(analysis.kind(), ValueKind::EstimatedWinProbability);
+}
+
+#[test]
+fn tables_round_trip_through_the_file_format() {
+    let table = two_pieces();
+    for (encoding, precision) in [(ValueEncoding::U16, 7.7e-6), (ValueEncoding::U32, 1.2e-10)] {
+        let bytes = table.to_bytes(encoding);
+        let (header, _) = TableHeader::parse(&bytes).unwrap();
+        assert_eq!(header.spec, "regency");
+        assert_eq!(header.max_pieces, 2);
+        assert_eq!(header.states, 143_262);
+        assert_eq!(header.layout, RegencyEndgame::LAYOUT);
+        assert_eq!(
+            bytes.len(),
+            42 + 7 + 2 + RegencyEndgame::LAYOUT.len() + 143_262 * encoding.bytes() + 8
+        );
+        let space = RegencyEndgame::new(Regency::default(), 2).unwrap();
+        let back = EndgameTable::from_bytes(space, &bytes).unwrap();
+        let worst = table
+            .values()
+            .iter()
+            .zip(back.values())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        assert!(worst <= precision, "{encoding:?}: {worst:e}");
+        assert_eq!(back.stats().residual, table.stats().residual);
+        let mut reader = &bytes[..];
+        let again = EndgameTable::read_from(
+            RegencyEndgame::new(Regency::default(), 2).unwrap(),
+            &mut reader,
+        )
+        .unwrap();
+        assert_eq!(again.values(), back.values());
+    }
+}
+
+#[test]
+fn a_table_for_other_options_is_refused() {
+    let water = Regency::default().with_house_of_water(true);
+    let bytes = solved(water, 1).to_bytes(ValueEncoding::U16);
+    let space = RegencyEndgame::new(Regency::default(), 1).unwrap();
+    match EndgameTable::from_bytes(space, &bytes) {
+        Err(TableError::RulesetMismatch { table, expected }) => {
+            assert_eq!(table, "regency(house_of_water=true)");
+            assert_eq!(expected, "regency");
+        }
+        other => panic!("expected a ruleset mismatch, got {other:?}"),
+    }
+    assert!(matches!(
+        read_for(&Regency::default(), &bytes),
+        Err(EndgameError::Table(TableError::RulesetMismatch { .. }))
+    ));
+    // The generic reader builds the space from the header and accepts the right options.
+    let oracle = read_for(&water, &bytes).unwrap();
+    assert_eq!(oracle.spec().to_string(), "regency(house_of_water=true)");
+    assert_eq!(oracle.max_pieces(), 1);
+}
+
+#[test]
+fn damaged_or_foreign_files_are_typed_errors() {
+    let bytes = solved(Regency::default(), 1).to_bytes(ValueEncoding::U16);
+    let space = || RegencyEndgame::new(Regency::default(), 1).unwrap();
+    let refuse = |bytes: &[u8]| EndgameTable::from_bytes(space(), bytes).unwrap_err();
+
+    assert!(matches!(
+        refuse(b"PK\x03\x04 not a table"),
+        TableError::BadMagic
+    ));
+    assert!(matches!(refuse(&bytes[..5]), TableError::Length { .. }));
+    assert!(matches!(
+        refuse(&bytes[..bytes.len() - 1]),
+        TableError::Length { .. }
+    ));
+    let mut flipped = bytes.clone();
+    flipped[100] ^= 0x10;
+    assert!(matches!(refuse(&flipped), TableError::Checksum));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert!(matches!(refuse(&version), TableError::Version(9)));
+    let mut encoding = bytes.clone();
+    encoding[10] = 3;
+    assert!(matches!(refuse(&encoding), TableError::Encoding(3)));
+    // A table for two pieces read as one for one piece.
+    let two = two_pieces().to_bytes(ValueEncoding::U16);
+    assert!(matches!(
+        refuse(&two),
+        TableError::PiecesMismatch {
+            table: 2,
+            expected: 1
+        }
+    ));
+}
+
+#[test]
+fn bad_endgame_requests_are_typed_errors() {
+    assert!(matches!(
+        RegencyEndgame::new(Regency::default(), 0),
+        Err(EndgameError::Pieces { requested: 0, .. })
+    ));
+    assert!(matches!(
+        solve_for(&Regency::default(), 9, &SolveOptions::default()),
+        Err(EndgameError::Pieces { requested: 9, .. })
+    ));
+    // Four pieces a side: 290 million positions, refused before any memory is spent.
+    assert!(matches!(
+        solve_for(&Regency::default(), 4, &SolveOptions::default()),
+        Err(EndgameError::TooLarge {
+            limit: 67_108_864,
+            ..
+        })
+    ));
+    // Too few sweeps allowed to reach the tolerance.
+    let space = RegencyEndgame::new(Regency::default(), 1).unwrap();
+    let stingy = SolveOptions {
+        tolerance: 1e-12,
+        max_sweeps: 2,
+        ..SolveOptions::default()
+    };
+    assert!(matches!(
+        solve(space, &stingy),
+        Err(EndgameError::NotConverged { sweeps: 2, .. })
+    ));
+    // The tables of one configuration cannot drive a player of another.
+    let water = Regency::default().with_house_of_water(true);
+    let oracle = solve_for(&water, 1, &SolveOptions::default()).unwrap();
+    assert!(matches!(
+        Perfect::with_default_fallback(&Regency::default(), oracle),
+        Err(EndgameError::RulesetMismatch { .. })
+    ));
+}
+
+/// A ruleset without an endgame space: Regency under another name.
+#[derive(Clone, Debug)]
+struct Renamed(Regency);
+
+impl Ruleset for Renamed {
+    type State = <Regency as Ruleset>::State;
+    type Device = <Regency as Ruleset>::Device;
+    const ID: &'static str = "renamed";
+    const NAME: &'static str = "Regency under another name";
+    const OPTIONS: &'static [senet_core::OptionInfo] = &[];
+    const FIELDS: &'static str = Regency::FIELDS;
+    const SEAT_RULE: senet_core::SeatRule = Regency::SEAT_RULE;
+    fn from_spec(_: &senet_core::RulesetSpec) -> Result<Self, senet_core::SpecError> {
+        Ok(Renamed(Regency::default()))
+    }
+    fn spec(&self) -> senet_core::RulesetSpec {
+        senet_core::RulesetSpec::new("renamed")
+    }
+    fn device(&self) -> Self::Device {
+        self.0.device()
+    }
+    fn pieces_per_side(&self) -> u8 {
+        self.0.pieces_per_side()
+    }
+    fn initial_state(&self) -> Self::State {
+        self.0.initial_state()
+    }
+    fn board<'s>(&self, state: &'s Self::State) -> &'s senet_core::BitBoard {
+        self.0.board(state)
+    }
+    fn phase(&self, state: &Self::State) -> Phase {
+        self.0.phase(state)
+    }
+    fn throw_unchecked(&self, state: &mut Self::State, value: u8) {
+        self.0.throw_unchecked(state, value)
+    }
+    fn generate_moves(&self, state: &Self::State, moves: &mut senet_core::MoveList) {
+        self.0.generate_moves(state, moves)
+    }
+    fn play_unchecked(&self, state: &mut Self::State, mv: senet_core::Move) {
+        self.0.play_unchecked(state, mv)
+    }
+    fn validate(&self, state: &Self::State) -> Result<(), senet_core::PositionError> {
+        self.0.validate(state)
+    }
+    fn to_setup(&self, state: &Self::State) -> senet_core::Setup {
+        self.0.to_setup(state)
+    }
+    fn read_setup(
+        &self,
+        setup: &senet_core::Setup,
+    ) -> Result<Self::State, senet_core::PositionError> {
+        self.0.read_setup(setup)
+    }
+}
+
+#[test]
+fn rulesets_without_an_endgame_space_are_a_typed_error() {
+    let rules = Renamed(Regency::default());
+    assert!(!supports_endgame(&rules));
+    assert!(supports_endgame(&Regency::default()));
+    assert!(matches!(
+        solve_for(&rules, 1, &SolveOptions::default()),
+        Err(EndgameError::Unsupported(_))
+    ));
+    let bytes = solved(Regency::default(), 1).to_bytes(ValueEncoding::U16);
+    assert!(matches!(
+        read_for(&rules, &bytes),
+        Err(EndgameError::Unsupported(_))
+    ));
+    assert!(matches!(
+        "perfect:1"
+            .parse::<senet_ai::PlayerSpec>()
+            .unwrap()
+            .build(&rules),
+        Err(senet_ai::PlayerSpecError::Endgame(
+            EndgameError::Unsupported(_)
+        ))
+    ));
+}
+
+#[test]
+fn a_space_that_breaks_its_contract_is_reported() {
+    /// Only the one-piece positions of Black on 1..=10, but claiming to be closed.
+    struct Leaky(RegencyEndgame);
+    impl EndgameSpace for Leaky {
+        type Rules = Regency;
+        const LAYOUT: &'static str = "leaky";
+        fn rules(&self) -> &Regency {
+            self.0.rules()
+        }
+        fn max_pieces(&self) -> u8 {
+            1
+        }
+        fn state_count(&self) -> usize {
+            10
+        }
+        fn index(&self, state: &senet_regency::RegencyState) -> Option<usize> {
+            self.0.index(state).filter(|&i| i < 10)
+        }
+        fn state(&self, index: usize) -> Option<senet_regency::RegencyState> {
+            (index < 10).then(|| self.0.state(index)).flatten()
+        }
+    }
+    let leaky = Leaky(RegencyEndgame::new(Regency::default(), 1).unwrap());
+    assert!(matches!(
+        solve(leaky, &SolveOptions::default()),
+        Err(EndgameError::NotClosed { .. })
+    ));
+}
+
+#[test]
+fn solve_for_gives_an_oracle_that_generic_code_can_use() {
+    let rules = Regency::default();
+    let oracle = solve_for(&rules, 1, &SolveOptions::default()).unwrap();
+    assert!(oracle.describe().contains("756"));
+    // A covered state answers; the opening does not.
+    let state = rules
+        .parse_position(&format!("{}W...B. w", ".".repeat(24)))
+        .unwrap();
+    assert!(oracle.throw_value(&state).is_some());
+    assert!(oracle.throw_value(&rules.initial_state()).is_none());
+}

@@ -1,0 +1,359 @@
+//! The strength table of `docs/players.md`: every player against every other, and every
+//! player's loss of winning chance against perfect play in endgames.
+//!
+//! ```text
+//! cargo run --release --example strength -- --tables target/regency-3.senet-endgame
+//! ```
+//!
+//! - **Matches.** For each pair of players, `--games` games with each of them moving first
+//!   (so both seat orders are played equally often). Game `i` of pair `p` draws every throw
+//!   (and every random choice of the players) from ChaCha8 stream `p·2^32 + i` of `--seed`,
+//!   so the figures do not depend on the number of threads. The table gives the row
+//!   player's share of the wins with its 95% Wilson interval.
+//! - **Endgame loss.** `--positions` decision points with a choice of moves, taken from the
+//!   positions of seeded random games that the endgame tables cover (each with a random
+//!   throw). For each, the exact winning chance after the player's move is compared with the
+//!   best move's: the mean loss, with a 95% interval, and how often the player's move was
+//!   best.
+//!
+//! The perfect player's tables (`--pieces` per side) are read from `--tables` if that file
+//! exists, and otherwise solved and written there.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Parser;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use rayon::prelude::*;
+use senet::stats::wilson_interval;
+use senet::{Phase, Ruleset, Side, ThrowingDevice, TurnCounter};
+use senet_ai::endgame::{
+    EndgameTable, PositionOracle, RegencyEndgame, SolveOptions, ValueEncoding, solve,
+};
+use senet_ai::{Perfect, Player, PlayerSpec};
+
+#[derive(Parser, Debug)]
+#[command(about = "Play the computer players against each other and against perfect endgames")]
+struct Args {
+    /// The players, comma-separated.
+    #[arg(
+        long,
+        default_value = "random,greedy,expectiminimax:1,expectiminimax:2,expectiminimax:3,mcts:300,perfect"
+    )]
+    players: String,
+    /// Games per pair and seat order.
+    #[arg(long, default_value_t = 2000)]
+    games: u64,
+    /// Endgame decision points for the loss table.
+    #[arg(long, default_value_t = 10_000)]
+    positions: usize,
+    /// Pieces per side of the perfect player's tables.
+    #[arg(long, default_value_t = 3)]
+    pieces: u8,
+    /// Where the tables are read from, or written to after solving.
+    #[arg(long)]
+    tables: Option<std::path::PathBuf>,
+    /// Seed of every ChaCha8 stream.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Games stop after this many turns and count as draws.
+    #[arg(long, default_value_t = 10_000)]
+    turn_cap: u32,
+}
+
+/// The RNG of game `game` of pair `pair`.
+fn game_rng(seed: u64, pair: u64, game: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream((pair << 32) | game);
+    rng
+}
+
+fn main() {
+    let args = Args::parse();
+    if let Err(e) = run(&args) {
+        eprintln!("strength: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let rules = senet::Regency::default();
+    let specs: Vec<PlayerSpec> = args
+        .players
+        .split(',')
+        .map(str::parse)
+        .collect::<Result<_, _>>()?;
+    let started = Instant::now();
+    let table = tables(&rules, args)?;
+    let oracle: Arc<dyn PositionOracle<senet::Regency>> = Arc::new(table);
+    let solved_in = started.elapsed().as_secs_f64();
+
+    println!("ruleset: {}", rules.spec());
+    println!("tables: {} (ready in {solved_in:.0} s)", oracle.describe());
+    println!(
+        "{} games per pair and seat order, seed {}, {} threads\n",
+        args.games,
+        args.seed,
+        rayon::current_num_threads()
+    );
+    let names: Vec<String> = specs
+        .iter()
+        .map(|s| {
+            s.build_with_tables(&rules, Arc::clone(&oracle))
+                .map(|p| p.name())
+        })
+        .collect::<Result<_, _>>()?;
+
+    // wins[i][j]: games player i won against player j; games[i][j]: games they played.
+    let n = specs.len();
+    let mut wins = vec![vec![0.0f64; n]; n];
+    let mut played = vec![vec![0u64; n]; n];
+    let mut first_wins = 0.0;
+    let mut total = 0;
+    let mut capped = 0;
+    let started = Instant::now();
+    let mut pair = 0u64;
+    for i in 0..n {
+        for j in i + 1..n {
+            let results: Vec<(bool, Option<Side>)> = (0..2 * args.games)
+                .into_par_iter()
+                .map(|game| {
+                    // Even games: player i moves first (Black); odd games: player j does.
+                    let i_black = game % 2 == 0;
+                    let mut rng = game_rng(args.seed, pair, game);
+                    let build = |k: usize| {
+                        specs[k]
+                            .build_with_tables(&rules, Arc::clone(&oracle))
+                            .expect("built once already")
+                    };
+                    let (mut black, mut white) = if i_black {
+                        (build(i), build(j))
+                    } else {
+                        (build(j), build(i))
+                    };
+                    let winner = play(
+                        &rules,
+                        [black.as_mut(), white.as_mut()],
+                        &mut rng,
+                        args.turn_cap,
+                    );
+                    (i_black, winner)
+                })
+                .collect();
+            for (i_black, winner) in results {
+                total += 1;
+                let i_side = if i_black { Side::Black } else { Side::White };
+                let score = match winner {
+                    Some(w) if w == i_side => 1.0,
+                    Some(_) => 0.0,
+                    None => {
+                        capped += 1;
+                        0.5
+                    }
+                };
+                wins[i][j] += score;
+                wins[j][i] += 1.0 - score;
+                first_wins += match winner {
+                    Some(Side::Black) => 1.0,
+                    Some(Side::White) => 0.0,
+                    None => 0.5,
+                };
+            }
+            played[i][j] += 2 * args.games;
+            played[j][i] += 2 * args.games;
+            pair += 1;
+            eprintln!(
+                "{} vs {}: done ({:.0} s)",
+                names[i],
+                names[j],
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    println!("### Matches\n");
+    println!(
+        "Share of the games won by the row player, with its 95% interval, over {} games per pair ({} with each player moving first).\n",
+        2 * args.games,
+        args.games
+    );
+    let mut header = String::from("| | ");
+    header.push_str(&names.join(" | "));
+    header.push_str(" | overall |");
+    println!("{header}");
+    println!("|---{}|---|", "|---".repeat(n));
+    for i in 0..n {
+        let mut row = format!("| **{}** |", names[i]);
+        let (mut won, mut games) = (0.0, 0u64);
+        for j in 0..n {
+            if i == j {
+                row.push_str(" — |");
+                continue;
+            }
+            row.push_str(&format!(" {} |", rate(wins[i][j], played[i][j])));
+            won += wins[i][j];
+            games += played[i][j];
+        }
+        row.push_str(&format!(" {} |", rate(won, games)));
+        println!("{row}");
+    }
+    println!(
+        "\nThe side moving first won {} of all {total} games; {capped} games reached the turn cap of {} and count as half a win each.",
+        rate(first_wins, total),
+        args.turn_cap
+    );
+    println!("Matches took {:.0} s.\n", started.elapsed().as_secs_f64());
+
+    endgame_losses(&rules, &specs, &names, &oracle, args)?;
+    Ok(())
+}
+
+/// The tables of `--pieces` pieces a side: read from `--tables`, or solved (and written).
+fn tables(
+    rules: &senet::Regency,
+    args: &Args,
+) -> Result<EndgameTable<RegencyEndgame>, Box<dyn std::error::Error>> {
+    let space = RegencyEndgame::new(*rules, args.pieces)?;
+    if let Some(path) = &args.tables
+        && path.exists()
+    {
+        let bytes = std::fs::read(path)?;
+        return Ok(EndgameTable::from_bytes(space, &bytes)?);
+    }
+    let table = solve(space, &SolveOptions::default())?;
+    if let Some(path) = &args.tables {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, table.to_bytes(ValueEncoding::U32))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(table)
+}
+
+/// Plays one game; the winner, or `None` when the turn cap stops it.
+fn play<R: Ruleset>(
+    rules: &R,
+    players: [&mut dyn Player<R>; 2],
+    rng: &mut ChaCha8Rng,
+    turn_cap: u32,
+) -> Option<Side> {
+    let device = rules.device();
+    let mut state = rules.initial_state();
+    let mut turns = TurnCounter::default();
+    loop {
+        let phase = rules.phase(&state);
+        if let Some(side) = phase.side()
+            && turns.observe(side)
+            && turns.turns() > turn_cap
+        {
+            return None;
+        }
+        match phase {
+            Phase::Over(outcome) => return outcome.winner,
+            Phase::Throw(_) => rules.throw_unchecked(&mut state, device.sample(rng)),
+            Phase::Move(side) => {
+                let mv = players[side.index()]
+                    .choose(rules, &state, rng)
+                    .expect("a decision point");
+                rules
+                    .try_play(&mut state, mv)
+                    .expect("players choose legal moves");
+            }
+        }
+    }
+}
+
+/// The loss table: each player's choices on endgame decision points, scored exactly.
+fn endgame_losses(
+    rules: &senet::Regency,
+    specs: &[PlayerSpec],
+    names: &[String],
+    oracle: &Arc<dyn PositionOracle<senet::Regency>>,
+    args: &Args,
+) -> Result<(), Box<dyn std::error::Error>> {
+    // Covered positions as random games meet them, each with a random throw.
+    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut positions = Vec::with_capacity(args.positions);
+    let device = rules.device();
+    while positions.len() < args.positions {
+        let mut found = Vec::new();
+        senet::conformance::walk_random_game(rules, &mut rng, args.turn_cap, |state| {
+            if oracle.throw_value(state).is_some() {
+                found.push(*state);
+            }
+            true
+        });
+        for mut state in found {
+            rules.throw_unchecked(&mut state, device.sample(&mut rng));
+            if rules.legal_moves(&state).len() > 1 && positions.len() < args.positions {
+                positions.push(state);
+            }
+        }
+    }
+    let mut judge = Perfect::with_default_fallback(rules, Arc::clone(oracle))?;
+    let exact: Vec<Vec<f64>> = positions
+        .iter()
+        .map(|s| judge.exact_values(rules, s).expect("covered by the tables"))
+        .collect();
+
+    println!("### Endgame loss against perfect play\n");
+    println!(
+        "{} decision points with a choice of moves, from seeded random games, with at most {} pieces a side on the board. Loss: the exact winning chance of the best move minus that of the move chosen (mean, with a 95% interval).\n",
+        positions.len(),
+        oracle.max_pieces()
+    );
+    println!("| player | mean loss | 95% interval | best move chosen |");
+    println!("|---|---|---|---|");
+    for (p, spec) in specs.iter().enumerate() {
+        let losses: Vec<(f64, bool)> = positions
+            .par_iter()
+            .zip(&exact)
+            .enumerate()
+            .map(|(k, (state, values))| {
+                let mut player = spec
+                    .build_with_tables(rules, Arc::clone(oracle))
+                    .expect("built once already");
+                let mut rng = game_rng(args.seed ^ 0x5eed, p as u64, k as u64);
+                let mv = player
+                    .choose(rules, state, &mut rng)
+                    .expect("a decision point");
+                let moves = rules.legal_moves(state);
+                let chosen = moves.iter().position(|m| *m == mv).expect("a legal move");
+                let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let loss = best - values[chosen];
+                (loss, loss <= 1e-9)
+            })
+            .collect();
+        let count = losses.len() as f64;
+        let mean = losses.iter().map(|l| l.0).sum::<f64>() / count;
+        let variance = losses.iter().map(|l| (l.0 - mean).powi(2)).sum::<f64>() / (count - 1.0);
+        let half = 1.959_964 * (variance / count).sqrt();
+        let best = losses.iter().filter(|l| l.1).count();
+        println!(
+            "| {} | {:.4} | [{:.4}, {:.4}] | {:.1}% |",
+            names[p],
+            mean,
+            (mean - half).max(0.0),
+            mean + half,
+            100.0 * best as f64 / count
+        );
+    }
+    Ok(())
+}
+
+/// `won` of `games` as a percentage with its 95% Wilson interval.
+fn rate(won: f64, games: u64) -> String {
+    if games == 0 {
+        return "—".to_string();
+    }
+    // Half wins (capped games) round down for the interval.
+    let (low, high) = wilson_interval(won.floor() as u64, games);
+    format!(
+        "{:.1}% [{:.1}, {:.1}]",
+        100.0 * won / games as f64,
+        100.0 * low,
+        100.0 * high
+    )
+}
