@@ -489,3 +489,24 @@ fn solve_for_gives_an_oracle_that_generic_code_can_use() {
     assert!(oracle.throw_value(&state).is_some());
     assert!(oracle.throw_value(&rules.initial_state()).is_none());
 }
+
+#[test]
+fn the_solved_values_do_not_depend_on_the_number_of_threads() {
+    let values = |threads| {
+        let options = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        solve(
+            RegencyEndgame::new(Regency::default(), 2).unwrap(),
+            &options,
+        )
+        .unwrap()
+        .values()
+        .to_vec()
+    };
+    let one = values(1);
+    for threads in [2, 3, 8] {
+        assert_eq!(values(threads), one, "{threads} threads");
+    }
+}

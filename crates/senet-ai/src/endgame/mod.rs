@@ -67,9 +67,18 @@ use crate::player::outcome_value;
 /// The solver checks the last two promises as it goes and reports a broken one as an
 /// [`EndgameError`].
 ///
+/// A space may also leave some states waiting for a throw out of the index on purpose, when
+/// their value follows from one throw: [`passes_through`](EndgameSpace::passes_through)
+/// names them, and the solver and the tables compute their value from their throws (each
+/// outcome weighted by the device, followed by the best play) instead of storing it. Their
+/// throws and the decisions after them must reach indexed states or finished games before
+/// the next throw. Kendall's space uses this for the turn that starts with a piece that must
+/// move (K-15), which would otherwise take as many positions again.
+///
 /// A ruleset whose throws are stored (Kendall's default) can implement this by indexing the
 /// stored throws too; one whose throws are used at once (Regency, Kendall's
-/// `throw_timing=immediate`) indexes only the board and the side to act.
+/// `throw_timing=immediate`) indexes the board, the side to act and whatever else a
+/// position between two throws remembers.
 pub trait EndgameSpace: Send + Sync + 'static {
     /// The ruleset.
     type Rules: Ruleset;
@@ -98,6 +107,14 @@ pub trait EndgameSpace: Send + Sync + 'static {
 
     /// A state with the given index (`None` past the end).
     fn state(&self, index: usize) -> Option<<Self::Rules as Ruleset>::State>;
+
+    /// Whether `state`, waiting for a throw and not indexed, belongs to the space all the
+    /// same, its value computed from its throws (see the trait's documentation). None do
+    /// unless a space says so.
+    fn passes_through(&self, state: &<Self::Rules as Ruleset>::State) -> bool {
+        let _ = state;
+        false
+    }
 }
 
 /// Something that knows the exact value of some positions: solved endgame tables.

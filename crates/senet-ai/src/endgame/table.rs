@@ -298,10 +298,19 @@ impl<S: EndgameSpace> EndgameTable<S> {
     }
 
     /// The chance that the side to act wins `state` (a state waiting for a throw), if the
-    /// table covers it.
+    /// table covers it: stored, or computed from its throws for a state the space passes
+    /// through ([`EndgameSpace::passes_through`]).
     #[inline]
     pub fn value(&self, state: &<S::Rules as Ruleset>::State) -> Option<f64> {
-        self.space.index(state).map(|i| self.values[i])
+        match self.space.index(state) {
+            Some(i) => Some(self.values[i]),
+            None if self.space.passes_through(state) => {
+                let stored =
+                    |s: &<S::Rules as Ruleset>::State| self.space.index(s).map(|i| self.values[i]);
+                bellman_value(self.space.rules(), state, &stored)
+            }
+            None => None,
+        }
     }
 
     /// The value stored at `index`.
