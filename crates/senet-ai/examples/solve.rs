@@ -4,13 +4,18 @@
 //! cargo run --release -p senet-ai --example solve -- --pieces 2
 //! cargo run --release -p senet-ai --example solve -- --pieces 3 \
 //!     --rules "regency(house_of_water=true)" --out regency-water-3.senet-endgame
+//! cargo run --release -p senet-ai --example solve -- --pieces 2 \
+//!     --rules "kendall(throw_timing=immediate)"
 //! ```
 
 use std::time::Instant;
 
 use clap::Parser;
-use senet_ai::endgame::{EndgameSpace, RegencyEndgame, SolveOptions, ValueEncoding, solve};
+use senet_ai::endgame::{
+    EndgameSpace, KendallEndgame, RegencyEndgame, SolveOptions, ValueEncoding, solve,
+};
 use senet_core::{Ruleset, RulesetSpec};
+use senet_kendall::Kendall;
 use senet_regency::Regency;
 
 #[derive(Parser, Debug)]
@@ -19,7 +24,8 @@ struct Args {
     /// The most pieces a side has on the board.
     #[arg(long, default_value_t = 2)]
     pieces: u8,
-    /// The ruleset (only Regency has an endgame space so far).
+    /// The ruleset: Regency (any options) or Kendall with immediate throws (any other
+    /// options).
     #[arg(long, default_value = "regency")]
     rules: String,
     /// Stop when no value changes by more than this in a sweep.
@@ -46,10 +52,16 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let spec: RulesetSpec = args.rules.parse()?;
-    solve_space(
-        RegencyEndgame::new(Regency::from_spec(&spec)?, args.pieces)?,
-        args,
-    )
+    match spec.id() {
+        "kendall" => solve_space(
+            KendallEndgame::new(Kendall::from_spec(&spec)?, args.pieces)?,
+            args,
+        ),
+        _ => solve_space(
+            RegencyEndgame::new(Regency::from_spec(&spec)?, args.pieces)?,
+            args,
+        ),
+    }
 }
 
 fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std::error::Error>> {

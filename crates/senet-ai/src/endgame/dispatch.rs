@@ -8,7 +8,7 @@
 
 // In a build without any ruleset space, the conversions below have nothing to convert.
 #![cfg_attr(
-    not(feature = "regency"),
+    not(any(feature = "regency", feature = "kendall")),
     allow(unused_imports, unused_variables, dead_code)
 )]
 
@@ -24,13 +24,20 @@ use super::{EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptio
 pub(crate) const SUPPORTED: &[&str] = &[
     #[cfg(feature = "regency")]
     "regency",
+    #[cfg(feature = "kendall")]
+    "kendall(throw_timing=immediate)",
 ];
 
-/// Whether this build can solve endgames of `R`.
-pub fn supports_endgame<R: Ruleset>(_rules: &R) -> bool {
+/// Whether this build can solve endgames of `rules`, with its options (Kendall's only with
+/// immediate throws).
+pub fn supports_endgame<R: Ruleset>(rules: &R) -> bool {
     #[cfg(feature = "regency")]
     if core::any::TypeId::of::<R>() == core::any::TypeId::of::<senet_regency::Regency>() {
         return true;
+    }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        return kendall.throw_timing() == senet_kendall::ThrowTiming::Immediate;
     }
     false
 }
@@ -70,6 +77,11 @@ pub fn solve_for<R: Ruleset>(
         let space = super::RegencyEndgame::new(*regency, max_pieces)?;
         return as_oracle_of::<R, _>(solve(space, options)?);
     }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        let space = super::KendallEndgame::new(*kendall, max_pieces)?;
+        return as_oracle_of::<R, _>(solve(space, options)?);
+    }
     Err(EndgameError::Unsupported(rules.spec().to_string()))
 }
 
@@ -83,6 +95,11 @@ pub fn read_for<R: Ruleset>(
     #[cfg(feature = "regency")]
     if let Some(regency) = (rules as &dyn Any).downcast_ref::<senet_regency::Regency>() {
         let space = super::RegencyEndgame::new(*regency, header.max_pieces)?;
+        return as_oracle_of::<R, _>(EndgameTable::from_bytes(space, bytes)?);
+    }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        let space = super::KendallEndgame::new(*kendall, header.max_pieces)?;
         return as_oracle_of::<R, _>(EndgameTable::from_bytes(space, bytes)?);
     }
     Err(EndgameError::Unsupported(rules.spec().to_string()))

@@ -31,6 +31,8 @@
 //! ```
 
 mod dispatch;
+#[cfg(feature = "kendall")]
+mod kendall;
 #[cfg(feature = "regency")]
 mod regency;
 pub mod solver;
@@ -42,6 +44,8 @@ use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, Thr
 use thiserror::Error;
 
 pub use dispatch::{read_for, solve_for, supports_endgame};
+#[cfg(feature = "kendall")]
+pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
 pub use regency::RegencyEndgame;
 pub use solver::{SolveOptions, SolveStats, solve};
@@ -182,6 +186,14 @@ pub enum EndgameError {
         states: usize,
         /// The limit.
         limit: usize,
+    },
+    /// The ruleset is supported, but not with these options.
+    #[error("no endgame tables for `{spec}`: {reason}")]
+    UnsupportedOptions {
+        /// The configuration asked for.
+        spec: String,
+        /// Which option is not supported, and why.
+        reason: String,
     },
     /// A turn went through more moves in a row than the solver follows.
     #[error("more than {0} moves in a row without a throw from {1}")]
