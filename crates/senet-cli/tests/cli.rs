@@ -233,6 +233,10 @@ fn rules_lists_and_describes_every_registered_ruleset() {
         let rules = AnyRuleset::parse(info.id).unwrap();
         let start = rules.visit(StartPosition);
         assert!(text.contains(&format!("start position: {start}")), "{text}");
+        assert!(
+            text.contains(&format!("rules revision: {}", info.rules_revision)),
+            "{text}"
+        );
     }
 }
 

@@ -69,6 +69,14 @@ impl FromStr for Action {
 pub struct GameRecord {
     /// The ruleset and its options.
     pub rules: RulesetSpec,
+    /// The ruleset's [`RULES_REVISION`](Ruleset::RULES_REVISION) when the record was written.
+    /// Loading refuses a record of another revision; `None` (a record written by hand, or
+    /// before revisions were recorded) skips the check.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub revision: Option<u32>,
     /// The seed of the RNG that produced the game, if any (informative only: replaying uses
     /// the recorded actions).
     #[cfg_attr(
@@ -324,6 +332,7 @@ impl<R: Ruleset> Game<R> {
     pub fn record(&self) -> GameRecord {
         GameRecord {
             rules: self.rules.spec(),
+            revision: Some(R::RULES_REVISION),
             seed: self.seed,
             start: (self.start != self.rules.initial_state())
                 .then(|| self.rules.position_string(&self.start)),
@@ -331,10 +340,20 @@ impl<R: Ruleset> Game<R> {
         }
     }
 
-    /// Loads a record: configures the ruleset, sets up the start, and replays every action,
-    /// refusing the record at the first action that does not replay.
+    /// Loads a record: configures the ruleset, checks the record's revision (see
+    /// [`Ruleset::RULES_REVISION`]), sets up the start, and replays every action, refusing
+    /// the record at the first action that does not replay.
     pub fn from_record(record: &GameRecord) -> Result<Game<R>, RecordError> {
         let rules = R::from_spec(&record.rules)?;
+        if let Some(recorded) = record.revision
+            && recorded != R::RULES_REVISION
+        {
+            return Err(RecordError::Revision {
+                id: R::ID,
+                recorded,
+                current: R::RULES_REVISION,
+            });
+        }
         let mut game = match &record.start {
             Some(text) => Game::from_position(rules, text)?,
             None => Game::new(rules),

@@ -31,6 +31,12 @@ use senet_core::{
     Sticks, ThrowingDevice,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// Pieces per side.
 pub const PIECES: u8 = 5;
 
@@ -312,6 +318,7 @@ impl Ruleset for Regency {
 
     const ID: &'static str = "regency";
     const NAME: &'static str = "Regency (\"simple\" Senet)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
     const FIELDS: &'static str = "throw, white_opened";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
