@@ -62,7 +62,11 @@ pub(crate) fn run_property<S: proptest::strategy::Strategy>(
     S::Value: std::fmt::Debug,
 {
     let mut runner = proptest::test_runner::TestRunner::new(proptest_config(cases));
-    if let Err(error) = runner.run(&strategy, test) {
-        panic!("{what}: {error}");
+    match runner.run(&strategy, test) {
+        Ok(()) => {}
+        Err(proptest::test_runner::TestError::Fail(reason, input)) => {
+            panic!("{what}: {reason}\nminimal failing input: {input:#?}")
+        }
+        Err(error) => panic!("{what}: {error}"),
     }
 }
