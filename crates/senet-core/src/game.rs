@@ -37,23 +37,26 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        // Messages quote at most 32 characters of the input, however long it is.
+        let quote = |text: &str| format!("{:?}", text.chars().take(32).collect::<String>());
         let (kind, rest) = s
             .trim()
             .split_once(char::is_whitespace)
-            .ok_or_else(|| format!("{s:?} is not an action (use `throw N` or `move M`)"))?;
+            .ok_or_else(|| format!("{} is not an action (use `throw N` or `move M`)", quote(s)))?;
         match kind {
             "throw" => rest
                 .trim()
                 .parse::<u8>()
                 .map(Action::Throw)
-                .map_err(|_| format!("{:?} is not a throw value", rest.trim())),
+                .map_err(|_| format!("{} is not a throw value", quote(rest.trim()))),
             "move" => rest
                 .trim()
                 .parse::<Move>()
                 .map(Action::Move)
                 .map_err(|e| e.to_string()),
             other => Err(format!(
-                "{other:?} is not an action (use `throw N` or `move M`)"
+                "{} is not an action (use `throw N` or `move M`)",
+                quote(other)
             )),
         }
     }
@@ -399,6 +402,15 @@ mod tests {
         }
         for bad in ["", "throw", "throw x", "move", "move 9-", "jump 3"] {
             assert!(bad.parse::<Action>().is_err(), "{bad:?}");
+        }
+        // Found by fuzzing (tests/fuzz_parsers.rs): the whole bad value used to be quoted.
+        for bad in [
+            format!("throw {}", "\"".repeat(2000)),
+            format!("{} 3", "j".repeat(2000)),
+            "x".repeat(2000),
+        ] {
+            let err = bad.parse::<Action>().unwrap_err();
+            assert!(err.len() < 120, "{err}");
         }
     }
 }

@@ -82,6 +82,11 @@ fn at_line(line: usize, error: RecordError) -> RecordError {
     }
 }
 
+/// At most 32 characters of `text`, quoted, for an error message.
+fn quote(text: &str) -> String {
+    format!("{:?}", text.chars().take(32).collect::<String>())
+}
+
 /// The longest line accepted (a position with every field is far shorter).
 const MAX_LINE: usize = 1024;
 
@@ -150,7 +155,10 @@ impl GameRecord {
                     let value = rest.parse::<u32>().map_err(|_| {
                         syntax(
                             number,
-                            format!("revision {rest:?} is not a whole number from 0 to 2^32 - 1"),
+                            format!(
+                                "revision {} is not a whole number from 0 to 2^32 - 1",
+                                quote(rest)
+                            ),
                         )
                     })?;
                     revision = Some(value);
@@ -163,7 +171,10 @@ impl GameRecord {
                     let value = rest.parse::<u64>().map_err(|_| {
                         syntax(
                             number,
-                            format!("seed {rest:?} is not a whole number from 0 to 2^64 - 1"),
+                            format!(
+                                "seed {} is not a whole number from 0 to 2^64 - 1",
+                                quote(rest)
+                            ),
                         )
                     })?;
                     seed = Some(value);
@@ -336,6 +347,15 @@ mod tests {
         assert_eq!(error_line("rules Regency!\n"), 1);
         assert_eq!(error_line("rules regency\nseed -1\n"), 2);
         assert_eq!(error_line("rules regency\nrevision x\n"), 2);
+        // Found by fuzzing (tests/fuzz_parsers.rs): long bad values were quoted whole.
+        for text in [
+            format!("rules regency\nseed {}\n", "9".repeat(1000)),
+            format!("rules regency\nrevision {}\n", "\"".repeat(1000)),
+            format!("rules regency\nthrow {}\n", "x".repeat(1000)),
+        ] {
+            let err = text.parse::<GameRecord>().unwrap_err().to_string();
+            assert!(err.len() < 150, "{err}");
+        }
         assert_eq!(error_line("rules regency\nrevision 1\nrevision 1\n"), 3);
         assert_eq!(error_line("rules regency\nthrow 3\nrevision 1\n"), 3);
         assert_eq!(error_line("rules regency\nseed 1\nseed 2\n"), 3);
