@@ -125,13 +125,13 @@ impl RulesetVisitor for Playthrough {
                 let winner = outcome
                     .winner
                     .map_or_else(|| "nobody (a draw)".to_string(), |s| s.to_string());
+                // Turns are left out: they are the driver's count, not the ruleset's.
                 let _ = writeln!(
                     text,
-                    "# result: {winner} wins; points Black {}, White {}; {} actions, {} turns",
+                    "# result: {winner} wins; points Black {}, White {}; {} actions",
                     outcome.points[0],
                     outcome.points[1],
                     game.history().len(),
-                    game.turns()
                 );
             }
             PlayoutEnd::TurnCap => {
