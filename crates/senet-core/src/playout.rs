@@ -10,8 +10,9 @@ use crate::throw::{ThrowingDevice, uniform_below};
 
 /// The default limit on turns for random games. A game that reaches it is reported as
 /// stopped by the cap, never as won or lost. It only guards against hangs: random Regency
-/// games last about 700 turns on average, and the longest of 100,000 seeded games took under
-/// 7,000.
+/// games last about 700 turns on average, and the longest of 100,000 seeded games (seeds 0
+/// to 99,999) took 7,439; no configuration of the registered rulesets reached the cap in
+/// 1,300,000 such games (`docs/reliability.md`).
 pub const DEFAULT_TURN_CAP: u32 = 10_000;
 
 /// The most actions one turn counts: a longer run of actions by one side counts as a new
