@@ -9,7 +9,9 @@ pub fn configurations() -> Vec<AnyRuleset> {
         out.extend(AnyRuleset::parse(info.id).ok());
         for option in info.options {
             for value in option.values.iter().skip(1) {
-                out.extend(AnyRuleset::parse(&format!("{}({}={value})", info.id, option.name)).ok());
+                out.extend(
+                    AnyRuleset::parse(&format!("{}({}={value})", info.id, option.name)).ok(),
+                );
             }
         }
     }
