@@ -224,8 +224,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &["throw", "captured_b", "captured_w"];
-
 /// The position field holding `side`'s captured pieces.
 const fn captured_field(side: Side) -> &'static str {
     match side {
@@ -263,7 +261,6 @@ impl Ruleset for Bell {
     const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
     const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw, captured_b, captured_w";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
 
@@ -462,7 +459,7 @@ impl Ruleset for Bell {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<BellState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let mut board = BitBoard::new(
             setup.board.pieces_of(Side::Black),
             setup.board.pieces_of(Side::White),

@@ -261,8 +261,6 @@ const OPTIONS: &[OptionInfo] = &[OptionInfo {
     doc: "no piece may pass three consecutive opposing pieces (as Regency's R-11)",
 }];
 
-const FIELD_NAMES: &[&str] = &["throw"];
-
 const FIELD_INFO: &[FieldInfo] = &[FieldInfo {
     name: "throw",
     values: "1, 2, 3, 4, 6",
@@ -278,7 +276,6 @@ impl Ruleset for Botermans {
     const NAME: &'static str = "Botermans (The Book of Games)";
     const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -490,25 +487,8 @@ impl Ruleset for Botermans {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<BotermansState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: PIECES,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, PIECES - on_board);
-        }
+        setup.check_fields(Self::FIELD_INFO)?;
+        let board = setup.board_with_rest_off(PIECES)?;
         let state = BotermansState {
             board,
             to_move: setup.to_move,

@@ -431,7 +431,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &["throw", "first", "black_turns", "white_turns"];
 const TURN_FIELDS: [&str; 2] = ["black_turns", "white_turns"];
 
 fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
@@ -480,7 +479,6 @@ impl Ruleset for Cemea {
     const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
     const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw, first, black_turns, white_turns";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -786,26 +784,9 @@ impl Ruleset for Cemea {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<CemeaState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let pieces = self.pieces.count();
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > pieces {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: pieces,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, pieces - on_board);
-        }
+        let board = setup.board_with_rest_off(pieces)?;
         let default_first = self.default_first(&board, setup.to_move);
         let first = match setup.choice_field("first", &["b", "w"])? {
             None => default_first,

@@ -90,23 +90,9 @@ impl From<&FieldInfo> for FieldRow {
     }
 }
 
-/// The documented fields of a ruleset, falling back to bare names for a ruleset whose
-/// `FIELD_INFO` is missing (the registry tests flag that).
+/// The documented position fields of a ruleset.
 fn fields(info: &RulesetInfo) -> Vec<FieldRow> {
-    if !info.field_info.is_empty() {
-        return info.field_info.iter().map(FieldRow::from).collect();
-    }
-    info.fields
-        .split(',')
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .map(|name| FieldRow {
-            name: name.to_string(),
-            values: "?",
-            default: "?",
-            doc: "not documented yet",
-        })
-        .collect()
+    info.field_info.iter().map(FieldRow::from).collect()
 }
 
 fn list(out: &mut dyn Write) -> Result<(), CliError> {

@@ -70,8 +70,8 @@ pub enum PositionError {
     UnknownField {
         /// The field name given.
         name: String,
-        /// The fields the ruleset knows.
-        known: &'static str,
+        /// The fields the ruleset knows, joined with ", " (`none` when it has none).
+        known: String,
     },
     /// A field given twice.
     #[error("field {0:?} is given twice")]

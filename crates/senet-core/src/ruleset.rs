@@ -102,11 +102,9 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     const RULES_REVISION: u32;
     /// The options the ruleset accepts; the first value of each is its default.
     const OPTIONS: &'static [OptionInfo];
-    /// The position fields beyond board and side, joined with ", " (for error messages).
-    const FIELDS: &'static str;
-    /// The same fields documented one by one: accepted values, the meaning of leaving the
-    /// field out, and what it records. Every name of [`FIELDS`](Ruleset::FIELDS) should
-    /// appear here, in the same order (the facade's registry tests check it).
+    /// The position fields beyond board and side, documented one by one: accepted values, the
+    /// meaning of leaving the field out, and what it records. [`Setup::check_fields`] rejects
+    /// any other name, and `senet rules` and `docs/notation.md` list these.
     const FIELD_INFO: &'static [FieldInfo] = &[];
     /// How the opening throws decide who plays the even set (see [`draw_seats`](crate::draw_seats)).
     const SEAT_RULE: SeatRule;

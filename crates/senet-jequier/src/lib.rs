@@ -354,8 +354,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &["throw", "unmoved"];
-
 fn bad_unmoved(value: &str, reason: String) -> PositionError {
     PositionError::BadField {
         name: "unmoved".to_string(),
@@ -418,7 +416,6 @@ impl Ruleset for Jequier {
     const NAME: &'static str = "Jéquier (1930)";
     const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw, unmoved";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -650,25 +647,8 @@ impl Ruleset for Jequier {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<JequierState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: PIECES,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, PIECES - on_board);
-        }
+        setup.check_fields(Self::FIELD_INFO)?;
+        let board = setup.board_with_rest_off(PIECES)?;
         let unmoved = match setup.field("unmoved") {
             Some(value) => parse_unmoved(value)?,
             None => Jequier::default_unmoved(&board),

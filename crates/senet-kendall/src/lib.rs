@@ -579,14 +579,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &[
-    "throws",
-    "phase",
-    "must_move_b",
-    "must_move_w",
-    "white_started",
-];
-
 /// The position field holding `side`'s K-15 piece.
 const fn must_move_field(side: Side) -> &'static str {
     match side {
@@ -644,7 +636,6 @@ impl Ruleset for Kendall {
     const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
     const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throws, phase, must_move_b, must_move_w, white_started";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -995,26 +986,9 @@ impl Ruleset for Kendall {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<KendallState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let n = self.pieces.get();
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > n {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: n,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, n - on_board);
-        }
+        let board = setup.board_with_rest_off(n)?;
         let mut stored = [0u8; 5];
         if let Some(digits) = setup.field("throws") {
             if digits.len() > usize::from(MAX_STORED_THROWS) {

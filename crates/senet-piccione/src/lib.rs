@@ -557,8 +557,6 @@ impl Piccione {
     }
 }
 
-const FIELD_NAMES: &[&str] = &["throw", "hand", "extra_throws", "entered_must_move"];
-
 const FIELD_INFO: &[FieldInfo] = &[
     FieldInfo {
         name: "throw",
@@ -594,7 +592,6 @@ impl Ruleset for Piccione {
     const NAME: &'static str = "Piccione (King Tut's Game, 1977)";
     const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = &[];
-    const FIELDS: &'static str = "throw, hand, extra_throws, entered_must_move";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     // I-4: the even set (Black) is simply the player who starts.
     const SEAT_RULE: SeatRule = SeatRule::FirstPersonStarts;
@@ -867,7 +864,7 @@ impl Ruleset for Piccione {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<PiccioneState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let hand = match setup.field("hand") {
             Some(value) => parse_hand(value)?,
             None => [0, 0],
