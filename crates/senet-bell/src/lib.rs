@@ -342,21 +342,10 @@ impl Ruleset for Bell {
             return;
         }
         let origins = self.legal_origins(&state.board, state.to_move, t);
-        // At most ten pieces: fill ten candidates without branching on how many are real,
-        // then keep the real ones.
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
-            *candidate = Move::from_codes_unchecked(from, from.wrapping_add(t));
-        }
-        // Be-4: with no legal move the turn passes.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+        // One move per legal origin, of at most ten pieces; Be-4: with none, the turn passes.
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+            Move::from_codes_unchecked(from, from.wrapping_add(t))
+        });
     }
 
     fn is_legal(&self, state: &BellState, mv: Move) -> bool {

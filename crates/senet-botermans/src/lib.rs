@@ -352,22 +352,11 @@ impl Ruleset for Botermans {
             return;
         }
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
-        // Every origin has exactly one move (forward or backward by the throw), and a side
-        // has at most five pieces: fill five candidates without branching on how many there
-        // are, then keep the real ones.
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
-            *candidate = Botermans::move_from(from, t, forward);
-        }
-        // B-9: with no move either way the throw is lost: the only choice is a pass.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+        // Every origin has exactly one move (forward or backward by the throw); B-9: with no
+        // move either way the throw is lost and the only choice is a pass.
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+            Botermans::move_from(from, t, forward)
+        });
     }
 
     fn is_legal(&self, state: &BotermansState, mv: Move) -> bool {

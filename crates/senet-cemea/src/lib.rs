@@ -594,21 +594,10 @@ impl Ruleset for Cemea {
             return;
         }
         let (origins, direction) = self.origins(&state.board, me, t);
-        // Every origin has exactly one move, and a side has at most seven pieces: fill seven
-        // candidates without branching on how many there are, then keep the real ones.
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; MAX_PIECES];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
-            *candidate = Cemea::move_from(from, t, direction);
-        }
-        // C-5 / I-1 (4): nothing at all: the throw is lost.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+        // Every origin has exactly one move; C-5 / I-1 (4): with none the throw is lost.
+        moves.assign_one_per_origin::<MAX_PIECES>(origins, |from| {
+            Cemea::move_from(from, t, direction)
+        });
     }
 
     fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {

@@ -517,24 +517,13 @@ impl Ruleset for Jequier {
         }
         let (forward, backward) = self.origins(state, t);
         let origins = forward | backward;
-        // Each piece has at most one move (forward, or else backward), so five candidates
-        // cover every origin; filling all five without branching on their number avoids a
-        // mispredicted loop exit.
-        let mut rest = origins.bits();
+        // Each piece has at most one move (forward, or else backward); J-9: with no move at
+        // all the throw is lost and the only choice is a pass.
         let back = backward.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
             let is_back = (back >> (from & 31)) & 1 != 0;
-            *candidate = Jequier::move_from(from, t, is_back);
-        }
-        // J-9: with no move at all the throw is lost: the only choice is a pass.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+            Jequier::move_from(from, t, is_back)
+        });
     }
 
     fn is_legal(&self, state: &JequierState, mv: Move) -> bool {

@@ -428,29 +428,19 @@ impl Ruleset for Regency {
             return;
         }
         let origins = self.legal_origins(state, t);
-        // A side has at most five pieces on the board, so five candidate moves cover every
-        // origin. Filling all five without branching on the number of origins avoids the
-        // mispredicted loop exit that otherwise dominates the cost.
+        // A piece has at most one move for a throw (see `MoveList::assign_one_per_origin` for
+        // why the candidates are filled without branching on how many there are).
         let exit_at = if self.exit == ExitRule::LandOnThirty {
             SQ30
         } else {
             31
         };
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
+        // with no legal move the throw is lost: the only choice is a pass.
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
             let dest = from.wrapping_add(t);
             let to = if dest >= exit_at { 31 } else { dest };
-            *candidate = Move::from_codes_unchecked(from, to);
-        }
-        // with no legal move the throw is lost: the only choice is a pass.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+            Move::from_codes_unchecked(from, to)
+        });
     }
 
     fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
