@@ -33,7 +33,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet,
-    ThrowingDevice,
+    check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -417,20 +417,12 @@ impl Ruleset for Bell {
                 state.to_move.opponent()
             )));
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the four-sided die shows 1 to 4 (Be-2)".to_string(),
-                });
-            }
-            if over {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            over,
+            "the four-sided die shows 1 to 4 (Be-2)",
+        )?;
         Ok(())
     }
 

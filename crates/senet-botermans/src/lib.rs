@@ -37,7 +37,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, ThrowingDevice,
+    Sticks, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -207,23 +207,13 @@ impl Botermans {
 
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 
     /// B-14: the penalty of `loser`, per piece still on the board: 1 on 21–30, 2 on 11–20,
     /// 3 on 1–10 (a positive number; [`Outcome::points`] holds it negated).
     pub fn penalty(board: &BitBoard, loser: Side) -> i32 {
-        board
-            .pieces_of(loser)
-            .iter()
-            .map(|sq| 4 - i32::from(sq.row()))
-            .sum()
+        board.pieces_of(loser).rows_to_go()
     }
 }
 
@@ -450,20 +440,12 @@ impl Ruleset for Botermans {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the sticks show 1, 2, 3, 4 or 6 (B-2)".to_string(),
-                });
-            }
-            if Botermans::finished(board).is_some() {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            Botermans::finished(board).is_some(),
+            "the sticks show 1, 2, 3, 4 or 6 (B-2)",
+        )?;
         Ok(())
     }
 

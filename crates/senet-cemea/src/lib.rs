@@ -65,7 +65,7 @@
 use senet_core::{
     BOOL_OFF, BOOL_ON, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, ThrowingDevice,
+    StandardDevice, Sticks, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -733,24 +733,12 @@ impl Ruleset for Cemea {
                 reason: "turns are counted only in the ancient mode".to_string(),
             });
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: if self.die {
-                        "the die shows 1 to 6 (option die)".to_string()
-                    } else {
-                        "the sticks show 1, 2, 3, 4 or 6 (C-2)".to_string()
-                    },
-                });
-            }
-            if over {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        let shows = if self.die {
+            "the die shows 1 to 6 (option die)"
+        } else {
+            "the sticks show 1, 2, 3, 4 or 6 (C-2)"
+        };
+        check_pending_throw(&self.device(), state.throw, over, shows)?;
         Ok(())
     }
 

@@ -188,6 +188,26 @@ impl BitBoard {
         self.off[side.index()]
     }
 
+    /// The side that has borne off at least `pieces` pieces (Black if both have), in the
+    /// rulesets where bearing off every piece wins.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, SquareSet};
+    /// let board = BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, [2, 5], [0, 0]).unwrap();
+    /// assert_eq!(board.side_with_all_off(5), Some(Side::White));
+    /// assert_eq!(board.side_with_all_off(7), None);
+    /// ```
+    #[inline]
+    pub const fn side_with_all_off(&self, pieces: u8) -> Option<Side> {
+        if self.off_count(Side::Black) >= pieces {
+            Some(Side::Black)
+        } else if self.off_count(Side::White) >= pieces {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+
     /// Pieces of `side` in hand.
     #[inline]
     pub const fn hand_count(&self, side: Side) -> u8 {

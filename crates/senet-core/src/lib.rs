@@ -51,7 +51,7 @@ pub use playout::{
     DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
 };
 pub use record::RecordLines;
-pub use ruleset::{Outcome, Phase, Ruleset};
+pub use ruleset::{Outcome, Phase, Ruleset, check_pending_throw};
 pub use setup::{FieldInfo, Setup};
 pub use side::Side;
 pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};

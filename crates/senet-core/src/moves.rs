@@ -411,12 +411,13 @@ impl MoveList {
     /// dropped. Origins beyond the lowest `N` are ignored.
     ///
     /// ```
-    /// use senet_core::{Move, MoveList, Square, SquareSet};
+    /// use senet_core::{Move, MoveList, SquareSet};
     /// let step_of_3 = |from: u8| Move::from_codes_unchecked(from, from.wrapping_add(3));
     /// let mut list = MoveList::new();
-    /// let origins = SquareSet::EMPTY.with(Square::new(4).unwrap()).with(Square::new(9).unwrap());
+    /// let origins = SquareSet::from_squares([4, 9]).unwrap();
     /// list.assign_one_per_origin::<5>(origins, step_of_3);
-    /// assert_eq!(list.to_string(), "4-7 9-12");
+    /// let moves: Vec<String> = list.iter().map(|mv| mv.to_string()).collect();
+    /// assert_eq!(moves, ["4-7", "9-12"]);
     /// list.assign_one_per_origin::<5>(SquareSet::EMPTY, step_of_3);
     /// assert_eq!(list.as_slice(), &[Move::PASS]);
     /// ```

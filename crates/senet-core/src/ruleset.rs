@@ -227,3 +227,43 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
         self.read_setup(&text.parse()?)
     }
 }
+
+/// Checks the pending throw of a state for [`Ruleset::validate`]: `0` means none is pending;
+/// any other value must be one the `device` can show (`shows` says which, for the message)
+/// and must not wait in a game that is over.
+///
+/// ```
+/// use senet_core::{PositionError, Sticks, check_pending_throw};
+/// let shows = "the sticks show 1, 2, 3, 4 or 6";
+/// assert!(check_pending_throw(&Sticks::ZERO_IS_SIX, 4, false, shows).is_ok());
+/// assert!(matches!(
+///     check_pending_throw(&Sticks::ZERO_IS_SIX, 5, false, shows),
+///     Err(PositionError::BadField { .. })
+/// ));
+/// assert!(matches!(
+///     check_pending_throw(&Sticks::ZERO_IS_SIX, 4, true, shows),
+///     Err(PositionError::Inconsistent(_))
+/// ));
+/// ```
+pub fn check_pending_throw(
+    device: &impl ThrowingDevice,
+    throw: u8,
+    game_over: bool,
+    shows: &str,
+) -> Result<(), PositionError> {
+    if throw == 0 {
+        Ok(())
+    } else if !device.can_show(throw) {
+        Err(PositionError::BadField {
+            name: "throw".to_string(),
+            value: throw.to_string(),
+            reason: shows.to_string(),
+        })
+    } else if game_over {
+        Err(PositionError::Inconsistent(
+            "a throw is pending after the game ended".to_string(),
+        ))
+    } else {
+        Ok(())
+    }
+}

@@ -30,7 +30,7 @@
 
 use senet_core::{
     BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
-    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, ThrowingDevice,
+    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -264,13 +264,7 @@ impl Jequier {
 
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 
     /// J-12: the winner scores, per opposing piece still on the board, 3 on 1–10, 2 on 11–20
@@ -284,11 +278,7 @@ impl Jequier {
     /// assert_eq!(Jequier::score(&board, Side::Black), 3 + 2 + 1);
     /// ```
     pub fn score(board: &BitBoard, winner: Side) -> i32 {
-        board
-            .pieces_of(winner.opponent())
-            .iter()
-            .map(|sq| 4 - i32::from(sq.row()))
-            .sum()
+        board.pieces_of(winner.opponent()).rows_to_go()
     }
 
     /// The unmoved pieces a board implies when the position notation does not say: every
@@ -607,20 +597,12 @@ impl Ruleset for Jequier {
                 ));
             }
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the sticks show 1, 2, 3, 4 or 6 (J-2)".to_string(),
-                });
-            }
-            if Jequier::finished(board).is_some() {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            Jequier::finished(board).is_some(),
+            "the sticks show 1, 2, 3, 4 or 6 (J-2)",
+        )?;
         Ok(())
     }
 

@@ -547,13 +547,7 @@ fn search<T: Offered>(
 impl Piccione {
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 }
 

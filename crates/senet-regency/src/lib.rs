@@ -28,7 +28,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, ThrowingDevice,
+    Sticks, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -210,23 +210,13 @@ impl Regency {
 
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 
     /// the winner scores, per opposing piece still on the board, 3 in row 1, 2 in row 2,
     /// 1 in row 3 (I-5).
     pub fn score(board: &BitBoard, winner: Side) -> i32 {
-        board
-            .pieces_of(winner.opponent())
-            .iter()
-            .map(|sq| 4 - i32::from(sq.row()))
-            .sum()
+        board.pieces_of(winner.opponent()).rows_to_go()
     }
 }
 
@@ -555,20 +545,12 @@ impl Ruleset for Regency {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the sticks show 1, 2, 3, 4 or 6 (R-2)".to_string(),
-                });
-            }
-            if Regency::finished(board).is_some() {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            Regency::finished(board).is_some(),
+            "the sticks show 1, 2, 3, 4 or 6 (R-2)",
+        )?;
         Ok(())
     }
 
