@@ -139,7 +139,8 @@ fn header(out: &mut String, c: &Comparison) {
             c.skill_games,
             c.skill_games,
             if c.chosen_skill_rules.is_empty() {
-                "each ruleset with its default options"
+                "each ruleset with its default options, and on every configuration in which \
+                 at least half of the random games were stopped by the cap"
             } else {
                 "the configurations named with `--skill-rules`"
             }
@@ -416,6 +417,52 @@ fn findings(out: &mut String, c: &Comparison) {
             c.skill.len(),
             list(&unclear)
         );
+        let seat: Vec<String> = c
+            .skill
+            .iter()
+            .filter_map(|s| {
+                let black = s.summary.a_wins(Some(Side::Black));
+                let white = s.summary.a_wins(Some(Side::White));
+                let ((black_low, black_high), (white_low, white_high)) =
+                    (black.interval(), white.interval());
+                (black_high < white_low || white_high < black_low).then(|| {
+                    format!(
+                        "{} over {} on {}: {} as Black, {} as White",
+                        s.stronger,
+                        s.weaker,
+                        s.rules,
+                        or_dash(black.value(), percent),
+                        or_dash(white.value(), percent)
+                    )
+                })
+            })
+            .collect();
+        line!(
+            out,
+            "- **The seat under skilled play.** Pairings in which the stronger player's results \
+             as Black and as White clearly differ (disjoint intervals): {}.",
+            list(&seat)
+        );
+        let stopped: Vec<String> = c
+            .skill
+            .iter()
+            .filter(|s| s.summary.capped(None) > 0)
+            .map(|s| {
+                format!(
+                    "{} against {} on {} ({} of {})",
+                    s.stronger,
+                    s.weaker,
+                    s.rules,
+                    s.summary.capped(None),
+                    s.summary.games(None)
+                )
+            })
+            .collect();
+        line!(
+            out,
+            "- **Stopped by the cap in the skill trace**: {}.",
+            list(&stopped)
+        );
     }
     line!(out);
 }
@@ -582,8 +629,9 @@ fn notes(out: &mut String) {
         "**Jéquier** with `backward_priority=per_piece`: any piece with no forward move of its \
          own may move backward, so random players keep walking pieces back (often onto 27 and \
          back to the start) and most random games reach the turn cap; they are reported as \
-         stopped, and their lengths are lower bounds (`docs/rules/jequier.md`). Players that \
-         do not walk backward finish such games.",
+         stopped, and their lengths are lower bounds (`docs/rules/jequier.md`). The skill \
+         trace covers such configurations too: its column \"stopped by the cap\" shows \
+         whether games between players that choose their moves come to an end.",
         "**Piccione** has no score and no captures; pieces start in hand (31 pips each), so \
          nobody leads at the start.",
         "**CEMEA** with `ancient=true` plays on until both sides have finished; the winner is \
