@@ -43,6 +43,8 @@ pub struct RulesetInfo {
     pub id: &'static str,
     /// A human-readable name.
     pub name: &'static str,
+    /// The revision of the ruleset's behaviour ([`Ruleset::RULES_REVISION`]).
+    pub rules_revision: u32,
     /// The options, each with its default first.
     pub options: &'static [OptionInfo],
     /// The position fields beyond board and side.
@@ -71,6 +73,7 @@ macro_rules! registry {
                 RulesetInfo {
                     id: <$ty as Ruleset>::ID,
                     name: <$ty as Ruleset>::NAME,
+                    rules_revision: <$ty as Ruleset>::RULES_REVISION,
                     options: <$ty as Ruleset>::OPTIONS,
                     fields: <$ty as Ruleset>::FIELDS,
                     field_info: <$ty as Ruleset>::FIELD_INFO,

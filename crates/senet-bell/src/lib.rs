@@ -36,6 +36,12 @@ use senet_core::{
     ThrowingDevice,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// Pieces per side (Be-1).
 pub const PIECES: u8 = 10;
 
@@ -255,6 +261,7 @@ impl Ruleset for Bell {
 
     const ID: &'static str = "bell";
     const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
     const FIELDS: &'static str = "throw, captured_b, captured_w";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;

@@ -40,6 +40,12 @@ use senet_core::{
     Sticks, ThrowingDevice,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// Pieces per side (B-1).
 pub const PIECES: u8 = 5;
 
@@ -270,6 +276,7 @@ impl Ruleset for Botermans {
 
     const ID: &'static str = "botermans";
     const NAME: &'static str = "Botermans (The Book of Games)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
     const FIELDS: &'static str = "throw";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;

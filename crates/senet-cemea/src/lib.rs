@@ -68,6 +68,12 @@ use senet_core::{
     StandardDevice, Sticks, ThrowingDevice,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// The refuges: pieces on them cannot be attacked, and they are the exits (C-12).
 pub const REFUGES: SquareSet = SquareSet::range(28, 30);
 
@@ -472,6 +478,7 @@ impl Ruleset for Cemea {
 
     const ID: &'static str = "cemea";
     const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
     const FIELDS: &'static str = "throw, first, black_turns, white_turns";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;

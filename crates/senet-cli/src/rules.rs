@@ -141,6 +141,7 @@ fn describe(rules: &AnyRuleset, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(out, "throws (value and chance): {}", facts.throws)?;
     writeln!(out, "who starts: {}", facts.seats)?;
     writeln!(out, "start position: {}", facts.start)?;
+    writeln!(out, "rules revision: {}", info.rules_revision)?;
     writeln!(out)?;
     if info.options.is_empty() {
         writeln!(out, "options: none")?;
@@ -203,6 +204,7 @@ fn markdown(rulesets: &[&RulesetInfo]) -> Result<String, CliError> {
             facts.pieces, facts.throws
         );
         let _ = writeln!(md, "Start position: `{}`\n", facts.start);
+        let _ = writeln!(md, "Rules revision: {}\n", info.rules_revision);
         if info.options.is_empty() {
             let _ = writeln!(md, "No options.\n");
         } else {

@@ -47,7 +47,9 @@ pub use error::{MoveParseError, PlayError, PositionError, RecordError, SpecError
 pub use game::{Action, Game, GameRecord};
 pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
 pub use opening::{SeatDraw, SeatRule, draw_seats};
-pub use playout::{DEFAULT_TURN_CAP, Playout, PlayoutEnd, TurnCounter, random_playout};
+pub use playout::{
+    DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
+};
 pub use record::RecordLines;
 pub use ruleset::{Outcome, Phase, Ruleset};
 pub use setup::{FieldInfo, Setup};

@@ -89,6 +89,17 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     const ID: &'static str;
     /// A human-readable name, e.g. `Regency ("simple" Senet)`.
     const NAME: &'static str;
+    /// The revision of this ruleset's behaviour, starting at 1. It goes up by one whenever a
+    /// seeded game can come out differently: a rule, an interpretation or an option changed,
+    /// moves generated in another order, the device sampled differently. Each ruleset's
+    /// checked-in golden playthroughs (`tests/golden/` of the `senet` facade) record it, and
+    /// their test fails when a game changes while the revision stays the same.
+    ///
+    /// Game records store it ([`GameRecord::revision`](crate::GameRecord::revision)), and
+    /// [`Game::from_record`](crate::Game::from_record) refuses a record written under another
+    /// revision with [`RecordError::Revision`](crate::RecordError::Revision): its actions might
+    /// replay, but not necessarily into the game that was recorded.
+    const RULES_REVISION: u32;
     /// The options the ruleset accepts; the first value of each is its default.
     const OPTIONS: &'static [OptionInfo];
     /// The position fields beyond board and side, joined with ", " (for error messages).

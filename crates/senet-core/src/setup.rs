@@ -178,7 +178,10 @@ impl FromStr for Setup {
         for token in tokens {
             let (name, value) = token
                 .split_once('=')
-                .filter(|(n, v)| is_field_name(n) && !v.is_empty() && v.len() <= 64)
+                // Bounded lengths keep hostile input out of error messages.
+                .filter(|(n, v)| {
+                    is_field_name(n) && n.len() <= 32 && !v.is_empty() && v.len() <= 64
+                })
                 .ok_or_else(|| PositionError::FieldSyntax(token.chars().take(32).collect()))?;
             if fields.iter().any(|(n, _)| n == name) {
                 return Err(PositionError::DuplicateField(name.to_string()));
@@ -234,6 +237,12 @@ mod tests {
             format!("{} b a=1 a=2", empty_board()).parse::<Setup>(),
             Err(PositionError::DuplicateField(_))
         ));
+        // Found by fuzzing (tests/fuzz_parsers.rs): a field name of any length was accepted
+        // and then quoted whole in the error that refused it.
+        let long = format!("{} b {}=1", empty_board(), "x".repeat(5000));
+        let err = long.parse::<Setup>().unwrap_err();
+        assert!(matches!(err, PositionError::FieldSyntax(_)));
+        assert!(err.to_string().len() < 100, "{err}");
         let setup: Setup = format!("{} b colour=red", empty_board()).parse().unwrap();
         assert!(matches!(
             setup.check_fields(&["throw"], "throw"),

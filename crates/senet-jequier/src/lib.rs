@@ -33,6 +33,12 @@ use senet_core::{
     RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, ThrowingDevice,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// Pieces per side (J-1).
 pub const PIECES: u8 = 5;
 
@@ -410,6 +416,7 @@ impl Ruleset for Jequier {
 
     const ID: &'static str = "jequier";
     const NAME: &'static str = "Jéquier (1930)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
     const FIELDS: &'static str = "throw, unmoved";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;

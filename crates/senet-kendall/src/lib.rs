@@ -48,6 +48,12 @@ use senet_core::{
     Sticks,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// The most throws one turn can hold. A turn reaches it only after 60 throws in a row of 1, 4
 /// or 5 (probability (3/8)^60, about 3·10^-26); throws beyond it are not stored.
 pub const MAX_STORED_THROWS: u8 = 60;
@@ -636,6 +642,7 @@ impl Ruleset for Kendall {
 
     const ID: &'static str = "kendall";
     const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
     const FIELDS: &'static str = "throws, phase, must_move_b, must_move_w, white_started";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;

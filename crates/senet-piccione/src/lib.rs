@@ -38,6 +38,12 @@ use senet_core::{
     SquareSet, Sticks, ThrowingDevice,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// Pieces per side (P-1).
 pub const PIECES: u8 = 5;
 
@@ -586,6 +592,7 @@ impl Ruleset for Piccione {
 
     const ID: &'static str = "piccione";
     const NAME: &'static str = "Piccione (King Tut's Game, 1977)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = &[];
     const FIELDS: &'static str = "throw, hand, extra_throws, entered_must_move";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
