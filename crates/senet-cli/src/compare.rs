@@ -47,14 +47,16 @@ mod report;
 /// <OUT>/ruleset-comparison.md, with the plots beside it.
 #[derive(Args, Debug)]
 pub(crate) struct CompareArgs {
-    /// Random games per configuration.
-    #[arg(long, default_value_t = 20_000)]
+    /// Random games per configuration (the default run, which makes
+    /// docs/ruleset-comparison.md, takes minutes on two cores; raise it for narrower
+    /// intervals).
+    #[arg(long, default_value_t = DEFAULT_GAMES)]
     games: u64,
     /// Skill-trace games per pair of players and seat (0: no skill trace).
-    #[arg(long, default_value_t = 2_000)]
+    #[arg(long, default_value_t = DEFAULT_SKILL_GAMES)]
     skill_games: u64,
     /// Seed of the ChaCha8 generator.
-    #[arg(long, default_value_t = 2026)]
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
     /// Worker threads (0: one per core). The results do not depend on it.
     #[arg(long, default_value_t = 0)]
@@ -73,12 +75,19 @@ pub(crate) struct CompareArgs {
     skill_rules: Vec<String>,
     /// The players of the skill trace, weakest first, comma-separated; each plays every
     /// weaker one.
-    #[arg(long, default_value = "random,greedy,expectiminimax:2")]
+    #[arg(long, default_value = DEFAULT_LADDER)]
     ladder: String,
     /// The directory the report and the plots are written to.
     #[arg(long, default_value = "docs")]
     out: PathBuf,
 }
+
+/// The defaults make the run that produces `docs/ruleset-comparison.md`: a few minutes on
+/// two cores.
+const DEFAULT_GAMES: u64 = 10_000;
+const DEFAULT_SKILL_GAMES: u64 = 1_000;
+const DEFAULT_SEED: u64 = 2026;
+const DEFAULT_LADDER: &str = "random,greedy,expectiminimax:2";
 
 /// The report's file name in `--out`.
 pub(crate) const REPORT: &str = "ruleset-comparison.md";
@@ -401,6 +410,19 @@ impl Comparison {
             let _ = write!(command, " --skill-rules '{spec}'");
         }
         command
+    }
+
+    /// Whether the report is that of `senet compare` with no arguments (`--threads` and
+    /// `--out` aside).
+    pub(crate) fn uses_defaults(&self) -> bool {
+        let default_ladder = parse_ladder(DEFAULT_LADDER).unwrap_or_default();
+        self.games == DEFAULT_GAMES
+            && self.skill_games == DEFAULT_SKILL_GAMES
+            && self.seed == DEFAULT_SEED
+            && self.turn_cap == DEFAULT_TURN_CAP
+            && self.ladder == default_ladder
+            && self.chosen_rules.is_empty()
+            && self.chosen_skill_rules.is_empty()
     }
 }
 
@@ -740,6 +762,47 @@ mod tests {
             "jequier(backward_priority=per_piece)".to_string(),
         );
         assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn the_report_says_when_it_is_that_of_the_default_run() {
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            args: CompareArgs,
+        }
+        let comparison = |args: &[&str]| {
+            let args = <Command as clap::Parser>::try_parse_from(
+                std::iter::once("compare").chain(args.iter().copied()),
+            )
+            .unwrap()
+            .args;
+            Comparison {
+                games: args.games,
+                skill_games: args.skill_games,
+                seed: args.seed,
+                turn_cap: args.turn_cap,
+                ladder: parse_ladder(&args.ladder).unwrap(),
+                chosen_rules: args.rules,
+                chosen_skill_rules: args.skill_rules,
+                random: Vec::new(),
+                skill: Vec::new(),
+            }
+        };
+        assert!(comparison(&[]).uses_defaults());
+        // Neither the threads nor the output directory change the report.
+        assert!(comparison(&["--threads", "1", "--out", "elsewhere"]).uses_defaults());
+        for changed in [
+            &["--games", "10"][..],
+            &["--skill-games", "10"],
+            &["--seed", "1"],
+            &["--turn-cap", "50"],
+            &["--ladder", "random,greedy"],
+            &["--rules", "regency"],
+            &["--skill-rules", "regency"],
+        ] {
+            assert!(!comparison(changed).uses_defaults(), "{changed:?}");
+        }
     }
 
     #[test]
