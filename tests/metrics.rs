@@ -7,13 +7,13 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use rayon::prelude::*;
 use senet::metrics::{
-    GameMetrics, MetricsSummary, measure_game, measure_history, pip_count, pip_counts,
+    GameMetrics, GameTracker, MetricsSummary, measure_game, measure_history, pip_count, pip_counts,
     play_measured,
 };
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
 use senet::{
-    Action, Bell, Game, MoveList, Piccione, PlayoutEnd, Regency, Ruleset, Side, random_playout,
-    uniform_below,
+    Action, Bell, Game, MoveList, Outcome, Piccione, PlayoutEnd, Regency, Ruleset, Side,
+    random_playout, uniform_below,
 };
 
 /// A board of the position notation with Black and White on the given squares.
@@ -189,6 +189,50 @@ fn a_hand_made_comeback_game_has_the_figures_worked_out_by_hand() {
     assert_eq!(summary.winner_behind_share(), Some(4.0 / 6.0));
     assert_eq!(summary.winner_mean_deficit(), Some(4.0));
     assert_eq!(summary.first_mover_wins().value(), Some(0.0));
+}
+
+/// A game of `turns` turns in which Black leads from the start and wins.
+fn black_wins_in(turns: u32) -> GameMetrics {
+    let mut tracker = GameTracker::new([100, 110]);
+    for _ in 0..turns {
+        tracker.turn_end([50, 110]);
+    }
+    let end = PlayoutEnd::Finished(Outcome {
+        winner: Some(Side::Black),
+        points: [1, 0],
+    });
+    tracker.finish(end, turns)
+}
+
+#[test]
+fn length_percentiles_are_the_smallest_lengths_that_enough_games_do_not_exceed() {
+    // Ten games; sorted: 2 3 4 5 6 7 8 9 10 12.
+    let mut summary = MetricsSummary::default();
+    for turns in [6, 4, 3, 8, 5, 12, 7, 2, 9, 10] {
+        summary.add(&black_wins_in(turns));
+    }
+    let turns = &summary.games.turns;
+    // The q-th percentile is the value of rank ceil(q·n): ranks 1, 5, 9 and 10 of 10.
+    assert_eq!(turns.quantile(0.1), Some(2));
+    assert_eq!(turns.median(), Some(6));
+    assert_eq!(turns.quantile(0.9), Some(10));
+    assert_eq!(turns.max(), Some(12));
+    assert_eq!(turns.mean(), Some(6.6));
+    // No decision was noted in these games: their lengths in decisions are all 0.
+    assert_eq!(summary.games.decisions.quantile(0.9), Some(0));
+
+    // Seven games, 1 … 7: ranks ceil(0.7) = 1, ceil(3.5) = 4 and ceil(6.3) = 7.
+    let mut summary = MetricsSummary::default();
+    for turns in (1..=7).rev() {
+        summary.add(&black_wins_in(turns));
+    }
+    let turns = &summary.games.turns;
+    assert_eq!(
+        (turns.quantile(0.1), turns.median(), turns.quantile(0.9)),
+        (Some(1), Some(4), Some(7))
+    );
+    // Buckets of 3 turns: 0–2 holds 1 and 2, 3–5 holds 3, 4, 5, 6–8 holds 6 and 7.
+    assert_eq!(turns.histogram(3), vec![(0, 2), (3, 3), (6, 2)]);
 }
 
 #[test]

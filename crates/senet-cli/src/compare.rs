@@ -39,21 +39,24 @@ mod report;
 /// Random play: --games games per configuration (every registered ruleset with every
 /// combination of its options, or the configurations given with --rules). Skill trace: every
 /// player of --ladder against every weaker one, --skill-games games with the stronger one as
-/// Black and as many as White, on each ruleset's default options (or --skill-rules).
+/// Black and as many as White, on each ruleset's default options and on every configuration
+/// whose random games mostly reached the turn cap (or on --skill-rules).
 ///
 /// Game i of a configuration draws every throw and random choice from ChaCha8 stream i of
 /// --seed, so the report does not depend on --threads. It is written to
 /// <OUT>/ruleset-comparison.md, with the plots beside it.
 #[derive(Args, Debug)]
 pub(crate) struct CompareArgs {
-    /// Random games per configuration.
-    #[arg(long, default_value_t = 10_000)]
+    /// Random games per configuration (the default run, which makes
+    /// docs/ruleset-comparison.md, takes minutes on two cores; raise it for narrower
+    /// intervals).
+    #[arg(long, default_value_t = DEFAULT_GAMES)]
     games: u64,
     /// Skill-trace games per pair of players and seat (0: no skill trace).
-    #[arg(long, default_value_t = 1_000)]
+    #[arg(long, default_value_t = DEFAULT_SKILL_GAMES)]
     skill_games: u64,
     /// Seed of the ChaCha8 generator.
-    #[arg(long, default_value_t = 2026)]
+    #[arg(long, default_value_t = DEFAULT_SEED)]
     seed: u64,
     /// Worker threads (0: one per core). The results do not depend on it.
     #[arg(long, default_value_t = 0)]
@@ -66,17 +69,25 @@ pub(crate) struct CompareArgs {
     #[arg(long = "rules", value_name = "SPEC")]
     rules: Vec<String>,
     /// A configuration for the skill trace (repeat for several; default: every ruleset with
-    /// its default options).
+    /// its default options, and every configuration in which at least half of the random
+    /// games were stopped by the cap).
     #[arg(long = "skill-rules", value_name = "SPEC")]
     skill_rules: Vec<String>,
     /// The players of the skill trace, weakest first, comma-separated; each plays every
     /// weaker one.
-    #[arg(long, default_value = "random,greedy,expectiminimax:2")]
+    #[arg(long, default_value = DEFAULT_LADDER)]
     ladder: String,
     /// The directory the report and the plots are written to.
     #[arg(long, default_value = "docs")]
     out: PathBuf,
 }
+
+/// The defaults make the run that produces `docs/ruleset-comparison.md`: a few minutes on
+/// two cores.
+const DEFAULT_GAMES: u64 = 10_000;
+const DEFAULT_SKILL_GAMES: u64 = 1_000;
+const DEFAULT_SEED: u64 = 2026;
+const DEFAULT_LADDER: &str = "random,greedy,expectiminimax:2";
 
 /// The report's file name in `--out`.
 pub(crate) const REPORT: &str = "ruleset-comparison.md";
@@ -400,6 +411,19 @@ impl Comparison {
         }
         command
     }
+
+    /// Whether the report is that of `senet compare` with no arguments (`--threads` and
+    /// `--out` aside).
+    pub(crate) fn uses_defaults(&self) -> bool {
+        let default_ladder = parse_ladder(DEFAULT_LADDER).unwrap_or_default();
+        self.games == DEFAULT_GAMES
+            && self.skill_games == DEFAULT_SKILL_GAMES
+            && self.seed == DEFAULT_SEED
+            && self.turn_cap == DEFAULT_TURN_CAP
+            && self.ladder == default_ladder
+            && self.chosen_rules.is_empty()
+            && self.chosen_skill_rules.is_empty()
+    }
 }
 
 /// Refuses, before any game is played, a perfect player on a ruleset it has no endgame
@@ -457,51 +481,83 @@ fn parse_ladder(text: &str) -> Result<Vec<PlayerSpec>, CliError> {
     Ok(ladder)
 }
 
-/// Plays every game of the comparison on the current rayon pool.
-pub(crate) fn run_games(
-    random_configs: &[AnyRuleset],
-    skill_configs: &[AnyRuleset],
+/// Random play of every configuration, on the current rayon pool.
+pub(crate) fn run_random(
+    configs: &[AnyRuleset],
+    args: &CompareArgs,
+    progress: &ProgressBar,
+) -> Vec<RandomResult> {
+    configs
+        .iter()
+        .map(|rules| RandomResult {
+            rules: rules.clone(),
+            summary: rules.visit(RandomGames {
+                games: args.games,
+                seed: args.seed,
+                turn_cap: args.turn_cap,
+                progress,
+            }),
+        })
+        .collect()
+}
+
+/// The skill trace on every configuration, on the current rayon pool.
+pub(crate) fn run_skill(
+    configs: &[AnyRuleset],
     args: &CompareArgs,
     ladder: &[PlayerSpec],
     progress: &ProgressBar,
-) -> Result<(Vec<RandomResult>, Vec<SkillResult>), CliError> {
-    let mut random = Vec::with_capacity(random_configs.len());
-    for rules in random_configs {
-        let summary = rules.visit(RandomGames {
-            games: args.games,
-            seed: args.seed,
-            turn_cap: args.turn_cap,
-            progress,
-        });
-        random.push(RandomResult {
-            rules: rules.clone(),
-            summary,
-        });
-    }
+) -> Result<Vec<SkillResult>, CliError> {
     let mut skill = Vec::new();
-    if args.skill_games > 0 {
-        for rules in skill_configs {
-            let pairs = rules
-                .visit(SkillGames {
-                    ladder,
-                    games_per_seat: args.skill_games,
-                    seed: args.seed,
-                    turn_cap: args.turn_cap,
-                    progress,
-                })
-                .map_err(|e| CliError::input(format!("--ladder: {e}")))?;
-            for (stronger, weaker, summary, turns) in pairs {
-                skill.push(SkillResult {
-                    rules: rules.clone(),
-                    stronger: ladder[stronger],
-                    weaker: ladder[weaker],
-                    summary,
-                    turns,
-                });
-            }
+    if args.skill_games == 0 {
+        return Ok(skill);
+    }
+    for rules in configs {
+        let pairs = rules
+            .visit(SkillGames {
+                ladder,
+                games_per_seat: args.skill_games,
+                seed: args.seed,
+                turn_cap: args.turn_cap,
+                progress,
+            })
+            .map_err(|e| CliError::input(format!("--ladder: {e}")))?;
+        for (stronger, weaker, summary, turns) in pairs {
+            skill.push(SkillResult {
+                rules: rules.clone(),
+                stronger: ladder[stronger],
+                weaker: ladder[weaker],
+                summary,
+                turns,
+            });
         }
     }
-    Ok((random, skill))
+    Ok(skill)
+}
+
+/// Each ruleset with its default options.
+fn registry_defaults() -> Vec<AnyRuleset> {
+    RULESETS
+        .iter()
+        .filter_map(|info| AnyRuleset::parse(info.id).ok())
+        .collect()
+}
+
+/// The skill trace's configurations when `--skill-rules` is not given: each ruleset with
+/// its default options, and every configuration in which at least half of the random games
+/// were stopped by the cap (random play says little about those), in registry order.
+pub(crate) fn default_skill_configs(random: &[RandomResult]) -> Vec<AnyRuleset> {
+    let mut configs = registry_defaults();
+    for r in random {
+        let games = r.summary.games.games();
+        if games > 0 && 2 * r.summary.games.capped() >= games && !configs.contains(&r.rules) {
+            configs.push(r.rules.clone());
+        }
+    }
+    let place = |rules: &AnyRuleset| RULESETS.iter().position(|info| info.id == rules.id());
+    // A stable sort keeps each ruleset's defaults ahead of its other configurations.
+    configs.sort_by_key(place);
+    configs
 }
 
 pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -525,16 +581,15 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
     } else {
         chosen.clone()
     };
-    let skill_configs: Vec<AnyRuleset> = if chosen_skill.is_empty() {
-        RULESETS
-            .iter()
-            .filter_map(|info| AnyRuleset::parse(info.id).ok())
-            .collect()
-    } else {
-        chosen_skill.clone()
-    };
     if args.skill_games > 0 {
-        for rules in &skill_configs {
+        // Without --skill-rules the trace covers every ruleset's defaults (and more), so a
+        // player that cannot play one of them is refused here, before any game.
+        let checked = if chosen_skill.is_empty() {
+            registry_defaults()
+        } else {
+            chosen_skill.clone()
+        };
+        for rules in &checked {
             rules.visit(CheckLadder(&ladder))?;
         }
     }
@@ -545,22 +600,28 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
         .map_err(|e| CliError::input(format!("--threads {}: {e}", args.threads)))?;
 
     let pairs = (ladder.len() * (ladder.len() - 1) / 2) as u64;
-    let skill_total = if args.skill_games > 0 {
-        skill_configs.len() as u64 * pairs * 2 * args.skill_games
-    } else {
-        0
-    };
-    let random_total = random_configs.len() as u64 * args.games;
-    let progress = ProgressBar::new(random_total + skill_total);
+    let progress = ProgressBar::new(random_configs.len() as u64 * args.games);
     progress.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = Instant::now();
-    let (random, skill) =
-        pool.install(|| run_games(&random_configs, &skill_configs, args, &ladder, &progress))?;
+    let (random, skill) = pool.install(|| -> Result<_, CliError> {
+        let random = run_random(&random_configs, args, &progress);
+        let skill_configs = if chosen_skill.is_empty() {
+            default_skill_configs(&random)
+        } else {
+            chosen_skill.clone()
+        };
+        if args.skill_games > 0 {
+            progress.inc_length(skill_configs.len() as u64 * pairs * 2 * args.skill_games);
+        }
+        let skill = run_skill(&skill_configs, args, &ladder, &progress)?;
+        Ok((random, skill))
+    })?;
     let seconds = started.elapsed().as_secs_f64();
     progress.finish_and_clear();
+    let skill_total: u64 = skill.iter().map(|s| s.summary.games(None)).sum();
 
     let comparison = Comparison {
         games: args.games,
@@ -666,6 +727,85 @@ mod tests {
     }
 
     #[test]
+    fn the_skill_trace_adds_configurations_that_random_play_rarely_finishes() {
+        let result = |spec: &str, capped: u64| {
+            let mut summary = MetricsSummary::default();
+            for i in 0..10 {
+                let end = if i < capped {
+                    senet::PlayoutEnd::TurnCap
+                } else {
+                    senet::PlayoutEnd::Finished(senet::Outcome {
+                        winner: Some(Side::Black),
+                        points: [0, 0],
+                    })
+                };
+                summary.games.add(&end, 1, 1);
+            }
+            RandomResult {
+                rules: AnyRuleset::parse(spec).unwrap(),
+                summary,
+            }
+        };
+        let random = [
+            result("jequier(backward_priority=per_piece)", 5),
+            result("kendall(trap=true)", 4),
+            result("regency", 10),
+        ];
+        let names: Vec<String> = default_skill_configs(&random)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let mut expected: Vec<String> = RULESETS.iter().map(|r| r.id.to_string()).collect();
+        let after = expected.iter().position(|id| id == "jequier").unwrap();
+        expected.insert(
+            after + 1,
+            "jequier(backward_priority=per_piece)".to_string(),
+        );
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn the_report_says_when_it_is_that_of_the_default_run() {
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            args: CompareArgs,
+        }
+        let comparison = |args: &[&str]| {
+            let args = <Command as clap::Parser>::try_parse_from(
+                std::iter::once("compare").chain(args.iter().copied()),
+            )
+            .unwrap()
+            .args;
+            Comparison {
+                games: args.games,
+                skill_games: args.skill_games,
+                seed: args.seed,
+                turn_cap: args.turn_cap,
+                ladder: parse_ladder(&args.ladder).unwrap(),
+                chosen_rules: args.rules,
+                chosen_skill_rules: args.skill_rules,
+                random: Vec::new(),
+                skill: Vec::new(),
+            }
+        };
+        assert!(comparison(&[]).uses_defaults());
+        // Neither the threads nor the output directory change the report.
+        assert!(comparison(&["--threads", "1", "--out", "elsewhere"]).uses_defaults());
+        for changed in [
+            &["--games", "10"][..],
+            &["--skill-games", "10"],
+            &["--seed", "1"],
+            &["--turn-cap", "50"],
+            &["--ladder", "random,greedy"],
+            &["--rules", "regency"],
+            &["--skill-rules", "regency"],
+        ] {
+            assert!(!comparison(changed).uses_defaults(), "{changed:?}");
+        }
+    }
+
+    #[test]
     fn ladders_need_two_distinct_known_players() {
         assert_eq!(parse_ladder("random,greedy").unwrap().len(), 2);
         for bad in [
@@ -706,8 +846,11 @@ mod tests {
                     .build()
                     .unwrap();
                 let progress = ProgressBar::hidden();
-                pool.install(|| run_games(&configs, &configs, &args, &ladder, &progress))
-                    .unwrap()
+                pool.install(|| {
+                    let random = run_random(&configs, &args, &progress);
+                    let skill = run_skill(&configs, &args, &ladder, &progress).unwrap();
+                    (random, skill)
+                })
             })
             .collect();
         for (a, b) in runs[0].0.iter().zip(&runs[1].0) {

@@ -93,6 +93,8 @@ fn a_small_comparison_writes_the_report_and_plots_identically_on_any_number_of_t
         ),
         "{report}"
     );
+    // Only the default run says it is one.
+    assert!(!report.contains("These are the command's defaults"));
     for needle in [
         "| regency | 120 |",
         "| kendall | 120 |",

@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 use senet::Side;
 use senet::metrics::Proportion;
-use senet::registry::RULESETS;
+use senet::registry::{AnyRuleset, RULESETS};
 use senet::stats::Distribution;
 
 use super::{Comparison, RandomResult};
@@ -118,7 +118,14 @@ struct IntervalPlot<'a> {
     /// A vertical reference line.
     reference: Option<f64>,
     x_format: &'a dyn Fn(&f64) -> String,
-    label_area: u32,
+}
+
+/// Room for row labels of `chars` characters in the 11-pixel font (about 6 pixels each).
+fn label_width(chars: usize) -> u32 {
+    u32::try_from(chars)
+        .unwrap_or(u32::MAX / 8)
+        .saturating_mul(6)
+        + 24
 }
 
 fn draw_error(e: impl std::fmt::Display) -> String {
@@ -130,9 +137,13 @@ fn interval_plot(plot: &IntervalPlot<'_>) -> Result<String, String> {
     let n = plot.rows.len() as i32;
     let legend = if plot.legend { 40 } else { 0 };
     let height = 110 + legend + ROW * plot.rows.len() as u32;
+    let longest = plot.rows.iter().map(|r| r.label.chars().count()).max();
+    let label_area = label_width(longest.unwrap_or(0));
+    // Long labels widen the plot rather than squeeze its data.
+    let width = WIDTH.max(label_area + 620);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(draw_error)?;
         let labels: Vec<&str> = plot.rows.iter().map(|r| r.label.as_str()).collect();
         let y_label = |y: &i32| -> String {
@@ -146,7 +157,7 @@ fn interval_plot(plot: &IntervalPlot<'_>) -> Result<String, String> {
             .caption(plot.title, (FONT, 18))
             .margin(12)
             .x_label_area_size(40)
-            .y_label_area_size(plot.label_area)
+            .y_label_area_size(label_area)
             .build_cartesian_2d(plot.x_range.0..plot.x_range.1, -1i32..n)
             .map_err(draw_error)?;
         chart
@@ -259,8 +270,8 @@ fn ruleset_groups(results: &[RandomResult]) -> (Vec<Group>, Vec<usize>) {
 }
 
 /// The configuration's name with `=true` left out, to keep the labels short.
-fn short_name(r: &RandomResult) -> String {
-    r.rules.to_string().replace("=true", "")
+fn short_name(rules: &AnyRuleset) -> String {
+    rules.to_string().replace("=true", "")
 }
 
 fn first_mover(results: &[RandomResult]) -> Result<String, String> {
@@ -268,7 +279,7 @@ fn first_mover(results: &[RandomResult]) -> Result<String, String> {
     let rows: Vec<Row> = results
         .iter()
         .zip(&index)
-        .filter_map(|(r, &g)| interval_row(short_name(r), r.summary.first_mover_wins(), g))
+        .filter_map(|(r, &g)| interval_row(short_name(&r.rules), r.summary.first_mover_wins(), g))
         .collect();
     let x_range = share_range(&rows);
     interval_plot(&IntervalPlot {
@@ -280,7 +291,6 @@ fn first_mover(results: &[RandomResult]) -> Result<String, String> {
         x_range,
         reference: Some(0.5),
         x_format: &percent_label,
-        label_area: 520,
     })
 }
 
@@ -293,7 +303,7 @@ fn length_ranges(results: &[RandomResult]) -> Result<String, String> {
         .filter_map(|(r, &g)| {
             let turns = &r.summary.games.turns;
             Some(Row {
-                label: short_name(r),
+                label: short_name(&r.rules),
                 value: log(turns.median()?),
                 low: log(turns.quantile(0.1)?),
                 high: log(turns.quantile(0.9)?),
@@ -321,7 +331,6 @@ fn length_ranges(results: &[RandomResult]) -> Result<String, String> {
         x_range,
         reference: None,
         x_format: &power,
-        label_area: 520,
     })
 }
 
@@ -338,7 +347,7 @@ fn skill(c: &Comparison) -> Result<String, String> {
     let mut rows = Vec::new();
     for s in &c.skill {
         for (group, side) in [(0, Side::Black), (1, Side::White)] {
-            let label = format!("{}: {} vs {}", s.rules, s.stronger, s.weaker);
+            let label = format!("{}: {} vs {}", short_name(&s.rules), s.stronger, s.weaker);
             if let Some(row) = interval_row(label, s.summary.a_wins(Some(side)), group) {
                 rows.push(row);
             }
@@ -364,7 +373,6 @@ fn skill(c: &Comparison) -> Result<String, String> {
         x_range,
         reference: Some(0.5),
         x_format: &percent_label,
-        label_area: 330,
     })
 }
 
@@ -481,6 +489,13 @@ mod tests {
         assert_eq!(two_significant_digits(100.0), "100");
         assert_eq!(two_significant_digits(31.6), "32");
         assert_eq!(two_significant_digits(3.16), "3.2");
+    }
+
+    #[test]
+    fn row_labels_get_room_for_their_length() {
+        assert_eq!(label_width(0), 24);
+        assert_eq!(label_width(88), 552);
+        assert!(label_width(usize::MAX) > 0);
     }
 
     #[test]

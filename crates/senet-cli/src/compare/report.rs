@@ -106,6 +106,15 @@ fn header(out: &mut String, c: &Comparison) {
     );
     line!(out, "```");
     line!(out);
+    if c.uses_defaults() {
+        line!(
+            out,
+            "These are the command's defaults: `cargo run --release -p senet-cli -- compare`, \
+             with no arguments, regenerates this file and its plots in `docs/`. Larger \
+             `--games` and `--skill-games` narrow the intervals."
+        );
+        line!(out);
+    }
     line!(
         out,
         "- **Random play**: {} games per configuration, both sides choosing uniformly among \
@@ -139,7 +148,8 @@ fn header(out: &mut String, c: &Comparison) {
             c.skill_games,
             c.skill_games,
             if c.chosen_skill_rules.is_empty() {
-                "each ruleset with its default options"
+                "each ruleset with its default options, and on every configuration in which \
+                 at least half of the random games were stopped by the cap"
             } else {
                 "the configurations named with `--skill-rules`"
             }
@@ -416,6 +426,52 @@ fn findings(out: &mut String, c: &Comparison) {
             c.skill.len(),
             list(&unclear)
         );
+        let seat: Vec<String> = c
+            .skill
+            .iter()
+            .filter_map(|s| {
+                let black = s.summary.a_wins(Some(Side::Black));
+                let white = s.summary.a_wins(Some(Side::White));
+                let ((black_low, black_high), (white_low, white_high)) =
+                    (black.interval(), white.interval());
+                (black_high < white_low || white_high < black_low).then(|| {
+                    format!(
+                        "{} over {} on {}: {} as Black, {} as White",
+                        s.stronger,
+                        s.weaker,
+                        s.rules,
+                        or_dash(black.value(), percent),
+                        or_dash(white.value(), percent)
+                    )
+                })
+            })
+            .collect();
+        line!(
+            out,
+            "- **The seat under skilled play.** Pairings in which the stronger player's results \
+             as Black and as White clearly differ (disjoint intervals): {}.",
+            list(&seat)
+        );
+        let stopped: Vec<String> = c
+            .skill
+            .iter()
+            .filter(|s| s.summary.capped(None) > 0)
+            .map(|s| {
+                format!(
+                    "{} against {} on {} ({} of {})",
+                    s.stronger,
+                    s.weaker,
+                    s.rules,
+                    s.summary.capped(None),
+                    s.summary.games(None)
+                )
+            })
+            .collect();
+        line!(
+            out,
+            "- **Stopped by the cap in the skill trace**: {}.",
+            list(&stopped)
+        );
     }
     line!(out);
 }
@@ -473,7 +529,9 @@ fn option_tables(out: &mut String, c: &Comparison) {
     line!(
         out,
         "One table per ruleset, one row per combination of options (the options at their \
-         defaults are left out of the names). `senet rules <id>` describes each option."
+         defaults are left out of the names). `senet rules <id>` describes each option. The \
+         columns are those of the tables above: passes per decision, winner behind as a share \
+         of turn ends, decided at as a share of the game."
     );
     line!(out);
     for id in ids {
@@ -483,15 +541,15 @@ fn option_tables(out: &mut String, c: &Comparison) {
         line!(
             out,
             "| options | Black wins, share of decided | draws | stopped by the cap | turns: \
-             median (10th–90th) | decisions: median | decision moves | legal moves | lead \
-             changes per game | decided at |"
+             median (10th–90th) | decisions: median | decision moves | legal moves | passes \
+             | lead changes per game | winner behind | decided at |"
         );
-        line!(out, "|---|---|---|---|---|---|---|---|---|---|");
+        line!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
         for r in rows {
             let s: &MetricsSummary = &r.summary;
             line!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 options_label(r),
                 with_interval(s.first_mover_wins()),
                 s.games.draws(),
@@ -500,7 +558,9 @@ fn option_tables(out: &mut String, c: &Comparison) {
                 or_dash(s.games.decisions.median(), count),
                 or_dash(s.decision_share(), percent),
                 or_dash(s.mean_legal_moves(), two_decimals),
+                or_dash(s.pass_share(), percent),
                 or_dash(s.lead_changes.mean(), one_decimal),
+                or_dash(s.winner_behind_share(), percent),
                 or_dash(s.decided_at_mean(), percent),
             );
         }
@@ -581,9 +641,11 @@ fn notes(out: &mut String) {
     let text = [
         "**Jéquier** with `backward_priority=per_piece`: any piece with no forward move of its \
          own may move backward, so random players keep walking pieces back (often onto 27 and \
-         back to the start) and most random games reach the turn cap; they are reported as \
-         stopped, and their lengths are lower bounds (`docs/rules/jequier.md`). Players that \
-         do not walk backward finish such games.",
+         back to the start) and many random games reach the turn cap (how many: see the \
+         findings); they are reported as stopped, and their lengths are lower bounds \
+         (`docs/rules/jequier.md`). The skill \
+         trace covers such configurations too: its column \"stopped by the cap\" shows \
+         whether games between players that choose their moves come to an end.",
         "**Piccione** has no score and no captures; pieces start in hand (31 pips each), so \
          nobody leads at the start.",
         "**CEMEA** with `ancient=true` plays on until both sides have finished; the winner is \
