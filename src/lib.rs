@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod metrics;
 pub mod registry;
 pub mod stats;
 

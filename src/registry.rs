@@ -43,11 +43,11 @@ pub struct RulesetInfo {
     pub id: &'static str,
     /// A human-readable name.
     pub name: &'static str,
+    /// The revision of the ruleset's behaviour ([`Ruleset::RULES_REVISION`]).
+    pub rules_revision: u32,
     /// The options, each with its default first.
     pub options: &'static [OptionInfo],
-    /// The position fields beyond board and side.
-    pub fields: &'static str,
-    /// The same fields with their values, defaults and meaning.
+    /// The position fields beyond board and side, with their values, defaults and meaning.
     pub field_info: &'static [FieldInfo],
 }
 
@@ -71,8 +71,8 @@ macro_rules! registry {
                 RulesetInfo {
                     id: <$ty as Ruleset>::ID,
                     name: <$ty as Ruleset>::NAME,
+                    rules_revision: <$ty as Ruleset>::RULES_REVISION,
                     options: <$ty as Ruleset>::OPTIONS,
-                    fields: <$ty as Ruleset>::FIELDS,
                     field_info: <$ty as Ruleset>::FIELD_INFO,
                 },
             )*
@@ -208,18 +208,11 @@ mod tests {
     #[test]
     fn every_registered_ruleset_documents_each_position_field() {
         for info in RULESETS {
-            let listed: Vec<&str> = info
-                .fields
-                .split(',')
-                .map(str::trim)
-                .filter(|f| !f.is_empty())
-                .collect();
-            let documented: Vec<&str> = info.field_info.iter().map(|f| f.name).collect();
-            assert_eq!(
-                documented, listed,
-                "{}: FIELD_INFO must document every name of FIELDS, in order",
-                info.id
-            );
+            let names: Vec<&str> = info.field_info.iter().map(|f| f.name).collect();
+            let mut unique = names.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(unique.len(), names.len(), "{}: a field twice", info.id);
             for field in info.field_info {
                 assert!(
                     !field.values.is_empty() && !field.default.is_empty() && !field.doc.is_empty(),
@@ -228,6 +221,37 @@ mod tests {
                     field.name
                 );
             }
+        }
+    }
+
+    /// A position field a ruleset does not document is refused, and the error names the
+    /// documented ones (they come from `FIELD_INFO` alone).
+    #[test]
+    fn an_undocumented_position_field_is_refused_with_the_known_ones() {
+        struct ReadsBogusField;
+        impl RulesetVisitor for ReadsBogusField {
+            type Output = ();
+            fn visit<R: Ruleset>(self, rules: &R) {
+                let mut setup = rules.to_setup(&rules.initial_state());
+                setup.push_field("bogus", 1);
+                let known = R::FIELD_INFO
+                    .iter()
+                    .map(|f| f.name)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                assert_eq!(
+                    rules.read_setup(&setup),
+                    Err(senet_core::PositionError::UnknownField {
+                        name: "bogus".to_string(),
+                        known,
+                    }),
+                    "{}",
+                    R::ID
+                );
+            }
+        }
+        for info in RULESETS {
+            AnyRuleset::parse(info.id).unwrap().visit(ReadsBogusField);
         }
     }
 

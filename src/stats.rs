@@ -74,6 +74,11 @@ impl Distribution {
         self.total
     }
 
+    /// The sum of the observations.
+    pub fn sum(&self) -> u128 {
+        self.sum
+    }
+
     /// The mean, if there are observations.
     pub fn mean(&self) -> Option<f64> {
         (self.total > 0).then(|| self.sum as f64 / self.total as f64)
@@ -211,6 +216,7 @@ mod tests {
             d.add(v);
         }
         assert_eq!(d.count(), 5);
+        assert_eq!(d.sum(), 22);
         assert_eq!(d.mean(), Some(4.4));
         assert_eq!(d.median(), Some(3));
         assert_eq!(d.quantile(0.0), Some(1));

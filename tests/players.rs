@@ -98,3 +98,34 @@ fn every_player_plays_every_ruleset_under_every_option() {
         }
     }
 }
+
+/// Bell's captures take a piece out of the game for good (`Ruleset::captured`); the players
+/// count such a piece as sent back the whole way (31 pips), never as borne off.
+#[test]
+fn players_treat_a_piece_captured_in_bell_as_lost_not_as_borne_off() {
+    use senet::{Bell, Side};
+    use senet_ai::{Evaluator, Greedy, RaceEvaluator};
+    let rules = Bell::default();
+    // Black to move with a 2: 18-20 captures White's piece on 20, 21-23 does not.
+    let board: String = (1..=30)
+        .map(|sq| match sq {
+            18 | 21 => 'B',
+            20 | 25 => 'W',
+            _ => '.',
+        })
+        .collect();
+    let state = rules.parse_position(&format!("{board} b throw=2")).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let chosen = Greedy::new().choose(&rules, &state, &mut rng).unwrap();
+    assert_eq!(chosen.to_string(), "18-20");
+    // The same position with one more White piece captured is worse for White, not better.
+    let evaluator = RaceEvaluator::default();
+    let fewer = rules.parse_position(&format!("{board} w")).unwrap();
+    let more = rules
+        .parse_position(&format!("{board} w captured_w=1"))
+        .unwrap();
+    assert!(
+        evaluator.evaluate(&rules, &more, Side::White)
+            < evaluator.evaluate(&rules, &fewer, Side::White)
+    );
+}

@@ -31,7 +31,8 @@ impl RulesetVisitor for RoundTrip {
         let mut resumed = Game::from_state(rules.clone(), *middle.state()).unwrap();
         resumed.play_random(&mut rng, senet::DEFAULT_TURN_CAP);
         let text = resumed.record().to_string();
-        assert!(text.lines().nth(1).unwrap().starts_with("start "), "{text}");
+        // rules, revision, start.
+        assert!(text.lines().nth(2).unwrap().starts_with("start "), "{text}");
         assert_eq!(Game::<R>::from_record_text(&text).unwrap(), resumed);
     }
 }
@@ -69,9 +70,9 @@ impl RulesetVisitor for Corrupt {
         bad.actions[index] = wrong;
         // A comment and a blank line shift the actions down by two lines.
         let text = format!("# corrupted\n\n{bad}");
-        // Header: rules (line 3), then the actions; the tenth action is 9 lines after the
-        // first one.
-        let first_action_line = 4;
+        // Header: rules (line 3) and revision (line 4), then the actions; the tenth action
+        // is 9 lines after the first one.
+        let first_action_line = 5;
         let err = Game::<R>::from_record_text(&text).unwrap_err();
         match &err {
             RecordError::AtLine { line, source } => {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use senet_core::{Phase, Ruleset, Side};
 
 use crate::endgame::PositionOracle;
-use crate::features::{exposed, mean_throw, pips};
+use crate::features::{exposed, mean_throw, state_pips};
 use crate::player::outcome_value;
 
 /// A static estimate of the probability that `side` wins from a state.
@@ -21,7 +21,8 @@ pub trait Evaluator<R: Ruleset>: Send + Sync {
 /// The default evaluation: a race between the two sides' pip counts, turned into a
 /// probability by a logistic curve whose width grows with the distance still to cover.
 ///
-/// With `pips` the squares a side still has to cover (see [`crate::features::pips`]),
+/// With `pips` the squares a side still has to cover (see [`crate::features::state_pips`]:
+/// a piece lost to a capture counts as 31),
 /// `m` the mean throw of the ruleset's device, and `exposed` the pieces standing alone within
 /// one throw in front of an opposing piece:
 ///
@@ -39,8 +40,8 @@ pub trait Evaluator<R: Ruleset>: Send + Sync {
 /// absolute error 0.108, against 0.148 for always answering ½). Regency endgames are much
 /// closer than a race: pieces sent back from 27 and exact bearing off keep the trailing side
 /// in the game, hence the wide curve. Exposure did not improve the fit there, so it is off by
-/// default; it stays available for other rulesets. Only board features shared by every
-/// ruleset are used.
+/// default; it stays available for other rulesets. Only features shared by every ruleset
+/// are used.
 ///
 /// ```
 /// use senet_ai::{Evaluator, RaceEvaluator};
@@ -81,8 +82,8 @@ impl<R: Ruleset> Evaluator<R> for RaceEvaluator {
         let board = rules.board(state);
         let device = rules.device();
         let mean = mean_throw(&device);
-        let mine = f64::from(pips(board, side));
-        let theirs = f64::from(pips(board, side.opponent()));
+        let mine = f64::from(state_pips(rules, state, side));
+        let theirs = f64::from(state_pips(rules, state, side.opponent()));
         let mut lead = theirs - mine;
         match phase.side() {
             Some(s) if s == side => lead += self.tempo * mean,

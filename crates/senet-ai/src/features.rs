@@ -1,11 +1,11 @@
 //! Board features every ruleset shares, for heuristics: how far each side still has to go,
 //! what it has borne off, and which of its pieces stand exposed to attack.
 //!
-//! They read only the [`BitBoard`] and the throwing device, so they mean the same thing in
-//! every reconstruction; they ignore the details that differ (safe squares, backward
+//! They read only the [`BitBoard`], the throwing device and the pieces a ruleset reports as
+//! captured, so they mean the same thing in every reconstruction; they ignore the details that differ (safe squares, backward
 //! attacks, the square 27), which is what makes them heuristics.
 
-use senet_core::{BitBoard, Side, SquareSet, ThrowingDevice};
+use senet_core::{BitBoard, Ruleset, Side, SquareSet, ThrowingDevice};
 
 /// The place one past square 30 that a borne-off piece has reached.
 const EXIT: u32 = 31;
@@ -33,6 +33,15 @@ pub fn pips(board: &BitBoard, side: Side) -> u32 {
     let on_board = u32::from(pieces.len());
     let square_sum: u32 = pieces.iter().map(|sq| u32::from(sq.get())).sum();
     EXIT * on_board - square_sum + EXIT * u32::from(board.hand_count(side))
+}
+
+/// [`pips`] of `side` in a state, counting each piece taken out of the game by a capture
+/// ([`Ruleset::captured`], Bell) as 31: a captured piece is as far from home as a piece can
+/// be, and will never get there. The board alone cannot tell a captured piece from one
+/// borne off.
+#[inline]
+pub fn state_pips<R: Ruleset>(rules: &R, state: &R::State, side: Side) -> u32 {
+    pips(rules.board(state), side) + EXIT * u32::from(rules.captured(state, side))
 }
 
 /// The squares from which a piece of `attacker` could land on each square with one throw of

@@ -42,7 +42,8 @@ impl Default for GreedyWeights {
 ///
 /// with the defaults 1, 1, 10 and −4 ([`GreedyWeights`]). Squares are counted as pips (see
 /// [`crate::features::pips`]), so a piece sent from 27 back to the start counts as negative
-/// progress and a swap counts for both sides. The player never looks at throws to come; ties
+/// progress and a swap counts for both sides; a piece captured for good (Bell) counts as sent
+/// back 31 squares. The player never looks at throws to come; ties
 /// go to the move generated first, so it is deterministic.
 #[derive(Clone, Debug, Default)]
 pub struct Greedy {
@@ -85,6 +86,25 @@ impl Greedy {
     }
 }
 
+impl Greedy {
+    /// The part of the score the boards cannot show: a piece taken out of the game by a
+    /// capture (Bell) leaves the board as a piece borne off does, but it is sent back the
+    /// whole way (31 pips, see [`crate::features::state_pips`]).
+    fn captured_score<R: Ruleset>(
+        &self,
+        rules: &R,
+        before: &R::State,
+        after: &R::State,
+        mover: Side,
+    ) -> f64 {
+        let newly_captured = |side: Side| {
+            f64::from(rules.captured(after, side)) - f64::from(rules.captured(before, side))
+        };
+        let w = &self.weights;
+        31.0 * (w.capture * newly_captured(mover.opponent()) - w.progress * newly_captured(mover))
+    }
+}
+
 impl<R: Ruleset> Player<R> for Greedy {
     fn name(&self) -> String {
         "greedy".to_string()
@@ -110,6 +130,7 @@ impl<R: Ruleset> Player<R> for Greedy {
                 let mut next = *state;
                 rules.play_unchecked(&mut next, mv);
                 self.score(before, rules.board(&next), mover, &device)
+                    + self.captured_score(rules, state, &next, mover)
             })
             .collect();
         Ok(Analysis::best_of(

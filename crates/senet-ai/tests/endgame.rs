@@ -375,8 +375,8 @@ impl Ruleset for Renamed {
     type Device = <Regency as Ruleset>::Device;
     const ID: &'static str = "renamed";
     const NAME: &'static str = "Regency under another name";
+    const RULES_REVISION: u32 = Regency::RULES_REVISION;
     const OPTIONS: &'static [senet_core::OptionInfo] = &[];
-    const FIELDS: &'static str = Regency::FIELDS;
     const SEAT_RULE: senet_core::SeatRule = Regency::SEAT_RULE;
     fn from_spec(_: &senet_core::RulesetSpec) -> Result<Self, senet_core::SpecError> {
         Ok(Renamed(Regency::default()))

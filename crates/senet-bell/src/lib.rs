@@ -33,8 +33,14 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet,
-    ThrowingDevice,
+    check_pending_throw,
 };
+
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
 
 /// Pieces per side (Be-1).
 pub const PIECES: u8 = 10;
@@ -218,8 +224,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &["throw", "captured_b", "captured_w"];
-
 /// The position field holding `side`'s captured pieces.
 const fn captured_field(side: Side) -> &'static str {
     match side {
@@ -255,8 +259,8 @@ impl Ruleset for Bell {
 
     const ID: &'static str = "bell";
     const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw, captured_b, captured_w";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
 
@@ -338,21 +342,10 @@ impl Ruleset for Bell {
             return;
         }
         let origins = self.legal_origins(&state.board, state.to_move, t);
-        // At most ten pieces: fill ten candidates without branching on how many are real,
-        // then keep the real ones.
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
-            *candidate = Move::from_codes_unchecked(from, from.wrapping_add(t));
-        }
-        // Be-4: with no legal move the turn passes.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+        // One move per legal origin, of at most ten pieces; Be-4: with none, the turn passes.
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+            Move::from_codes_unchecked(from, from.wrapping_add(t))
+        });
     }
 
     fn is_legal(&self, state: &BellState, mv: Move) -> bool {
@@ -424,20 +417,12 @@ impl Ruleset for Bell {
                 state.to_move.opponent()
             )));
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the four-sided die shows 1 to 4 (Be-2)".to_string(),
-                });
-            }
-            if over {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            over,
+            "the four-sided die shows 1 to 4 (Be-2)",
+        )?;
         Ok(())
     }
 
@@ -455,7 +440,7 @@ impl Ruleset for Bell {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<BellState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let mut board = BitBoard::new(
             setup.board.pieces_of(Side::Black),
             setup.board.pieces_of(Side::White),

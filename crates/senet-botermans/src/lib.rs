@@ -37,8 +37,14 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, ThrowingDevice,
+    Sticks, check_pending_throw,
 };
+
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
 
 /// Pieces per side (B-1).
 pub const PIECES: u8 = 5;
@@ -201,23 +207,13 @@ impl Botermans {
 
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 
     /// B-14: the penalty of `loser`, per piece still on the board: 1 on 21–30, 2 on 11–20,
     /// 3 on 1–10 (a positive number; [`Outcome::points`] holds it negated).
     pub fn penalty(board: &BitBoard, loser: Side) -> i32 {
-        board
-            .pieces_of(loser)
-            .iter()
-            .map(|sq| 4 - i32::from(sq.row()))
-            .sum()
+        board.pieces_of(loser).rows_to_go()
     }
 }
 
@@ -255,8 +251,6 @@ const OPTIONS: &[OptionInfo] = &[OptionInfo {
     doc: "no piece may pass three consecutive opposing pieces (as Regency's R-11)",
 }];
 
-const FIELD_NAMES: &[&str] = &["throw"];
-
 const FIELD_INFO: &[FieldInfo] = &[FieldInfo {
     name: "throw",
     values: "1, 2, 3, 4, 6",
@@ -270,8 +264,8 @@ impl Ruleset for Botermans {
 
     const ID: &'static str = "botermans";
     const NAME: &'static str = "Botermans (The Book of Games)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -348,22 +342,11 @@ impl Ruleset for Botermans {
             return;
         }
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
-        // Every origin has exactly one move (forward or backward by the throw), and a side
-        // has at most five pieces: fill five candidates without branching on how many there
-        // are, then keep the real ones.
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
-            *candidate = Botermans::move_from(from, t, forward);
-        }
-        // B-9: with no move either way the throw is lost: the only choice is a pass.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+        // Every origin has exactly one move (forward or backward by the throw); B-9: with no
+        // move either way the throw is lost and the only choice is a pass.
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+            Botermans::move_from(from, t, forward)
+        });
     }
 
     fn is_legal(&self, state: &BotermansState, mv: Move) -> bool {
@@ -457,20 +440,12 @@ impl Ruleset for Botermans {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the sticks show 1, 2, 3, 4 or 6 (B-2)".to_string(),
-                });
-            }
-            if Botermans::finished(board).is_some() {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            Botermans::finished(board).is_some(),
+            "the sticks show 1, 2, 3, 4 or 6 (B-2)",
+        )?;
         Ok(())
     }
 
@@ -483,25 +458,8 @@ impl Ruleset for Botermans {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<BotermansState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: PIECES,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, PIECES - on_board);
-        }
+        setup.check_fields(Self::FIELD_INFO)?;
+        let board = setup.board_with_rest_off(PIECES)?;
         let state = BotermansState {
             board,
             to_move: setup.to_move,

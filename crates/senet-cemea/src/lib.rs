@@ -65,8 +65,14 @@
 use senet_core::{
     BOOL_OFF, BOOL_ON, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, ThrowingDevice,
+    StandardDevice, Sticks, check_pending_throw,
 };
+
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
 
 /// The refuges: pieces on them cannot be attacked, and they are the exits (C-12).
 pub const REFUGES: SquareSet = SquareSet::range(28, 30);
@@ -425,7 +431,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &["throw", "first", "black_turns", "white_turns"];
 const TURN_FIELDS: [&str; 2] = ["black_turns", "white_turns"];
 
 fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
@@ -472,8 +477,8 @@ impl Ruleset for Cemea {
 
     const ID: &'static str = "cemea";
     const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw, first, black_turns, white_turns";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -589,21 +594,10 @@ impl Ruleset for Cemea {
             return;
         }
         let (origins, direction) = self.origins(&state.board, me, t);
-        // Every origin has exactly one move, and a side has at most seven pieces: fill seven
-        // candidates without branching on how many there are, then keep the real ones.
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; MAX_PIECES];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
-            *candidate = Cemea::move_from(from, t, direction);
-        }
-        // C-5 / I-1 (4): nothing at all: the throw is lost.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+        // Every origin has exactly one move; C-5 / I-1 (4): with none the throw is lost.
+        moves.assign_one_per_origin::<MAX_PIECES>(origins, |from| {
+            Cemea::move_from(from, t, direction)
+        });
     }
 
     fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {
@@ -739,24 +733,12 @@ impl Ruleset for Cemea {
                 reason: "turns are counted only in the ancient mode".to_string(),
             });
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: if self.die {
-                        "the die shows 1 to 6 (option die)".to_string()
-                    } else {
-                        "the sticks show 1, 2, 3, 4 or 6 (C-2)".to_string()
-                    },
-                });
-            }
-            if over {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        let shows = if self.die {
+            "the die shows 1 to 6 (option die)"
+        } else {
+            "the sticks show 1, 2, 3, 4 or 6 (C-2)"
+        };
+        check_pending_throw(&self.device(), state.throw, over, shows)?;
         Ok(())
     }
 
@@ -779,26 +761,9 @@ impl Ruleset for Cemea {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<CemeaState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let pieces = self.pieces.count();
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > pieces {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: pieces,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, pieces - on_board);
-        }
+        let board = setup.board_with_rest_off(pieces)?;
         let default_first = self.default_first(&board, setup.to_move);
         let first = match setup.choice_field("first", &["b", "w"])? {
             None => default_first,

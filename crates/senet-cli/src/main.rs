@@ -1,6 +1,6 @@
 //! The `senet` command: the rules oracle (`moves`), terminal play (`play`), seeded parallel
-//! simulation (`simulate`), game records (`replay`) and the ruleset reference (`rules`), for
-//! every ruleset in the registry.
+//! simulation (`simulate`), game records (`replay`), the ruleset reference (`rules`) and the
+//! comparison of the rulesets (`compare`), for every ruleset in the registry.
 //!
 //! Every command reaches rulesets only through `senet::registry`: the generic code of each
 //! command is a [`RulesetVisitor`](senet::registry::RulesetVisitor), so a ruleset works in
@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+mod compare;
 mod error;
 mod moves;
 mod play;
@@ -43,6 +44,7 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     Replay(replay::ReplayArgs),
     Rules(rules::RulesArgs),
+    Compare(compare::CompareArgs),
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
@@ -52,6 +54,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Simulate(args) => simulate::run(&args, out),
         Command::Replay(args) => replay::run(&args, out),
         Command::Rules(args) => rules::run(&args, out),
+        Command::Compare(args) => compare::run(&args, out),
     }
 }
 
@@ -66,8 +69,8 @@ fn clap_exit(error: clap::Error) -> ExitCode {
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             eprintln!(
-                "senet: no command given; use one of moves, play, simulate, replay, rules \
-                 (see 'senet --help')"
+                "senet: no command given; use one of moves, play, simulate, replay, rules, \
+                 compare (see 'senet --help')"
             );
             ExitCode::from(2)
         }

@@ -145,6 +145,9 @@ impl RulesetVisitor for Replay<'_> {
         let mut game = Game::from_state(rules.clone(), *finished.start())
             .map_err(|e| CliError::input(format!("{}: start position: {e}", loaded.source)))?;
         writeln!(out, "rules {}", record.rules)?;
+        if let Some(revision) = record.revision {
+            writeln!(out, "revision {revision}")?;
+        }
         if let Some(seed) = record.seed {
             writeln!(out, "seed {seed}")?;
         }

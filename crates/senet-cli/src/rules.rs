@@ -90,23 +90,9 @@ impl From<&FieldInfo> for FieldRow {
     }
 }
 
-/// The documented fields of a ruleset, falling back to bare names for a ruleset whose
-/// `FIELD_INFO` is missing (the registry tests flag that).
+/// The documented position fields of a ruleset.
 fn fields(info: &RulesetInfo) -> Vec<FieldRow> {
-    if !info.field_info.is_empty() {
-        return info.field_info.iter().map(FieldRow::from).collect();
-    }
-    info.fields
-        .split(',')
-        .map(str::trim)
-        .filter(|name| !name.is_empty())
-        .map(|name| FieldRow {
-            name: name.to_string(),
-            values: "?",
-            default: "?",
-            doc: "not documented yet",
-        })
-        .collect()
+    info.field_info.iter().map(FieldRow::from).collect()
 }
 
 fn list(out: &mut dyn Write) -> Result<(), CliError> {
@@ -141,6 +127,7 @@ fn describe(rules: &AnyRuleset, out: &mut dyn Write) -> Result<(), CliError> {
     writeln!(out, "throws (value and chance): {}", facts.throws)?;
     writeln!(out, "who starts: {}", facts.seats)?;
     writeln!(out, "start position: {}", facts.start)?;
+    writeln!(out, "rules revision: {}", info.rules_revision)?;
     writeln!(out)?;
     if info.options.is_empty() {
         writeln!(out, "options: none")?;
@@ -203,6 +190,7 @@ fn markdown(rulesets: &[&RulesetInfo]) -> Result<String, CliError> {
             facts.pieces, facts.throws
         );
         let _ = writeln!(md, "Start position: `{}`\n", facts.start);
+        let _ = writeln!(md, "Rules revision: {}\n", info.rules_revision);
         if info.options.is_empty() {
             let _ = writeln!(md, "No options.\n");
         } else {

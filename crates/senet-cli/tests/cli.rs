@@ -233,6 +233,10 @@ fn rules_lists_and_describes_every_registered_ruleset() {
         let rules = AnyRuleset::parse(info.id).unwrap();
         let start = rules.visit(StartPosition);
         assert!(text.contains(&format!("start position: {start}")), "{text}");
+        assert!(
+            text.contains(&format!("rules revision: {}", info.rules_revision)),
+            "{text}"
+        );
     }
 }
 
@@ -356,10 +360,10 @@ fn play_between_computers_saves_a_record_that_replays() {
             replayed.lines().last().unwrap().contains(&result),
             "{replayed}"
         );
-        // The rules, seed and start lines, one line per action, and the result.
+        // The rules, revision, seed and start lines, one line per action, and the result.
         assert_eq!(
             replayed.lines().count(),
-            record.actions.len() + 4,
+            record.actions.len() + 5,
             "{replayed}"
         );
     }
@@ -460,6 +464,33 @@ fn play_refuses_bad_arguments() {
     senet(&["play", "--players", "human"]).refused("two players");
     senet(&["play", "--players", "human,wizard"]).refused("\"wizard\"");
     senet(&["play", "--resume", "/no/such/record.txt"]).refused("cannot read the record");
+}
+
+#[test]
+fn replay_shows_the_rules_revision_and_refuses_another() {
+    let revision = senet::registry::info("regency").unwrap().rules_revision;
+    let good = temp_file("revision.txt");
+    std::fs::write(
+        &good,
+        format!("rules regency\nrevision {revision}\nthrow 3\n"),
+    )
+    .unwrap();
+    let out = senet(&["replay", good.to_str().unwrap()]).ok();
+    assert_eq!(
+        out.lines().nth(1),
+        Some(format!("revision {revision}").as_str()),
+        "{out}"
+    );
+    let newer = temp_file("newer.txt");
+    std::fs::write(
+        &newer,
+        format!("rules regency\nrevision {}\nthrow 3\n", revision + 1),
+    )
+    .unwrap();
+    senet(&["replay", newer.to_str().unwrap()]).refused(&format!(
+        "line 2: the record was written under revision {} of the regency rules",
+        revision + 1
+    ));
 }
 
 #[test]

@@ -29,9 +29,12 @@ pub trait Board {
         self.pieces(side).len()
     }
 
-    /// Every piece of `side`: on the board, off, or in hand.
+    /// Every piece of `side`: on the board, off, or in hand (saturating at 255, so that a
+    /// corrupt counter can neither panic nor wrap around to a plausible total).
     fn total(&self, side: Side) -> u8 {
-        self.on_board(side) + self.off(side) + self.in_hand(side)
+        self.on_board(side)
+            .saturating_add(self.off(side))
+            .saturating_add(self.in_hand(side))
     }
 
     /// The squares occupied by either side.
@@ -183,6 +186,26 @@ impl BitBoard {
     #[inline]
     pub const fn off_count(&self, side: Side) -> u8 {
         self.off[side.index()]
+    }
+
+    /// The side that has borne off at least `pieces` pieces (Black if both have), in the
+    /// rulesets where bearing off every piece wins.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, SquareSet};
+    /// let board = BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, [2, 5], [0, 0]).unwrap();
+    /// assert_eq!(board.side_with_all_off(5), Some(Side::White));
+    /// assert_eq!(board.side_with_all_off(7), None);
+    /// ```
+    #[inline]
+    pub const fn side_with_all_off(&self, pieces: u8) -> Option<Side> {
+        if self.off_count(Side::Black) >= pieces {
+            Some(Side::Black)
+        } else if self.off_count(Side::White) >= pieces {
+            Some(Side::White)
+        } else {
+            None
+        }
     }
 
     /// Pieces of `side` in hand.
@@ -353,6 +376,20 @@ mod tests {
         let a = BitBoard::EMPTY;
         let b = a;
         assert_eq!(a, b);
+    }
+
+    /// Found by fuzzing (tests/fuzz_api.rs): bearing off again and again with
+    /// `play_unchecked` drives the off counter to 255, and `total` then overflowed (a panic
+    /// in debug builds, and in release a wrapped total that validation could take for the
+    /// right number of pieces).
+    #[test]
+    fn total_saturates_instead_of_overflowing() {
+        let six = SquareSet::from_squares([1, 2, 3, 4, 5, 6]).unwrap();
+        let board = BitBoard::new(six, SquareSet::EMPTY, [255, 0], [0, 0]).unwrap();
+        assert_eq!(board.total(Side::Black), 255);
+        let board = BitBoard::new(six, SquareSet::EMPTY, [200, 0], [100, 0]).unwrap();
+        assert_eq!(board.total(Side::Black), 255);
+        assert_eq!(MailboxBoard::from(&board).total(Side::Black), 255);
     }
 
     #[test]

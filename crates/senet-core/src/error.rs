@@ -70,8 +70,8 @@ pub enum PositionError {
     UnknownField {
         /// The field name given.
         name: String,
-        /// The fields the ruleset knows.
-        known: &'static str,
+        /// The fields the ruleset knows, joined with ", " (`none` when it has none).
+        known: String,
     },
     /// A field given twice.
     #[error("field {0:?} is given twice")]
@@ -214,6 +214,22 @@ pub enum RecordError {
         action: String,
         /// Why it was refused.
         source: PlayError,
+    },
+    /// The record was written under another revision of the ruleset's behaviour
+    /// ([`Ruleset::RULES_REVISION`](crate::Ruleset::RULES_REVISION)), so its actions may not
+    /// describe the same game any more.
+    #[error(
+        "the record was written under revision {recorded} of the {id} rules, and this build \
+         plays revision {current}: its actions may not replay the recorded game (to load it \
+         anyway, remove its revision)"
+    )]
+    Revision {
+        /// The ruleset id.
+        id: &'static str,
+        /// The revision the record names.
+        recorded: u32,
+        /// The revision of the ruleset in this build.
+        current: u32,
     },
     /// A malformed line of a text record.
     #[error("line {line}: {reason}")]

@@ -37,23 +37,26 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        // Messages quote at most 32 characters of the input, however long it is.
+        let quote = |text: &str| format!("{:?}", text.chars().take(32).collect::<String>());
         let (kind, rest) = s
             .trim()
             .split_once(char::is_whitespace)
-            .ok_or_else(|| format!("{s:?} is not an action (use `throw N` or `move M`)"))?;
+            .ok_or_else(|| format!("{} is not an action (use `throw N` or `move M`)", quote(s)))?;
         match kind {
             "throw" => rest
                 .trim()
                 .parse::<u8>()
                 .map(Action::Throw)
-                .map_err(|_| format!("{:?} is not a throw value", rest.trim())),
+                .map_err(|_| format!("{} is not a throw value", quote(rest.trim()))),
             "move" => rest
                 .trim()
                 .parse::<Move>()
                 .map(Action::Move)
                 .map_err(|e| e.to_string()),
             other => Err(format!(
-                "{other:?} is not an action (use `throw N` or `move M`)"
+                "{} is not an action (use `throw N` or `move M`)",
+                quote(other)
             )),
         }
     }
@@ -69,6 +72,14 @@ impl FromStr for Action {
 pub struct GameRecord {
     /// The ruleset and its options.
     pub rules: RulesetSpec,
+    /// The ruleset's [`RULES_REVISION`](Ruleset::RULES_REVISION) when the record was written.
+    /// Loading refuses a record of another revision; `None` (a record written by hand, or
+    /// before revisions were recorded) skips the check.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub revision: Option<u32>,
     /// The seed of the RNG that produced the game, if any (informative only: replaying uses
     /// the recorded actions).
     #[cfg_attr(
@@ -324,6 +335,7 @@ impl<R: Ruleset> Game<R> {
     pub fn record(&self) -> GameRecord {
         GameRecord {
             rules: self.rules.spec(),
+            revision: Some(R::RULES_REVISION),
             seed: self.seed,
             start: (self.start != self.rules.initial_state())
                 .then(|| self.rules.position_string(&self.start)),
@@ -331,10 +343,20 @@ impl<R: Ruleset> Game<R> {
         }
     }
 
-    /// Loads a record: configures the ruleset, sets up the start, and replays every action,
-    /// refusing the record at the first action that does not replay.
+    /// Loads a record: configures the ruleset, checks the record's revision (see
+    /// [`Ruleset::RULES_REVISION`]), sets up the start, and replays every action, refusing
+    /// the record at the first action that does not replay.
     pub fn from_record(record: &GameRecord) -> Result<Game<R>, RecordError> {
         let rules = R::from_spec(&record.rules)?;
+        if let Some(recorded) = record.revision
+            && recorded != R::RULES_REVISION
+        {
+            return Err(RecordError::Revision {
+                id: R::ID,
+                recorded,
+                current: R::RULES_REVISION,
+            });
+        }
         let mut game = match &record.start {
             Some(text) => Game::from_position(rules, text)?,
             None => Game::new(rules),
@@ -380,6 +402,15 @@ mod tests {
         }
         for bad in ["", "throw", "throw x", "move", "move 9-", "jump 3"] {
             assert!(bad.parse::<Action>().is_err(), "{bad:?}");
+        }
+        // Found by fuzzing (tests/fuzz_parsers.rs): the whole bad value used to be quoted.
+        for bad in [
+            format!("throw {}", "\"".repeat(2000)),
+            format!("{} 3", "j".repeat(2000)),
+            "x".repeat(2000),
+        ] {
+            let err = bad.parse::<Action>().unwrap_err();
+            assert!(err.len() < 120, "{err}");
         }
     }
 }

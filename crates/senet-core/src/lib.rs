@@ -47,9 +47,11 @@ pub use error::{MoveParseError, PlayError, PositionError, RecordError, SpecError
 pub use game::{Action, Game, GameRecord};
 pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
 pub use opening::{SeatDraw, SeatRule, draw_seats};
-pub use playout::{DEFAULT_TURN_CAP, Playout, PlayoutEnd, TurnCounter, random_playout};
+pub use playout::{
+    DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
+};
 pub use record::RecordLines;
-pub use ruleset::{Outcome, Phase, Ruleset};
+pub use ruleset::{Outcome, Phase, Ruleset, check_pending_throw};
 pub use setup::{FieldInfo, Setup};
 pub use side::Side;
 pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};

@@ -5,7 +5,7 @@ use core::ops::{Deref, DerefMut};
 use core::str::FromStr;
 
 use crate::error::MoveParseError;
-use crate::square::{Place, Square};
+use crate::square::{Place, Square, SquareSet};
 
 /// The most steps one move can have: a throw of 5 split into five single steps (Piccione).
 pub const MAX_STEPS: usize = 5;
@@ -399,6 +399,47 @@ impl MoveList {
         const { assert!(N <= MOVE_LIST_CAPACITY) };
         self.moves[..N].copy_from_slice(moves);
         self.len = len.min(N);
+    }
+
+    /// Replaces the contents with one move per square of `origins`, lowest first, each made by
+    /// `move_from(square number)`, or with a lone pass when `origins` is empty.
+    ///
+    /// For rulesets in which a piece has at most one move for a throw; `N` is the most pieces
+    /// a side can have. All `N` candidates are filled without branching on how many origins
+    /// there are (a mispredicted loop exit costs more than the spare calls), so `move_from` is
+    /// also called with 32 for the spare slots and must not panic there; those results are
+    /// dropped. Origins beyond the lowest `N` are ignored.
+    ///
+    /// ```
+    /// use senet_core::{Move, MoveList, SquareSet};
+    /// let step_of_3 = |from: u8| Move::from_codes_unchecked(from, from.wrapping_add(3));
+    /// let mut list = MoveList::new();
+    /// let origins = SquareSet::from_squares([4, 9]).unwrap();
+    /// list.assign_one_per_origin::<5>(origins, step_of_3);
+    /// let moves: Vec<String> = list.iter().map(|mv| mv.to_string()).collect();
+    /// assert_eq!(moves, ["4-7", "9-12"]);
+    /// list.assign_one_per_origin::<5>(SquareSet::EMPTY, step_of_3);
+    /// assert_eq!(list.as_slice(), &[Move::PASS]);
+    /// ```
+    #[inline]
+    pub fn assign_one_per_origin<const N: usize>(
+        &mut self,
+        origins: SquareSet,
+        move_from: impl Fn(u8) -> Move,
+    ) {
+        const { assert!(N >= 1) };
+        let mut rest = origins.bits();
+        let mut candidates = [Move::PASS; N];
+        for candidate in &mut candidates {
+            let from = rest.trailing_zeros() as u8;
+            rest &= rest.wrapping_sub(1);
+            *candidate = move_from(from);
+        }
+        let count = usize::from(origins.len());
+        if count == 0 {
+            candidates[0] = Move::PASS;
+        }
+        self.assign(&candidates, count.max(1));
     }
 
     /// Appends the first `count` moves of `candidates` (`count` is clamped to `N`).

@@ -3,6 +3,7 @@
 //! ```text
 //! # comments run from '#' to the end of the line; blank lines are ignored
 //! rules regency(house_of_water=true)
+//! revision 1
 //! seed 42
 //! start WBWBWBWBW.B................... b white_opened=false
 //! throw 3
@@ -11,8 +12,10 @@
 //! move pass
 //! ```
 //!
-//! The header lines `rules` (required), `seed` and `start` (optional) come before the first
-//! action, each at most once. Every later line is an action: `throw <value>` or
+//! The header lines `rules` (required), `revision`, `seed` and `start` (optional) come before
+//! the first action, each at most once. `revision` is the ruleset's
+//! [`RULES_REVISION`](crate::Ruleset::RULES_REVISION) when the record was written; loading
+//! refuses a record of another revision. Every later line is an action: `throw <value>` or
 //! `move <move>`. Reading the text checks only its form; loading it with a ruleset
 //! ([`Game::from_record_text`]) replays every action and names the line of the first one that
 //! does not replay.
@@ -32,6 +35,8 @@ use crate::spec::RulesetSpec;
 pub struct RecordLines {
     /// The `rules` line.
     pub rules: usize,
+    /// The `revision` line, if any.
+    pub revision: Option<usize>,
     /// The `seed` line, if any.
     pub seed: Option<usize>,
     /// The `start` line, if any.
@@ -48,6 +53,7 @@ impl RecordLines {
     pub fn locate(&self, error: RecordError) -> RecordError {
         let line = match &error {
             RecordError::Spec(_) => Some(self.rules),
+            RecordError::Revision { .. } => self.revision,
             RecordError::Start(_) => self.start,
             RecordError::Replay { index, .. } => self.actions.get(*index).copied(),
             RecordError::Syntax { .. } | RecordError::AtLine { .. } => None,
@@ -76,6 +82,11 @@ fn at_line(line: usize, error: RecordError) -> RecordError {
     }
 }
 
+/// At most 32 characters of `text`, quoted, for an error message.
+fn quote(text: &str) -> String {
+    format!("{:?}", text.chars().take(32).collect::<String>())
+}
+
 /// The longest line accepted (a position with every field is far shorter).
 const MAX_LINE: usize = 1024;
 
@@ -96,6 +107,7 @@ impl GameRecord {
     /// ```
     pub fn parse_with_lines(text: &str) -> Result<(GameRecord, RecordLines), RecordError> {
         let mut rules: Option<RulesetSpec> = None;
+        let mut revision = None;
         let mut seed = None;
         let mut start = None;
         let mut actions = Vec::new();
@@ -115,7 +127,7 @@ impl GameRecord {
             let (keyword, rest) = content
                 .split_once(char::is_whitespace)
                 .map_or((content, ""), |(k, r)| (k, r.trim()));
-            let header = matches!(keyword, "rules" | "seed" | "start");
+            let header = matches!(keyword, "rules" | "revision" | "seed" | "start");
             if header && !actions.is_empty() {
                 return Err(syntax(
                     number,
@@ -136,6 +148,22 @@ impl GameRecord {
                     rules = Some(spec);
                     lines.rules = number;
                 }
+                "revision" => {
+                    if revision.is_some() {
+                        return Err(syntax(number, "the revision is given twice"));
+                    }
+                    let value = rest.parse::<u32>().map_err(|_| {
+                        syntax(
+                            number,
+                            format!(
+                                "revision {} is not a whole number from 0 to 2^32 - 1",
+                                quote(rest)
+                            ),
+                        )
+                    })?;
+                    revision = Some(value);
+                    lines.revision = Some(number);
+                }
                 "seed" => {
                     if seed.is_some() {
                         return Err(syntax(number, "the seed is given twice"));
@@ -143,7 +171,10 @@ impl GameRecord {
                     let value = rest.parse::<u64>().map_err(|_| {
                         syntax(
                             number,
-                            format!("seed {rest:?} is not a whole number from 0 to 2^64 - 1"),
+                            format!(
+                                "seed {} is not a whole number from 0 to 2^64 - 1",
+                                quote(rest)
+                            ),
                         )
                     })?;
                     seed = Some(value);
@@ -175,7 +206,7 @@ impl GameRecord {
                     return Err(syntax(
                         number,
                         format!(
-                            "{:?} is not a record line (use rules, seed, start, throw or move)",
+                            "{:?} is not a record line (use rules, revision, seed, start, throw or move)",
                             other.chars().take(32).collect::<String>()
                         ),
                     ));
@@ -191,6 +222,7 @@ impl GameRecord {
         Ok((
             GameRecord {
                 rules,
+                revision,
                 seed,
                 start,
                 actions,
@@ -201,9 +233,13 @@ impl GameRecord {
 }
 
 impl fmt::Display for GameRecord {
-    /// The text form: `rules`, then `seed` and `start` when present, then one action per line.
+    /// The text form: `rules`, then `revision`, `seed` and `start` when present, then one
+    /// action per line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "rules {}", self.rules)?;
+        if let Some(revision) = self.revision {
+            writeln!(f, "revision {revision}")?;
+        }
         if let Some(seed) = self.seed {
             writeln!(f, "seed {seed}")?;
         }
@@ -244,6 +280,7 @@ mod tests {
     fn record() -> GameRecord {
         GameRecord {
             rules: "regency(house_of_water=true)".parse().unwrap(),
+            revision: Some(1),
             seed: Some(42),
             start: Some(format!(
                 "WBWBWBWBW.B{} b white_opened=false",
@@ -262,10 +299,13 @@ mod tests {
     fn text_round_trips() {
         let record = record();
         let text = record.to_string();
-        assert!(text.starts_with("rules regency(house_of_water=true)\nseed 42\nstart "));
+        assert!(
+            text.starts_with("rules regency(house_of_water=true)\nrevision 1\nseed 42\nstart ")
+        );
         assert_eq!(text.parse::<GameRecord>().unwrap(), record);
         let bare = GameRecord {
             rules: RulesetSpec::new("regency"),
+            revision: None,
             seed: None,
             start: None,
             actions: Vec::new(),
@@ -284,6 +324,7 @@ mod tests {
             lines,
             RecordLines {
                 rules: 3,
+                revision: None,
                 seed: Some(4),
                 start: None,
                 actions: vec![6, 7],
@@ -305,6 +346,18 @@ mod tests {
         assert_eq!(error_line("rules regency\nrules regency\n"), 2);
         assert_eq!(error_line("rules Regency!\n"), 1);
         assert_eq!(error_line("rules regency\nseed -1\n"), 2);
+        assert_eq!(error_line("rules regency\nrevision x\n"), 2);
+        // Found by fuzzing (tests/fuzz_parsers.rs): long bad values were quoted whole.
+        for text in [
+            format!("rules regency\nseed {}\n", "9".repeat(1000)),
+            format!("rules regency\nrevision {}\n", "\"".repeat(1000)),
+            format!("rules regency\nthrow {}\n", "x".repeat(1000)),
+        ] {
+            let err = text.parse::<GameRecord>().unwrap_err().to_string();
+            assert!(err.len() < 150, "{err}");
+        }
+        assert_eq!(error_line("rules regency\nrevision 1\nrevision 1\n"), 3);
+        assert_eq!(error_line("rules regency\nthrow 3\nrevision 1\n"), 3);
         assert_eq!(error_line("rules regency\nseed 1\nseed 2\n"), 3);
         assert_eq!(error_line("rules regency\nstart\n"), 2);
         assert_eq!(error_line("rules regency\nstart xyz b\n"), 2);
@@ -321,6 +374,7 @@ mod tests {
     fn locate_attaches_the_line_of_the_part_at_fault() {
         let lines = RecordLines {
             rules: 1,
+            revision: Some(4),
             seed: None,
             start: Some(2),
             actions: vec![3, 5],
@@ -345,6 +399,15 @@ mod tests {
         assert!(matches!(
             lines.locate(start),
             RecordError::AtLine { line: 2, .. }
+        ));
+        let revision = RecordError::Revision {
+            id: "regency",
+            recorded: 2,
+            current: 1,
+        };
+        assert!(matches!(
+            lines.locate(revision),
+            RecordError::AtLine { line: 4, .. }
         ));
         let already = syntax(4, "bad");
         assert_eq!(lines.locate(already.clone()), already);

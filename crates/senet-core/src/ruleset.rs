@@ -89,13 +89,22 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     const ID: &'static str;
     /// A human-readable name, e.g. `Regency ("simple" Senet)`.
     const NAME: &'static str;
+    /// The revision of this ruleset's behaviour, starting at 1. It goes up by one whenever a
+    /// seeded game can come out differently: a rule, an interpretation or an option changed,
+    /// moves generated in another order, the device sampled differently. Each ruleset's
+    /// checked-in golden playthroughs (`tests/golden/` of the `senet` facade) record it, and
+    /// their test fails when a game changes while the revision stays the same.
+    ///
+    /// Game records store it ([`GameRecord::revision`](crate::GameRecord::revision)), and
+    /// [`Game::from_record`](crate::Game::from_record) refuses a record written under another
+    /// revision with [`RecordError::Revision`](crate::RecordError::Revision): its actions might
+    /// replay, but not necessarily into the game that was recorded.
+    const RULES_REVISION: u32;
     /// The options the ruleset accepts; the first value of each is its default.
     const OPTIONS: &'static [OptionInfo];
-    /// The position fields beyond board and side, joined with ", " (for error messages).
-    const FIELDS: &'static str;
-    /// The same fields documented one by one: accepted values, the meaning of leaving the
-    /// field out, and what it records. Every name of [`FIELDS`](Ruleset::FIELDS) should
-    /// appear here, in the same order (the facade's registry tests check it).
+    /// The position fields beyond board and side, documented one by one: accepted values, the
+    /// meaning of leaving the field out, and what it records. [`Setup::check_fields`] rejects
+    /// any other name, and `senet rules` and `docs/notation.md` list these.
     const FIELD_INFO: &'static [FieldInfo] = &[];
     /// How the opening throws decide who plays the even set (see [`draw_seats`](crate::draw_seats)).
     const SEAT_RULE: SeatRule;
@@ -216,5 +225,45 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     /// Reads and validates a state written in the position notation.
     fn parse_position(&self, text: &str) -> Result<Self::State, PositionError> {
         self.read_setup(&text.parse()?)
+    }
+}
+
+/// Checks the pending throw of a state for [`Ruleset::validate`]: `0` means none is pending;
+/// any other value must be one the `device` can show (`shows` says which, for the message)
+/// and must not wait in a game that is over.
+///
+/// ```
+/// use senet_core::{PositionError, Sticks, check_pending_throw};
+/// let shows = "the sticks show 1, 2, 3, 4 or 6";
+/// assert!(check_pending_throw(&Sticks::ZERO_IS_SIX, 4, false, shows).is_ok());
+/// assert!(matches!(
+///     check_pending_throw(&Sticks::ZERO_IS_SIX, 5, false, shows),
+///     Err(PositionError::BadField { .. })
+/// ));
+/// assert!(matches!(
+///     check_pending_throw(&Sticks::ZERO_IS_SIX, 4, true, shows),
+///     Err(PositionError::Inconsistent(_))
+/// ));
+/// ```
+pub fn check_pending_throw(
+    device: &impl ThrowingDevice,
+    throw: u8,
+    game_over: bool,
+    shows: &str,
+) -> Result<(), PositionError> {
+    if throw == 0 {
+        Ok(())
+    } else if !device.can_show(throw) {
+        Err(PositionError::BadField {
+            name: "throw".to_string(),
+            value: throw.to_string(),
+            reason: shows.to_string(),
+        })
+    } else if game_over {
+        Err(PositionError::Inconsistent(
+            "a throw is pending after the game ended".to_string(),
+        ))
+    } else {
+        Ok(())
     }
 }

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::board::BitBoard;
+use crate::board::{BitBoard, Board};
 use crate::error::PositionError;
 use crate::side::Side;
 
@@ -92,24 +92,61 @@ impl Setup {
         self.fields.push((name.to_string(), value.to_string()));
     }
 
-    /// Fails on the first field whose name is not in `known` (`known_list` is the same names
-    /// joined for the message).
-    pub fn check_fields(
-        &self,
-        known: &[&str],
-        known_list: &'static str,
-    ) -> Result<(), PositionError> {
+    /// Fails on the first field whose name is not one of `known` (a ruleset passes its
+    /// [`FIELD_INFO`](crate::Ruleset::FIELD_INFO)); the error lists the known names.
+    pub fn check_fields(&self, known: &[FieldInfo]) -> Result<(), PositionError> {
         match self
             .fields
             .iter()
-            .find(|(n, _)| !known.contains(&n.as_str()))
+            .find(|(name, _)| !known.iter().any(|field| field.name == name))
         {
             Some((name, _)) => Err(PositionError::UnknownField {
                 name: name.clone(),
-                known: known_list,
+                known: if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known
+                        .iter()
+                        .map(|field| field.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
             }),
             None => Ok(()),
         }
+    }
+
+    /// The board of the setup with its counters filled in for a ruleset where every piece
+    /// starts on the board and none is ever in hand: each side's pieces that are not on the
+    /// board are off (the notation's default). Fails when a side has more than `pieces`
+    /// pieces on the board.
+    ///
+    /// ```
+    /// use senet_core::{Board, Setup, Side};
+    /// let setup: Setup = format!("BW{} b", ".".repeat(28)).parse().unwrap();
+    /// let board = setup.board_with_rest_off(5).unwrap();
+    /// assert_eq!(board.off(Side::Black), 4);
+    /// assert!(setup.board_with_rest_off(0).is_err());
+    /// ```
+    pub fn board_with_rest_off(&self, pieces: u8) -> Result<BitBoard, PositionError> {
+        let mut board = BitBoard::new(
+            self.board.pieces_of(Side::Black),
+            self.board.pieces_of(Side::White),
+            [0, 0],
+            [0, 0],
+        )?;
+        for side in Side::BOTH {
+            let on_board = board.on_board(side);
+            if on_board > pieces {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: on_board,
+                    expected: pieces,
+                });
+            }
+            board.set_off(side, pieces - on_board);
+        }
+        Ok(board)
     }
 
     /// Reads field `name` as a number in `min..=max`; `None` when the field is absent.
@@ -178,7 +215,10 @@ impl FromStr for Setup {
         for token in tokens {
             let (name, value) = token
                 .split_once('=')
-                .filter(|(n, v)| is_field_name(n) && !v.is_empty() && v.len() <= 64)
+                // Bounded lengths keep hostile input out of error messages.
+                .filter(|(n, v)| {
+                    is_field_name(n) && n.len() <= 32 && !v.is_empty() && v.len() <= 64
+                })
                 .ok_or_else(|| PositionError::FieldSyntax(token.chars().take(32).collect()))?;
             if fields.iter().any(|(n, _)| n == name) {
                 return Err(PositionError::DuplicateField(name.to_string()));
@@ -234,11 +274,36 @@ mod tests {
             format!("{} b a=1 a=2", empty_board()).parse::<Setup>(),
             Err(PositionError::DuplicateField(_))
         ));
+        // Found by fuzzing (tests/fuzz_parsers.rs): a field name of any length was accepted
+        // and then quoted whole in the error that refused it.
+        let long = format!("{} b {}=1", empty_board(), "x".repeat(5000));
+        let err = long.parse::<Setup>().unwrap_err();
+        assert!(matches!(err, PositionError::FieldSyntax(_)));
+        assert!(err.to_string().len() < 100, "{err}");
         let setup: Setup = format!("{} b colour=red", empty_board()).parse().unwrap();
-        assert!(matches!(
-            setup.check_fields(&["throw"], "throw"),
-            Err(PositionError::UnknownField { .. })
-        ));
+        let throw = FieldInfo {
+            name: "throw",
+            values: "1-6",
+            default: "none",
+            doc: "the pending throw",
+        };
+        assert_eq!(
+            setup.check_fields(&[
+                throw,
+                FieldInfo {
+                    name: "phase",
+                    ..throw
+                }
+            ]),
+            Err(PositionError::UnknownField {
+                name: "colour".to_string(),
+                known: "throw, phase".to_string(),
+            })
+        );
+        assert_eq!(
+            setup.check_fields(&[]).unwrap_err().to_string(),
+            "field \"colour\" does not apply to this ruleset (known fields: none)"
+        );
         assert!(setup.choice_field("colour", &["blue"]).is_err());
         assert_eq!(setup.choice_field("colour", &["red"]), Ok(Some("red")));
     }

@@ -231,6 +231,22 @@ impl SquareSet {
         self.0.count_ones() as u8
     }
 
+    /// The squares weighted by how far they are from the end: 3 for each in row 1 (1–10), 2 in
+    /// row 2 (11–20), 1 in row 3 (21–30). Several reconstructions score a win this way from
+    /// the loser's pieces left on the board.
+    ///
+    /// ```
+    /// use senet_core::SquareSet;
+    /// let squares = SquareSet::from_squares([3, 12, 25, 30]).unwrap();
+    /// assert_eq!(squares.rows_to_go(), 3 + 2 + 1 + 1);
+    /// ```
+    #[inline]
+    pub const fn rows_to_go(self) -> i32 {
+        (3 * (self.0 & Self::ROW1.0).count_ones()
+            + 2 * (self.0 & Self::ROW2.0).count_ones()
+            + (self.0 & Self::ROW3.0).count_ones()) as i32
+    }
+
     /// Whether the set is empty.
     #[inline]
     pub const fn is_empty(self) -> bool {

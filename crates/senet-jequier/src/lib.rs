@@ -30,8 +30,14 @@
 
 use senet_core::{
     BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
-    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, ThrowingDevice,
+    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, check_pending_throw,
 };
+
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
 
 /// Pieces per side (J-1).
 pub const PIECES: u8 = 5;
@@ -258,13 +264,7 @@ impl Jequier {
 
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 
     /// J-12: the winner scores, per opposing piece still on the board, 3 on 1–10, 2 on 11–20
@@ -278,11 +278,7 @@ impl Jequier {
     /// assert_eq!(Jequier::score(&board, Side::Black), 3 + 2 + 1);
     /// ```
     pub fn score(board: &BitBoard, winner: Side) -> i32 {
-        board
-            .pieces_of(winner.opponent())
-            .iter()
-            .map(|sq| 4 - i32::from(sq.row()))
-            .sum()
+        board.pieces_of(winner.opponent()).rows_to_go()
     }
 
     /// The unmoved pieces a board implies when the position notation does not say: every
@@ -348,8 +344,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &["throw", "unmoved"];
-
 fn bad_unmoved(value: &str, reason: String) -> PositionError {
     PositionError::BadField {
         name: "unmoved".to_string(),
@@ -410,8 +404,8 @@ impl Ruleset for Jequier {
 
     const ID: &'static str = "jequier";
     const NAME: &'static str = "Jéquier (1930)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw, unmoved";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -513,24 +507,13 @@ impl Ruleset for Jequier {
         }
         let (forward, backward) = self.origins(state, t);
         let origins = forward | backward;
-        // Each piece has at most one move (forward, or else backward), so five candidates
-        // cover every origin; filling all five without branching on their number avoids a
-        // mispredicted loop exit.
-        let mut rest = origins.bits();
+        // Each piece has at most one move (forward, or else backward); J-9: with no move at
+        // all the throw is lost and the only choice is a pass.
         let back = backward.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
             let is_back = (back >> (from & 31)) & 1 != 0;
-            *candidate = Jequier::move_from(from, t, is_back);
-        }
-        // J-9: with no move at all the throw is lost: the only choice is a pass.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+            Jequier::move_from(from, t, is_back)
+        });
     }
 
     fn is_legal(&self, state: &JequierState, mv: Move) -> bool {
@@ -614,20 +597,12 @@ impl Ruleset for Jequier {
                 ));
             }
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the sticks show 1, 2, 3, 4 or 6 (J-2)".to_string(),
-                });
-            }
-            if Jequier::finished(board).is_some() {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            Jequier::finished(board).is_some(),
+            "the sticks show 1, 2, 3, 4 or 6 (J-2)",
+        )?;
         Ok(())
     }
 
@@ -643,25 +618,8 @@ impl Ruleset for Jequier {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<JequierState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: PIECES,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, PIECES - on_board);
-        }
+        setup.check_fields(Self::FIELD_INFO)?;
+        let board = setup.board_with_rest_off(PIECES)?;
         let unmoved = match setup.field("unmoved") {
             Some(value) => parse_unmoved(value)?,
             None => Jequier::default_unmoved(&board),

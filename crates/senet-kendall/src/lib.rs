@@ -48,6 +48,12 @@ use senet_core::{
     Sticks,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// The most throws one turn can hold. A turn reaches it only after 60 throws in a row of 1, 4
 /// or 5 (probability (3/8)^60, about 3·10^-26); throws beyond it are not stored.
 pub const MAX_STORED_THROWS: u8 = 60;
@@ -573,14 +579,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &[
-    "throws",
-    "phase",
-    "must_move_b",
-    "must_move_w",
-    "white_started",
-];
-
 /// The position field holding `side`'s K-15 piece.
 const fn must_move_field(side: Side) -> &'static str {
     match side {
@@ -636,8 +634,8 @@ impl Ruleset for Kendall {
 
     const ID: &'static str = "kendall";
     const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throws, phase, must_move_b, must_move_w, white_started";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
@@ -988,26 +986,9 @@ impl Ruleset for Kendall {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<KendallState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let n = self.pieces.get();
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > n {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: n,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, n - on_board);
-        }
+        let board = setup.board_with_rest_off(n)?;
         let mut stored = [0u8; 5];
         if let Some(digits) = setup.field("throws") {
             if digits.len() > usize::from(MAX_STORED_THROWS) {

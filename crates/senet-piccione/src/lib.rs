@@ -38,6 +38,12 @@ use senet_core::{
     SquareSet, Sticks, ThrowingDevice,
 };
 
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
+
 /// Pieces per side (P-1).
 pub const PIECES: u8 = 5;
 
@@ -541,17 +547,9 @@ fn search<T: Offered>(
 impl Piccione {
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 }
-
-const FIELD_NAMES: &[&str] = &["throw", "hand", "extra_throws", "entered_must_move"];
 
 const FIELD_INFO: &[FieldInfo] = &[
     FieldInfo {
@@ -586,8 +584,8 @@ impl Ruleset for Piccione {
 
     const ID: &'static str = "piccione";
     const NAME: &'static str = "Piccione (King Tut's Game, 1977)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = &[];
-    const FIELDS: &'static str = "throw, hand, extra_throws, entered_must_move";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     // I-4: the even set (Black) is simply the player who starts.
     const SEAT_RULE: SeatRule = SeatRule::FirstPersonStarts;
@@ -860,7 +858,7 @@ impl Ruleset for Piccione {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<PiccioneState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
+        setup.check_fields(Self::FIELD_INFO)?;
         let hand = match setup.field("hand") {
             Some(value) => parse_hand(value)?,
             None => [0, 0],

@@ -28,8 +28,14 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, ThrowingDevice,
+    Sticks, check_pending_throw,
 };
+
+/// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
+/// whenever a seeded game can come out differently, and note why here:
+///
+/// - 1: the first release.
+pub const RULES_REVISION: u32 = 1;
 
 /// Pieces per side.
 pub const PIECES: u8 = 5;
@@ -168,7 +174,8 @@ impl Regency {
         origins &= !SquareSet::from_bits_truncate(blocked);
         if self.house_of_happiness && t >= 2 {
             // Variation 1: no move from a square ≤ 25 to a square ≥ 27 (nor off).
-            origins &= !SquareSet::range(27 - t, 25);
+            // Saturating: `throw_unchecked` may have stored any value, and must not panic.
+            origins &= !SquareSet::range(27u8.saturating_sub(t), 25);
         }
         origins
     }
@@ -203,23 +210,13 @@ impl Regency {
 
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
-        if board.off_count(Side::Black) >= PIECES {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= PIECES {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(PIECES)
     }
 
     /// the winner scores, per opposing piece still on the board, 3 in row 1, 2 in row 2,
     /// 1 in row 3 (I-5).
     pub fn score(board: &BitBoard, winner: Side) -> i32 {
-        board
-            .pieces_of(winner.opponent())
-            .iter()
-            .map(|sq| 4 - i32::from(sq.row()))
-            .sum()
+        board.pieces_of(winner.opponent()).rows_to_go()
     }
 }
 
@@ -289,8 +286,6 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const FIELD_NAMES: &[&str] = &["throw", "white_opened"];
-
 const FIELD_INFO: &[FieldInfo] = &[
     FieldInfo {
         name: "throw",
@@ -312,8 +307,8 @@ impl Ruleset for Regency {
 
     const ID: &'static str = "regency";
     const NAME: &'static str = "Regency (\"simple\" Senet)";
+    const RULES_REVISION: u32 = RULES_REVISION;
     const OPTIONS: &'static [OptionInfo] = OPTIONS;
-    const FIELDS: &'static str = "throw, white_opened";
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
 
@@ -423,29 +418,19 @@ impl Ruleset for Regency {
             return;
         }
         let origins = self.legal_origins(state, t);
-        // A side has at most five pieces on the board, so five candidate moves cover every
-        // origin. Filling all five without branching on the number of origins avoids the
-        // mispredicted loop exit that otherwise dominates the cost.
+        // A piece has at most one move for a throw (see `MoveList::assign_one_per_origin` for
+        // why the candidates are filled without branching on how many there are).
         let exit_at = if self.exit == ExitRule::LandOnThirty {
             SQ30
         } else {
             31
         };
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; PIECES as usize];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
+        // with no legal move the throw is lost: the only choice is a pass.
+        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
             let dest = from.wrapping_add(t);
             let to = if dest >= exit_at { 31 } else { dest };
-            *candidate = Move::from_codes_unchecked(from, to);
-        }
-        // with no legal move the throw is lost: the only choice is a pass.
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        moves.assign(&candidates, count.max(1));
+            Move::from_codes_unchecked(from, to)
+        });
     }
 
     fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
@@ -560,20 +545,12 @@ impl Ruleset for Regency {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        if state.throw != 0 {
-            if !self.device().can_show(state.throw) {
-                return Err(PositionError::BadField {
-                    name: "throw".to_string(),
-                    value: state.throw.to_string(),
-                    reason: "the sticks show 1, 2, 3, 4 or 6 (R-2)".to_string(),
-                });
-            }
-            if Regency::finished(board).is_some() {
-                return Err(PositionError::Inconsistent(
-                    "a throw is pending after the game ended".to_string(),
-                ));
-            }
-        }
+        check_pending_throw(
+            &self.device(),
+            state.throw,
+            Regency::finished(board).is_some(),
+            "the sticks show 1, 2, 3, 4 or 6 (R-2)",
+        )?;
         Ok(())
     }
 
@@ -589,25 +566,8 @@ impl Ruleset for Regency {
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<RegencyState, PositionError> {
-        setup.check_fields(FIELD_NAMES, Self::FIELDS)?;
-        let mut board = BitBoard::new(
-            setup.board.pieces_of(Side::Black),
-            setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
-        )?;
-        for side in Side::BOTH {
-            let on_board = board.on_board(side);
-            if on_board > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: PIECES,
-                });
-            }
-            // Pieces that are not on the board are off (the notation's default).
-            board.set_off(side, PIECES - on_board);
-        }
+        setup.check_fields(Self::FIELD_INFO)?;
+        let board = setup.board_with_rest_off(PIECES)?;
         let state = RegencyState {
             board,
             to_move: setup.to_move,
@@ -643,6 +603,35 @@ mod tests {
                 .with_exit(exit)
                 .with_lost_throw_keeps_extra_throw(bits & 16 != 0);
             assert_eq!(Regency::from_spec(&rules.spec()), Ok(rules));
+        }
+    }
+
+    /// Found by fuzzing (tests/fuzz_api.rs): with house_of_happiness, a stored throw above
+    /// 27 underflowed `27 - t` and panicked in move generation.
+    #[test]
+    fn odd_throws_never_panic_under_any_option() {
+        for bits in 0..32u8 {
+            let rules = Regency::default()
+                .with_house_of_happiness(bits & 1 != 0)
+                .with_house_of_water(bits & 2 != 0)
+                .with_exit(match (bits >> 2) & 3 {
+                    1 => ExitRule::From28To30,
+                    2 => ExitRule::BeyondThirty,
+                    _ => ExitRule::LandOnThirty,
+                })
+                .with_lost_throw_keeps_extra_throw(bits & 16 != 0);
+            for t in 0..=255u8 {
+                let mut state = rules.initial_state();
+                rules.throw_unchecked(&mut state, t);
+                let moves = rules.legal_moves(&state);
+                for mv in &moves {
+                    assert!(rules.is_legal(&state, *mv));
+                    let mut next = state;
+                    rules.play_unchecked(&mut next, *mv);
+                }
+                let mut next = state;
+                rules.play_unchecked(&mut next, Move::from_codes_unchecked(40, 200));
+            }
         }
     }
 

@@ -1,0 +1,867 @@
+//! `senet compare`: how the reconstructions compare as games, in a reproducible report.
+//!
+//! For every ruleset with every combination of its options, seeded games of random play give
+//! the first mover's results, the length of the games, the decisions they hold and the
+//! course of the lead (`senet::metrics`). For each ruleset's default options, a skill trace
+//! pits stronger computer players against weaker ones. The results go to
+//! `ruleset-comparison.md` and SVG plots in `--out`.
+//!
+//! Game `i` of a configuration draws every throw and every random choice from ChaCha8
+//! stream `i` of the seed, and every summary is made of integer counts that merge exactly, so
+//! the report is the same, byte for byte, whatever the number of threads.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use senet::metrics::{MatchupSummary, MetricsSummary, Proportion, play_measured};
+use senet::rand_core::SeedableRng;
+use senet::registry::{AnyRuleset, RULESETS, RulesetInfo, RulesetVisitor};
+use senet::stats::Distribution;
+use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side, SpecError, uniform_below};
+use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for, supports_endgame};
+use senet_ai::{Player, PlayerSpec};
+
+use crate::error::CliError;
+
+mod plots;
+mod report;
+
+/// Compare the rulesets: seeded games of every ruleset and option combination, summarised in
+/// a Markdown report with SVG plots.
+///
+/// Random play: --games games per configuration (every registered ruleset with every
+/// combination of its options, or the configurations given with --rules). Skill trace: every
+/// player of --ladder against every weaker one, --skill-games games with the stronger one as
+/// Black and as many as White, on each ruleset's default options and on every configuration
+/// whose random games mostly reached the turn cap (or on --skill-rules).
+///
+/// Game i of a configuration draws every throw and random choice from ChaCha8 stream i of
+/// --seed, so the report does not depend on --threads. It is written to
+/// <OUT>/ruleset-comparison.md, with the plots beside it.
+#[derive(Args, Debug)]
+pub(crate) struct CompareArgs {
+    /// Random games per configuration (the default run, which makes
+    /// docs/ruleset-comparison.md, takes minutes on two cores; raise it for narrower
+    /// intervals).
+    #[arg(long, default_value_t = DEFAULT_GAMES)]
+    games: u64,
+    /// Skill-trace games per pair of players and seat (0: no skill trace).
+    #[arg(long, default_value_t = DEFAULT_SKILL_GAMES)]
+    skill_games: u64,
+    /// Seed of the ChaCha8 generator.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    seed: u64,
+    /// Worker threads (0: one per core). The results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Stop a game after this many turns and report it as stopped, not won.
+    #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
+    turn_cap: u32,
+    /// A configuration to play at random, `id` or `id(option=value,…)` (repeat the option
+    /// for several; default: every ruleset with every combination of its options).
+    #[arg(long = "rules", value_name = "SPEC")]
+    rules: Vec<String>,
+    /// A configuration for the skill trace (repeat for several; default: every ruleset with
+    /// its default options, and every configuration in which at least half of the random
+    /// games were stopped by the cap).
+    #[arg(long = "skill-rules", value_name = "SPEC")]
+    skill_rules: Vec<String>,
+    /// The players of the skill trace, weakest first, comma-separated; each plays every
+    /// weaker one.
+    #[arg(long, default_value = DEFAULT_LADDER)]
+    ladder: String,
+    /// The directory the report and the plots are written to.
+    #[arg(long, default_value = "docs")]
+    out: PathBuf,
+}
+
+/// The defaults make the run that produces `docs/ruleset-comparison.md`: a few minutes on
+/// two cores.
+const DEFAULT_GAMES: u64 = 10_000;
+const DEFAULT_SKILL_GAMES: u64 = 1_000;
+const DEFAULT_SEED: u64 = 2026;
+const DEFAULT_LADDER: &str = "random,greedy,expectiminimax:2";
+
+/// The report's file name in `--out`.
+pub(crate) const REPORT: &str = "ruleset-comparison.md";
+/// More worker threads than this is surely a typing mistake.
+const MAX_THREADS: usize = 1024;
+/// Rulesets with more option combinations than this get their defaults and each option value
+/// alone instead.
+const MAX_COMBINATIONS: usize = 64;
+
+/// A ruleset configuration and what its random games came to.
+pub(crate) struct RandomResult {
+    pub(crate) rules: AnyRuleset,
+    pub(crate) summary: MetricsSummary,
+}
+
+impl RandomResult {
+    pub(crate) fn id(&self) -> &'static str {
+        self.rules.id()
+    }
+
+    pub(crate) fn is_default(&self) -> bool {
+        self.rules.to_string() == self.id()
+    }
+}
+
+/// One pair of the skill trace on one configuration.
+pub(crate) struct SkillResult {
+    pub(crate) rules: AnyRuleset,
+    pub(crate) stronger: PlayerSpec,
+    pub(crate) weaker: PlayerSpec,
+    pub(crate) summary: MatchupSummary,
+    /// Game lengths in turns.
+    pub(crate) turns: Distribution,
+}
+
+/// Every configuration of `info` to compare: all combinations of its option values (the
+/// defaults first), or, past [`MAX_COMBINATIONS`], the defaults and each value alone.
+/// Combinations the ruleset refuses (two options that replace the same rule) are left out.
+pub(crate) fn configurations(info: &RulesetInfo) -> Vec<AnyRuleset> {
+    let options = info.options;
+    let combinations: usize = options.iter().map(|o| o.values.len().max(1)).product();
+    let mut choices: Vec<Vec<usize>> = Vec::new();
+    if combinations <= MAX_COMBINATIONS {
+        // Counting in mixed radix, the last option fastest: the defaults come first.
+        let mut digits = vec![0; options.len()];
+        loop {
+            choices.push(digits.clone());
+            let mut position = options.len();
+            loop {
+                if position == 0 {
+                    break;
+                }
+                position -= 1;
+                digits[position] += 1;
+                if digits[position] < options[position].values.len() {
+                    break;
+                }
+                digits[position] = 0;
+            }
+            if digits.iter().all(|&d| d == 0) {
+                break;
+            }
+        }
+    } else {
+        choices.push(vec![0; options.len()]);
+        for (i, option) in options.iter().enumerate() {
+            for value in 1..option.values.len() {
+                let mut digits = vec![0; options.len()];
+                digits[i] = value;
+                choices.push(digits);
+            }
+        }
+    }
+    choices
+        .into_iter()
+        .filter_map(|digits| {
+            let set: Vec<String> = options
+                .iter()
+                .zip(&digits)
+                .filter(|&(_, &d)| d > 0)
+                .map(|(o, &d)| format!("{}={}", o.name, o.values[d]))
+                .collect();
+            let text = if set.is_empty() {
+                info.id.to_string()
+            } else {
+                format!("{}({})", info.id, set.join(","))
+            };
+            match AnyRuleset::parse(&text) {
+                Ok(rules) => Some(rules),
+                Err(SpecError::Conflict { .. }) => None,
+                // Every value comes from the ruleset's own list, so nothing else can fail.
+                Err(_) => None,
+            }
+        })
+        .collect()
+}
+
+/// The RNG of game `index`: stream `index` of `seed`.
+fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// Report progress every this many games (an atomic add per game would be wasted work).
+const PROGRESS_STEP: u64 = 256;
+
+fn tick(progress: &ProgressBar, index: u64, games: u64) {
+    if index.is_multiple_of(PROGRESS_STEP) {
+        progress.inc(PROGRESS_STEP.min(games - index));
+    }
+}
+
+/// Random play: both sides pick uniformly among the legal moves, as `random_playout` does.
+pub(crate) struct RandomGames<'a> {
+    pub(crate) games: u64,
+    pub(crate) seed: u64,
+    pub(crate) turn_cap: u32,
+    pub(crate) progress: &'a ProgressBar,
+}
+
+impl RulesetVisitor for RandomGames<'_> {
+    type Output = MetricsSummary;
+
+    fn visit<R: Ruleset>(self, rules: &R) -> MetricsSummary {
+        let RandomGames {
+            games,
+            seed,
+            turn_cap,
+            progress,
+        } = self;
+        (0..games)
+            .into_par_iter()
+            .fold(
+                || (MetricsSummary::default(), MoveList::new()),
+                |(mut summary, mut moves), index| {
+                    let game = play_measured(
+                        rules,
+                        rules.initial_state(),
+                        &mut game_rng(seed, index),
+                        &mut moves,
+                        turn_cap,
+                        |_, _, moves, rng| {
+                            let pick = uniform_below(rng, moves.len() as u32) as usize;
+                            moves.get(pick).copied().unwrap_or_default()
+                        },
+                    );
+                    summary.add(&game);
+                    tick(progress, index, games);
+                    (summary, moves)
+                },
+            )
+            .map(|(summary, _)| summary)
+            .reduce(MetricsSummary::default, |mut a, b| {
+                a.merge(&b);
+                a
+            })
+    }
+}
+
+/// The players of the ladder for one ruleset, with the endgame tables of perfect players
+/// solved once.
+struct Roster<R: Ruleset> {
+    specs: Vec<PlayerSpec>,
+    tables: Vec<Option<Arc<dyn PositionOracle<R>>>>,
+}
+
+impl<R: Ruleset> Roster<R> {
+    fn new(rules: &R, specs: &[PlayerSpec]) -> Result<Roster<R>, String> {
+        let mut tables = Vec::with_capacity(specs.len());
+        for spec in specs {
+            tables.push(match spec {
+                PlayerSpec::Perfect(pieces) => Some(
+                    solve_for(rules, *pieces, &SolveOptions::default())
+                        .map_err(|e| format!("{spec} on {}: {e}", rules.spec()))?,
+                ),
+                _ => None,
+            });
+        }
+        let roster = Roster {
+            specs: specs.to_vec(),
+            tables,
+        };
+        for i in 0..specs.len() {
+            roster.player(rules, i)?;
+        }
+        Ok(roster)
+    }
+
+    fn player(&self, rules: &R, i: usize) -> Result<Box<dyn Player<R>>, String> {
+        let spec = &self.specs[i];
+        match &self.tables[i] {
+            Some(tables) => spec.build_with_tables(rules, Arc::clone(tables)),
+            None => spec.build(rules),
+        }
+        .map_err(|e| format!("{spec} on {}: {e}", rules.spec()))
+    }
+}
+
+/// What one pair's games came to, or why they could not be played.
+type PairOutcome = Result<(MatchupSummary, Distribution), String>;
+
+/// The skill trace on one configuration: every player of the ladder against every weaker
+/// one. In game `k` of a pair the stronger player is Black when `k` is even.
+struct SkillGames<'a> {
+    ladder: &'a [PlayerSpec],
+    games_per_seat: u64,
+    seed: u64,
+    turn_cap: u32,
+    progress: &'a ProgressBar,
+}
+
+impl RulesetVisitor for SkillGames<'_> {
+    /// (stronger, weaker, what their games came to), stronger players first.
+    type Output = Result<Vec<(usize, usize, MatchupSummary, Distribution)>, String>;
+
+    fn visit<R: Ruleset>(self, rules: &R) -> Self::Output {
+        let roster = Roster::new(rules, self.ladder)?;
+        let games = 2 * self.games_per_seat;
+        let mut results = Vec::new();
+        for stronger in (1..self.ladder.len()).rev() {
+            for weaker in (0..stronger).rev() {
+                let init = || {
+                    let players = roster
+                        .player(rules, stronger)
+                        .and_then(|s| roster.player(rules, weaker).map(|w| [s, w]));
+                    (players, MatchupSummary::default(), Distribution::default())
+                };
+                let outcome: PairOutcome = (0..games)
+                    .into_par_iter()
+                    .fold(
+                        || (init(), MoveList::new()),
+                        |((players, mut summary, mut turns), mut moves), index| {
+                            let mut players = players;
+                            if let Ok([strong, weak]) = &mut players {
+                                let strong_side = if index % 2 == 0 {
+                                    Side::Black
+                                } else {
+                                    Side::White
+                                };
+                                let game = play_measured(
+                                    rules,
+                                    rules.initial_state(),
+                                    &mut game_rng(self.seed, index),
+                                    &mut moves,
+                                    self.turn_cap,
+                                    |side, state, moves, rng| {
+                                        let player = if side == strong_side {
+                                            &mut *strong
+                                        } else {
+                                            &mut *weak
+                                        };
+                                        // A player only fails outside a decision, which
+                                        // this is not.
+                                        player
+                                            .choose(rules, state, rng)
+                                            .unwrap_or_else(|_| moves[0])
+                                    },
+                                );
+                                summary.add(strong_side, &game.end);
+                                turns.add(game.turns);
+                            }
+                            tick(self.progress, index, games);
+                            ((players, summary, turns), moves)
+                        },
+                    )
+                    .map(|((players, summary, turns), _)| players.map(|_| (summary, turns)))
+                    .reduce(
+                        || Ok((MatchupSummary::default(), Distribution::default())),
+                        |a, b| {
+                            let (mut summary, mut turns) = a?;
+                            let (other, other_turns) = b?;
+                            summary.merge(&other);
+                            turns.merge(&other_turns);
+                            Ok((summary, turns))
+                        },
+                    );
+                let (summary, turns) = outcome?;
+                results.push((stronger, weaker, summary, turns));
+            }
+        }
+        Ok(results)
+    }
+}
+
+/// Everything the report is made of.
+pub(crate) struct Comparison {
+    pub(crate) games: u64,
+    pub(crate) skill_games: u64,
+    pub(crate) seed: u64,
+    pub(crate) turn_cap: u32,
+    pub(crate) ladder: Vec<PlayerSpec>,
+    /// `--rules` as given (canonical), empty for every configuration.
+    pub(crate) chosen_rules: Vec<String>,
+    /// `--skill-rules` as given (canonical), empty for the defaults.
+    pub(crate) chosen_skill_rules: Vec<String>,
+    pub(crate) random: Vec<RandomResult>,
+    pub(crate) skill: Vec<SkillResult>,
+}
+
+impl Comparison {
+    /// The command that reproduces this report (`--threads` and `--out` change nothing in it).
+    pub(crate) fn command(&self) -> String {
+        let mut command = format!(
+            "senet compare --games {} --skill-games {} --seed {} --turn-cap {} --ladder {}",
+            self.games,
+            self.skill_games,
+            self.seed,
+            self.turn_cap,
+            self.ladder
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        for spec in &self.chosen_rules {
+            let _ = write!(command, " --rules '{spec}'");
+        }
+        for spec in &self.chosen_skill_rules {
+            let _ = write!(command, " --skill-rules '{spec}'");
+        }
+        command
+    }
+
+    /// Whether the report is that of `senet compare` with no arguments (`--threads` and
+    /// `--out` aside).
+    pub(crate) fn uses_defaults(&self) -> bool {
+        let default_ladder = parse_ladder(DEFAULT_LADDER).unwrap_or_default();
+        self.games == DEFAULT_GAMES
+            && self.skill_games == DEFAULT_SKILL_GAMES
+            && self.seed == DEFAULT_SEED
+            && self.turn_cap == DEFAULT_TURN_CAP
+            && self.ladder == default_ladder
+            && self.chosen_rules.is_empty()
+            && self.chosen_skill_rules.is_empty()
+    }
+}
+
+/// Refuses, before any game is played, a perfect player on a ruleset it has no endgame
+/// tables for.
+struct CheckLadder<'a>(&'a [PlayerSpec]);
+
+impl RulesetVisitor for CheckLadder<'_> {
+    type Output = Result<(), CliError>;
+    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), CliError> {
+        match self.0.iter().find(|p| matches!(p, PlayerSpec::Perfect(_))) {
+            Some(perfect) if !supports_endgame(rules) => Err(CliError::input(format!(
+                "--ladder: {perfect} needs endgame tables, which {} does not have (choose \
+                 other --skill-rules, or another player)",
+                rules.spec()
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Parses a list of configurations given on the command line, in canonical form.
+fn parse_configurations(texts: &[String], argument: &str) -> Result<Vec<AnyRuleset>, CliError> {
+    let mut parsed: Vec<AnyRuleset> = Vec::new();
+    for text in texts {
+        let rules =
+            AnyRuleset::parse(text).map_err(|e| CliError::input(format!("{argument}: {e}")))?;
+        if parsed.contains(&rules) {
+            return Err(CliError::input(format!(
+                "{argument} {rules}: given twice (as {text:?})"
+            )));
+        }
+        parsed.push(rules);
+    }
+    Ok(parsed)
+}
+
+fn parse_ladder(text: &str) -> Result<Vec<PlayerSpec>, CliError> {
+    let ladder: Vec<PlayerSpec> = text
+        .split(',')
+        .map(|name| {
+            name.parse::<PlayerSpec>()
+                .map_err(|e| CliError::input(format!("--ladder: {e}")))
+        })
+        .collect::<Result<_, _>>()?;
+    if ladder.len() < 2 {
+        return Err(CliError::input(format!(
+            "--ladder {text:?}: needs at least two players, weakest first, e.g. random,greedy"
+        )));
+    }
+    for (i, spec) in ladder.iter().enumerate() {
+        if ladder[..i].contains(spec) {
+            return Err(CliError::input(format!("--ladder: {spec} is named twice")));
+        }
+    }
+    Ok(ladder)
+}
+
+/// Random play of every configuration, on the current rayon pool.
+pub(crate) fn run_random(
+    configs: &[AnyRuleset],
+    args: &CompareArgs,
+    progress: &ProgressBar,
+) -> Vec<RandomResult> {
+    configs
+        .iter()
+        .map(|rules| RandomResult {
+            rules: rules.clone(),
+            summary: rules.visit(RandomGames {
+                games: args.games,
+                seed: args.seed,
+                turn_cap: args.turn_cap,
+                progress,
+            }),
+        })
+        .collect()
+}
+
+/// The skill trace on every configuration, on the current rayon pool.
+pub(crate) fn run_skill(
+    configs: &[AnyRuleset],
+    args: &CompareArgs,
+    ladder: &[PlayerSpec],
+    progress: &ProgressBar,
+) -> Result<Vec<SkillResult>, CliError> {
+    let mut skill = Vec::new();
+    if args.skill_games == 0 {
+        return Ok(skill);
+    }
+    for rules in configs {
+        let pairs = rules
+            .visit(SkillGames {
+                ladder,
+                games_per_seat: args.skill_games,
+                seed: args.seed,
+                turn_cap: args.turn_cap,
+                progress,
+            })
+            .map_err(|e| CliError::input(format!("--ladder: {e}")))?;
+        for (stronger, weaker, summary, turns) in pairs {
+            skill.push(SkillResult {
+                rules: rules.clone(),
+                stronger: ladder[stronger],
+                weaker: ladder[weaker],
+                summary,
+                turns,
+            });
+        }
+    }
+    Ok(skill)
+}
+
+/// Each ruleset with its default options.
+fn registry_defaults() -> Vec<AnyRuleset> {
+    RULESETS
+        .iter()
+        .filter_map(|info| AnyRuleset::parse(info.id).ok())
+        .collect()
+}
+
+/// The skill trace's configurations when `--skill-rules` is not given: each ruleset with
+/// its default options, and every configuration in which at least half of the random games
+/// were stopped by the cap (random play says little about those), in registry order.
+pub(crate) fn default_skill_configs(random: &[RandomResult]) -> Vec<AnyRuleset> {
+    let mut configs = registry_defaults();
+    for r in random {
+        let games = r.summary.games.games();
+        if games > 0 && 2 * r.summary.games.capped() >= games && !configs.contains(&r.rules) {
+            configs.push(r.rules.clone());
+        }
+    }
+    let place = |rules: &AnyRuleset| RULESETS.iter().position(|info| info.id == rules.id());
+    // A stable sort keeps each ruleset's defaults ahead of its other configurations.
+    configs.sort_by_key(place);
+    configs
+}
+
+pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.games == 0 {
+        return Err(CliError::input("--games must be at least 1"));
+    }
+    if args.turn_cap == 0 {
+        return Err(CliError::input("--turn-cap must be at least 1"));
+    }
+    if args.threads > MAX_THREADS {
+        return Err(CliError::input(format!(
+            "--threads {}: at most {MAX_THREADS}",
+            args.threads
+        )));
+    }
+    let ladder = parse_ladder(&args.ladder)?;
+    let chosen = parse_configurations(&args.rules, "--rules")?;
+    let chosen_skill = parse_configurations(&args.skill_rules, "--skill-rules")?;
+    let random_configs: Vec<AnyRuleset> = if chosen.is_empty() {
+        RULESETS.iter().flat_map(configurations).collect()
+    } else {
+        chosen.clone()
+    };
+    if args.skill_games > 0 {
+        // Without --skill-rules the trace covers every ruleset's defaults (and more), so a
+        // player that cannot play one of them is refused here, before any game.
+        let checked = if chosen_skill.is_empty() {
+            registry_defaults()
+        } else {
+            chosen_skill.clone()
+        };
+        for rules in &checked {
+            rules.visit(CheckLadder(&ladder))?;
+        }
+    }
+    let out_dir = prepare_out_dir(&args.out)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .map_err(|e| CliError::input(format!("--threads {}: {e}", args.threads)))?;
+
+    let pairs = (ladder.len() * (ladder.len() - 1) / 2) as u64;
+    let progress = ProgressBar::new(random_configs.len() as u64 * args.games);
+    progress.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = Instant::now();
+    let (random, skill) = pool.install(|| -> Result<_, CliError> {
+        let random = run_random(&random_configs, args, &progress);
+        let skill_configs = if chosen_skill.is_empty() {
+            default_skill_configs(&random)
+        } else {
+            chosen_skill.clone()
+        };
+        if args.skill_games > 0 {
+            progress.inc_length(skill_configs.len() as u64 * pairs * 2 * args.skill_games);
+        }
+        let skill = run_skill(&skill_configs, args, &ladder, &progress)?;
+        Ok((random, skill))
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    progress.finish_and_clear();
+    let skill_total: u64 = skill.iter().map(|s| s.summary.games(None)).sum();
+
+    let comparison = Comparison {
+        games: args.games,
+        skill_games: args.skill_games,
+        seed: args.seed,
+        turn_cap: args.turn_cap,
+        ladder,
+        chosen_rules: chosen.iter().map(ToString::to_string).collect(),
+        chosen_skill_rules: chosen_skill.iter().map(ToString::to_string).collect(),
+        random,
+        skill,
+    };
+    let written = write_report(&comparison, &out_dir)?;
+    writeln!(
+        out,
+        "{} configurations x {} random games and {} skill-trace games in {seconds:.1} s on {} \
+         thread{}",
+        comparison.random.len(),
+        comparison.games,
+        skill_total,
+        pool.current_num_threads(),
+        if pool.current_num_threads() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    )?;
+    for path in written {
+        writeln!(out, "wrote {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// Creates `--out` if needed; refuses a path that is not a directory, before any game is
+/// played.
+fn prepare_out_dir(dir: &Path) -> Result<PathBuf, CliError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::input(format!(
+            "--out {}: not a directory",
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::input(format!("--out {}: {e}", dir.display())))?;
+    Ok(dir.to_path_buf())
+}
+
+/// Writes the report and its plots; returns the paths written.
+fn write_report(comparison: &Comparison, dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut files: Vec<(String, String)> = plots::all(comparison)
+        .map_err(|e| CliError::input(format!("cannot draw the plots: {e}")))?;
+    let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    let report = report::markdown(comparison, &names);
+    files.insert(0, (REPORT.to_string(), report));
+    let mut written = Vec::new();
+    for (name, contents) in files {
+        let path = dir.join(&name);
+        std::fs::write(&path, contents)
+            .map_err(|e| CliError::input(format!("--out: cannot write {}: {e}", path.display())))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+/// Formats a share as a percentage with one decimal.
+pub(crate) fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// A proportion with its interval, `53.4% [52.4, 54.4]`, or `–` without trials.
+pub(crate) fn with_interval(p: Proportion) -> String {
+    match p.value() {
+        None => "–".to_string(),
+        Some(v) => {
+            let (low, high) = p.interval();
+            format!("{} [{:.1}, {:.1}]", percent(v), 100.0 * low, 100.0 * high)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_combination_is_listed_once_with_the_defaults_first() {
+        for info in RULESETS {
+            let configs = configurations(info);
+            assert_eq!(configs[0].to_string(), info.id);
+            let mut names: Vec<String> = configs.iter().map(ToString::to_string).collect();
+            let count = names.len();
+            names.sort();
+            names.dedup();
+            assert_eq!(names.len(), count, "{}", info.id);
+            let product: usize = info.options.iter().map(|o| o.values.len()).product();
+            assert!(count <= product, "{}", info.id);
+        }
+        let count = |id: &str| configurations(senet::registry::info(id).unwrap()).len();
+        assert_eq!(count("kendall"), 32);
+        // 2^5 Regency combinations, less the 8 that set both exit options.
+        assert_eq!(count("regency"), 24);
+        assert_eq!(count("piccione"), 1);
+    }
+
+    #[test]
+    fn the_skill_trace_adds_configurations_that_random_play_rarely_finishes() {
+        let result = |spec: &str, capped: u64| {
+            let mut summary = MetricsSummary::default();
+            for i in 0..10 {
+                let end = if i < capped {
+                    senet::PlayoutEnd::TurnCap
+                } else {
+                    senet::PlayoutEnd::Finished(senet::Outcome {
+                        winner: Some(Side::Black),
+                        points: [0, 0],
+                    })
+                };
+                summary.games.add(&end, 1, 1);
+            }
+            RandomResult {
+                rules: AnyRuleset::parse(spec).unwrap(),
+                summary,
+            }
+        };
+        let random = [
+            result("jequier(backward_priority=per_piece)", 5),
+            result("kendall(trap=true)", 4),
+            result("regency", 10),
+        ];
+        let names: Vec<String> = default_skill_configs(&random)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let mut expected: Vec<String> = RULESETS.iter().map(|r| r.id.to_string()).collect();
+        let after = expected.iter().position(|id| id == "jequier").unwrap();
+        expected.insert(
+            after + 1,
+            "jequier(backward_priority=per_piece)".to_string(),
+        );
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn the_report_says_when_it_is_that_of_the_default_run() {
+        #[derive(clap::Parser)]
+        struct Command {
+            #[command(flatten)]
+            args: CompareArgs,
+        }
+        let comparison = |args: &[&str]| {
+            let args = <Command as clap::Parser>::try_parse_from(
+                std::iter::once("compare").chain(args.iter().copied()),
+            )
+            .unwrap()
+            .args;
+            Comparison {
+                games: args.games,
+                skill_games: args.skill_games,
+                seed: args.seed,
+                turn_cap: args.turn_cap,
+                ladder: parse_ladder(&args.ladder).unwrap(),
+                chosen_rules: args.rules,
+                chosen_skill_rules: args.skill_rules,
+                random: Vec::new(),
+                skill: Vec::new(),
+            }
+        };
+        assert!(comparison(&[]).uses_defaults());
+        // Neither the threads nor the output directory change the report.
+        assert!(comparison(&["--threads", "1", "--out", "elsewhere"]).uses_defaults());
+        for changed in [
+            &["--games", "10"][..],
+            &["--skill-games", "10"],
+            &["--seed", "1"],
+            &["--turn-cap", "50"],
+            &["--ladder", "random,greedy"],
+            &["--rules", "regency"],
+            &["--skill-rules", "regency"],
+        ] {
+            assert!(!comparison(changed).uses_defaults(), "{changed:?}");
+        }
+    }
+
+    #[test]
+    fn ladders_need_two_distinct_known_players() {
+        assert_eq!(parse_ladder("random,greedy").unwrap().len(), 2);
+        for bad in [
+            "random",
+            "random,robot",
+            "greedy,greedy",
+            "random,mcts:0",
+            "",
+        ] {
+            assert!(parse_ladder(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// The summaries of both kinds of games are the same on 1 and 3 threads.
+    #[test]
+    fn results_do_not_depend_on_the_number_of_threads() {
+        let configs: Vec<AnyRuleset> = ["regency", "kendall(throw_timing=immediate)", "bell"]
+            .iter()
+            .map(|s| AnyRuleset::parse(s).unwrap())
+            .collect();
+        let ladder = parse_ladder("random,greedy").unwrap();
+        let args = CompareArgs {
+            games: 300,
+            skill_games: 40,
+            seed: 5,
+            threads: 0,
+            turn_cap: DEFAULT_TURN_CAP,
+            rules: Vec::new(),
+            skill_rules: Vec::new(),
+            ladder: "random,greedy".to_string(),
+            out: PathBuf::new(),
+        };
+        let runs: Vec<_> = [1, 3]
+            .into_iter()
+            .map(|threads| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let progress = ProgressBar::hidden();
+                pool.install(|| {
+                    let random = run_random(&configs, &args, &progress);
+                    let skill = run_skill(&configs, &args, &ladder, &progress).unwrap();
+                    (random, skill)
+                })
+            })
+            .collect();
+        for (a, b) in runs[0].0.iter().zip(&runs[1].0) {
+            assert_eq!(a.summary, b.summary, "{}", a.rules);
+            assert_eq!(a.summary.games.games(), 300);
+        }
+        assert_eq!(runs[0].1.len(), 3);
+        for (a, b) in runs[0].1.iter().zip(&runs[1].1) {
+            assert_eq!(a.summary, b.summary, "{}", a.rules);
+            assert_eq!(a.turns, b.turns, "{}", a.rules);
+            assert_eq!(a.summary.games(None), 80);
+        }
+    }
+}
