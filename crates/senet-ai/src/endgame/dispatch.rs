@@ -18,7 +18,10 @@ use std::sync::Arc;
 use senet_core::Ruleset;
 
 use super::table::TableHeader;
-use super::{EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, solve};
+use super::{
+    EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SolveStats,
+    ValueEncoding, solve,
+};
 
 /// The ids of the rulesets this build has endgame spaces for.
 pub(crate) const SUPPORTED: &[&str] = &[
@@ -81,6 +84,38 @@ pub fn solve_for<R: Ruleset>(
     if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
         let space = super::KendallEndgame::new(*kendall, max_pieces)?;
         return as_oracle_of::<R, _>(solve(space, options)?);
+    }
+    Err(EndgameError::Unsupported(rules.spec().to_string()))
+}
+
+/// Solves the endgames of `rules` with up to `max_pieces` pieces a side and returns the
+/// table file (see [`table`](super::table)) with the solver's statistics: what a program
+/// that saves tables for later needs, without naming the ruleset's space.
+///
+/// ```
+/// use senet_ai::endgame::{SolveOptions, ValueEncoding, read_for, solve_file_for};
+/// use senet_regency::Regency;
+/// let rules = Regency::default();
+/// let (bytes, stats) = solve_file_for(&rules, 1, &SolveOptions::default(), ValueEncoding::U16)
+///     .unwrap();
+/// assert_eq!(stats.states, 756);
+/// assert_eq!(read_for(&rules, &bytes).unwrap().max_pieces(), 1);
+/// ```
+pub fn solve_file_for<R: Ruleset>(
+    rules: &R,
+    max_pieces: u8,
+    options: &SolveOptions,
+    encoding: ValueEncoding,
+) -> Result<(Vec<u8>, SolveStats), EndgameError> {
+    #[cfg(feature = "regency")]
+    if let Some(regency) = (rules as &dyn Any).downcast_ref::<senet_regency::Regency>() {
+        let table = solve(super::RegencyEndgame::new(*regency, max_pieces)?, options)?;
+        return Ok((table.to_bytes(encoding), *table.stats()));
+    }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        let table = solve(super::KendallEndgame::new(*kendall, max_pieces)?, options)?;
+        return Ok((table.to_bytes(encoding), *table.stats()));
     }
     Err(EndgameError::Unsupported(rules.spec().to_string()))
 }
