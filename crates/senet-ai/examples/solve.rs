@@ -1,16 +1,21 @@
 //! Solves the endgames of a ruleset and writes the table file.
 //!
 //! ```text
-//! cargo run --release -p senet-ai --features rayon --example solve -- --pieces 2
-//! cargo run --release -p senet-ai --features rayon --example solve -- --pieces 3 \
+//! cargo run --release -p senet-ai --example solve -- --pieces 2
+//! cargo run --release -p senet-ai --example solve -- --pieces 3 \
 //!     --rules "regency(house_of_water=true)" --out regency-water-3.senet-endgame
+//! cargo run --release -p senet-ai --example solve -- --pieces 2 \
+//!     --rules "kendall(throw_timing=immediate)"
 //! ```
 
 use std::time::Instant;
 
 use clap::Parser;
-use senet_ai::endgame::{RegencyEndgame, SolveOptions, ValueEncoding, solve};
+use senet_ai::endgame::{
+    EndgameSpace, KendallEndgame, RegencyEndgame, SolveOptions, ValueEncoding, solve,
+};
 use senet_core::{Ruleset, RulesetSpec};
+use senet_kendall::Kendall;
 use senet_regency::Regency;
 
 #[derive(Parser, Debug)]
@@ -19,7 +24,8 @@ struct Args {
     /// The most pieces a side has on the board.
     #[arg(long, default_value_t = 2)]
     pieces: u8,
-    /// The ruleset (only Regency has an endgame space so far).
+    /// The ruleset: Regency (any options) or Kendall with immediate throws (any other
+    /// options).
     #[arg(long, default_value = "regency")]
     rules: String,
     /// Stop when no value changes by more than this in a sweep.
@@ -31,6 +37,9 @@ struct Args {
     /// Store 4 bytes per value instead of 2.
     #[arg(long)]
     wide: bool,
+    /// Threads preparing each layer (0: one per core); the values do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 fn main() {
@@ -43,10 +52,23 @@ fn main() {
 
 fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let spec: RulesetSpec = args.rules.parse()?;
-    let rules = Regency::from_spec(&spec)?;
-    let space = RegencyEndgame::new(rules, args.pieces)?;
+    match spec.id() {
+        "kendall" => solve_space(
+            KendallEndgame::new(Kendall::from_spec(&spec)?, args.pieces)?,
+            args,
+        ),
+        _ => solve_space(
+            RegencyEndgame::new(Regency::from_spec(&spec)?, args.pieces)?,
+            args,
+        ),
+    }
+}
+
+fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let spec = space.rules().spec();
     let options = SolveOptions {
         tolerance: args.tolerance,
+        threads: args.threads,
         ..SolveOptions::default()
     };
     let started = Instant::now();
@@ -54,19 +76,21 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let elapsed = started.elapsed().as_secs_f64();
     let stats = table.stats();
     println!(
-        "{} endgames, k = {}: {} positions, {} layers, {} sweeps (at most {} in a layer), \
+        "{spec} endgames, k = {}: {} positions, {} layers, {} sweeps (at most {} in a layer), \
+         {} sweeps of slow states (at most {} states), \
          largest program {} words, residual {:.2e} (tolerance {:.0e}), {:.2} s on {} threads",
-        rules.spec(),
         args.pieces,
         stats.states,
         stats.layers,
         stats.sweeps,
         stats.max_layer_sweeps,
+        stats.hot_sweeps,
+        stats.hot_states,
         stats.program_words,
         stats.residual,
         stats.tolerance,
         elapsed,
-        threads(),
+        options.thread_count(),
     );
     if let Some(path) = &args.out {
         let encoding = if args.wide {
@@ -79,14 +103,4 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         println!("wrote {} ({} bytes)", path.display(), bytes.len());
     }
     Ok(())
-}
-
-#[cfg(feature = "rayon")]
-fn threads() -> usize {
-    rayon::current_num_threads()
-}
-
-#[cfg(not(feature = "rayon"))]
-fn threads() -> usize {
-    1
 }

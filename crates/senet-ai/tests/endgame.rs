@@ -247,9 +247,11 @@ fn tables_round_trip_through_the_file_format() {
         assert_eq!(header.max_pieces, 2);
         assert_eq!(header.states, 143_262);
         assert_eq!(header.layout, RegencyEndgame::LAYOUT);
+        assert_eq!(header.version, 2);
+        assert_eq!(header.rules_revision, senet_regency::RULES_REVISION);
         assert_eq!(
             bytes.len(),
-            42 + 7 + 2 + RegencyEndgame::LAYOUT.len() + 143_262 * encoding.bytes() + 8
+            46 + 7 + 2 + RegencyEndgame::LAYOUT.len() + 143_262 * encoding.bytes() + 8
         );
         let space = RegencyEndgame::new(Regency::default(), 2).unwrap();
         let back = EndgameTable::from_bytes(space, &bytes).unwrap();
@@ -317,6 +319,29 @@ fn damaged_or_foreign_files_are_typed_errors() {
     let mut encoding = bytes.clone();
     encoding[10] = 3;
     assert!(matches!(refuse(&encoding), TableError::Encoding(3)));
+    // A table solved under another revision of the rules (checksum made good again).
+    let mut revised = bytes.clone();
+    revised[40..44].copy_from_slice(&(senet_regency::RULES_REVISION + 1).to_le_bytes());
+    let body = revised.len() - 8;
+    let sum = revised[..body]
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
+            (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    revised[body..].copy_from_slice(&sum.to_le_bytes());
+    match refuse(&revised) {
+        TableError::RevisionMismatch {
+            table, expected, ..
+        } => assert_eq!(
+            (table, expected),
+            (expected + 1, senet_regency::RULES_REVISION)
+        ),
+        other => panic!("expected a revision mismatch, got {other:?}"),
+    }
+    // Version 1 of the format recorded no revision: refused.
+    let mut old = bytes.clone();
+    old[8] = 1;
+    assert!(matches!(refuse(&old), TableError::Version(1)));
     // A table for two pieces read as one for one piece.
     let two = two_pieces().to_bytes(ValueEncoding::U16);
     assert!(matches!(
@@ -488,4 +513,25 @@ fn solve_for_gives_an_oracle_that_generic_code_can_use() {
         .unwrap();
     assert!(oracle.throw_value(&state).is_some());
     assert!(oracle.throw_value(&rules.initial_state()).is_none());
+}
+
+#[test]
+fn the_solved_values_do_not_depend_on_the_number_of_threads() {
+    let values = |threads| {
+        let options = SolveOptions {
+            threads,
+            ..SolveOptions::default()
+        };
+        solve(
+            RegencyEndgame::new(Regency::default(), 2).unwrap(),
+            &options,
+        )
+        .unwrap()
+        .values()
+        .to_vec()
+    };
+    let one = values(1);
+    for threads in [2, 3, 8] {
+        assert_eq!(values(threads), one, "{threads} threads");
+    }
 }

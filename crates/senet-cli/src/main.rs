@@ -1,6 +1,7 @@
 //! The `senet` command: the rules oracle (`moves`), terminal play (`play`), seeded parallel
-//! simulation (`simulate`), game records (`replay`), the ruleset reference (`rules`) and the
-//! comparison of the rulesets (`compare`), for every ruleset in the registry.
+//! simulation (`simulate`), game records (`replay`), the ruleset reference (`rules`), the
+//! comparison of the rulesets (`compare`), and exact endgame tables (`solve`), for every
+//! ruleset in the registry.
 //!
 //! Every command reaches rulesets only through `senet::registry`: the generic code of each
 //! command is a [`RulesetVisitor`](senet::registry::RulesetVisitor), so a ruleset works in
@@ -16,6 +17,7 @@ mod players;
 mod replay;
 mod rules;
 mod simulate;
+mod solve;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -45,6 +47,7 @@ enum Command {
     Replay(replay::ReplayArgs),
     Rules(rules::RulesArgs),
     Compare(compare::CompareArgs),
+    Solve(solve::SolveArgs),
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
@@ -55,6 +58,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Replay(args) => replay::run(&args, out),
         Command::Rules(args) => rules::run(&args, out),
         Command::Compare(args) => compare::run(&args, out),
+        Command::Solve(args) => solve::run(&args, out),
     }
 }
 
@@ -70,7 +74,7 @@ fn clap_exit(error: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             eprintln!(
                 "senet: no command given; use one of moves, play, simulate, replay, rules, \
-                 compare (see 'senet --help')"
+                 compare, solve (see 'senet --help')"
             );
             ExitCode::from(2)
         }

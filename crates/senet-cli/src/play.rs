@@ -10,7 +10,7 @@ use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
 use senet::{Action, Board, DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset, Side, ThrowingDevice};
 
 use crate::error::{CliError, device_values, parse_position, parse_rules};
-use crate::players::{Player, PlayerKind};
+use crate::players::{Player, PlayerKind, Roster};
 use crate::replay::{LoadedRecord, describe_action, describe_outcome};
 
 /// Play in the terminal, against a computer player or another person.
@@ -20,15 +20,24 @@ use crate::replay::{LoadedRecord, describe_action, describe_outcome};
 /// last move), save [FILE] (write the game record), board, position, moves, help, quit.
 /// The computer makes the throws (seeded: --seed repeats a game) unless --manual-throws
 /// lets you type every throw, for playing with real sticks.
+///
+/// Players: human, random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
+/// perfect[:PIECES] (docs/players.md). A perfect player solves its endgame tables first (up
+/// to 2 pieces a side, seconds) or reads them from --tables (made by `senet solve`).
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
     /// The ruleset: `id` or `id(option=value,…)`.
     #[arg(long, default_value = DEFAULT_RULESET)]
     rules: String,
     /// Who plays Black (moves first) and who plays White: `human` or a computer player
-    /// (`random`).
+    /// (random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
+    /// perfect[:PIECES]).
     #[arg(long, default_value = "human,random")]
     players: String,
+    /// Endgame tables for a perfect player (a file written by `senet solve` for the same
+    /// ruleset and options).
+    #[arg(long)]
+    tables: Option<PathBuf>,
     /// Seed for the throws and the computer's choices (default: taken from the clock, and
     /// shown at the start).
     #[arg(long)]
@@ -73,6 +82,8 @@ enum Start<'a> {
 struct Session<'a, R: Ruleset> {
     game: Game<R>,
     kinds: [PlayerKind; 2],
+    /// The players' names as they play (a perfect player by the tables it has).
+    names: [String; 2],
     computers: [Option<Box<dyn Player<R>>>; 2],
     rng: ChaCha8Rng,
     manual_throws: bool,
@@ -103,7 +114,7 @@ impl<R: Ruleset> Session<'_, R> {
     }
 
     fn label(&self, side: Side) -> String {
-        format!("{side} ({})", self.kinds[side.index()].name())
+        format!("{side} ({})", self.names[side.index()])
     }
 
     fn ask(&mut self, prompt: &str) -> Result<Reply, CliError> {
@@ -157,8 +168,7 @@ impl<R: Ruleset> Session<'_, R> {
     fn save_to(&mut self, path: &Path) -> Result<(), String> {
         let header = format!(
             "# senet play: Black {}, White {}\n",
-            self.kinds[0].name(),
-            self.kinds[1].name()
+            self.names[0], self.names[1]
         );
         let text = format!("{header}{}", self.game.record());
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -319,8 +329,8 @@ impl<R: Ruleset> Session<'_, R> {
             self.out,
             "senet play: {}; Black (B, moves first): {}; White (W): {}",
             self.game.rules().spec(),
-            self.kinds[0].name(),
-            self.kinds[1].name()
+            self.names[0],
+            self.names[1]
         )?;
         if let Some(seed) = self.game.seed() {
             writeln!(self.out, "seed {seed}")?;
@@ -366,7 +376,7 @@ impl<R: Ruleset> Session<'_, R> {
                         self.out,
                         "{} ({})",
                         describe_action(phase, Action::Move(chosen)),
-                        self.kinds[side.index()].name()
+                        self.names[side.index()]
                     )?;
                     false
                 }
@@ -413,13 +423,30 @@ impl RulesetVisitor for Play<'_> {
         if !args.manual_throws && game.history().is_empty() {
             game.set_seed(Some(seed));
         }
-        let computers = kinds.map(|kind| match kind {
-            PlayerKind::Human => None,
-            PlayerKind::Computer(computer) => Some(computer.player::<R>()),
-        });
+        // The computer players, by seat.
+        let seats: Vec<(usize, senet_ai::PlayerSpec)> = kinds
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, kind)| match kind {
+                PlayerKind::Computer(spec) => Some((seat, *spec)),
+                PlayerKind::Human => None,
+            })
+            .collect();
+        let specs: Vec<senet_ai::PlayerSpec> = seats.iter().map(|&(_, spec)| spec).collect();
+        let roster = Roster::new(rules, &specs, args.tables.as_deref(), &mut |note| {
+            // Shown before a wait; if it cannot be written, the game's own output fails next.
+            let _ = writeln!(out, "{note}").and_then(|()| out.flush());
+        })?;
+        let mut computers: [Option<Box<dyn Player<R>>>; 2] = [None, None];
+        let mut names = kinds.map(PlayerKind::name);
+        for (i, &(seat, _)) in seats.iter().enumerate() {
+            computers[seat] = Some(roster.player(rules, i)?);
+            names[seat] = roster.name(i);
+        }
         Session {
             game,
             kinds,
+            names,
             computers,
             rng: ChaCha8Rng::seed_from_u64(seed),
             manual_throws: args.manual_throws,

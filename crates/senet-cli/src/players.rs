@@ -1,12 +1,17 @@
-//! Who chooses the moves: a person at the terminal, or a computer player.
+//! Who chooses the moves: a person at the terminal, or a computer player of `senet-ai`.
 //!
-//! Computer players implement [`Player`] for any ruleset. To add one (for example the search
-//! players of the `senet-ai` crate), add a variant to [`ComputerKind`], a line to
-//! [`PlayerKind::ALL`] and an arm to [`ComputerKind::player`]; `play` and `simulate` then
-//! offer it under its name.
+//! Computer players are named as `senet_ai::PlayerSpec` parses them (`random`, `greedy`,
+//! `expectiminimax:3`, `mcts:500`, `perfect`, …); this module adds `human` and builds the
+//! players for a ruleset. The perfect player needs endgame tables: read from `--tables FILE`,
+//! or solved when the command starts (up to [`MOST_PIECES_SOLVED_ON_DEMAND`] pieces a side).
+
+use std::path::Path;
+use std::sync::Arc;
 
 use senet::rand_core::Rng;
 use senet::{Move, Ruleset, uniform_below};
+use senet_ai::endgame::{PositionOracle, SolveOptions, read_for, solve_for, supports_endgame};
+use senet_ai::{PlayerSpec, PlayerSpecError};
 
 use crate::error::CliError;
 
@@ -17,35 +22,29 @@ pub(crate) trait Player<R: Ruleset>: Send {
     fn choose(&mut self, rules: &R, state: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move;
 }
 
-/// Picks a legal move uniformly at random: one `uniform_below` draw from the game's stream,
-/// exactly as `senet::random_playout` does.
-struct RandomPlayer;
+/// Picks a legal move uniformly at random: one `uniform_below` draw from the game's stream
+/// at every decision, forced or not, exactly as `senet::random_playout` does, so that the
+/// seeded games of `senet simulate` between random players are those of the library.
+/// (`senet_ai::RandomPlayer` draws nothing when a move is forced.)
+struct PlayoutRandom;
 
-impl<R: Ruleset> Player<R> for RandomPlayer {
+impl<R: Ruleset> Player<R> for PlayoutRandom {
     fn choose(&mut self, _: &R, _: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move {
         let pick = uniform_below(rng, moves.len() as u32) as usize;
         moves.get(pick).copied().unwrap_or_default()
     }
 }
 
-/// A computer player, as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ComputerKind {
-    /// [`RandomPlayer`].
-    Random,
-}
+/// A player of `senet-ai`.
+struct Ai<R: Ruleset>(Box<dyn senet_ai::Player<R>>);
 
-impl ComputerKind {
-    /// A fresh player of this kind.
-    pub(crate) fn player<R: Ruleset>(self) -> Box<dyn Player<R>> {
-        match self {
-            ComputerKind::Random => Box::new(RandomPlayer),
-        }
-    }
-
-    /// The name used on the command line.
-    pub(crate) fn name(self) -> &'static str {
-        PlayerKind::Computer(self).name()
+impl<R: Ruleset> Player<R> for Ai<R> {
+    fn choose(&mut self, rules: &R, state: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move {
+        // The players only refuse states that wait for no move, which the callers never
+        // give them; fall back on the first legal move rather than stop the game.
+        self.0
+            .choose(rules, state, rng)
+            .unwrap_or_else(|_| moves.first().copied().unwrap_or_default())
     }
 }
 
@@ -55,40 +54,38 @@ pub(crate) enum PlayerKind {
     /// A person typing moves at the terminal.
     Human,
     /// A computer player.
-    Computer(ComputerKind),
+    Computer(PlayerSpec),
 }
 
-impl PlayerKind {
-    /// Every kind with its name and a one-line description.
-    pub(crate) const ALL: &[(PlayerKind, &str, &str)] = &[
-        (PlayerKind::Human, "human", "a person at the terminal"),
-        (
-            PlayerKind::Computer(ComputerKind::Random),
-            "random",
-            "picks a legal move uniformly at random",
-        ),
-    ];
+/// The players `--players` accepts, for the messages.
+pub(crate) const PLAYER_NAMES: &str = "human, random, greedy, expectiminimax[:DEPTH | \
+     :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES]";
 
+/// The most pieces a side for which `perfect` solves its tables when the command starts;
+/// larger tables take minutes or more and are read from `--tables` instead.
+pub(crate) const MOST_PIECES_SOLVED_ON_DEMAND: u8 = 2;
+
+impl PlayerKind {
     /// The name used on the command line.
-    pub(crate) fn name(self) -> &'static str {
-        PlayerKind::ALL
-            .iter()
-            .find(|(kind, _, _)| *kind == self)
-            .map_or("?", |(_, name, _)| name)
+    pub(crate) fn name(self) -> String {
+        match self {
+            PlayerKind::Human => "human".to_string(),
+            PlayerKind::Computer(spec) => spec.to_string(),
+        }
     }
 
     fn parse(text: &str) -> Result<PlayerKind, CliError> {
         let text = text.trim();
-        PlayerKind::ALL
-            .iter()
-            .find(|(_, name, _)| *name == text)
-            .map(|(kind, _, _)| *kind)
-            .ok_or_else(|| {
-                let known: Vec<&str> = PlayerKind::ALL.iter().map(|(_, n, _)| *n).collect();
-                CliError::input(format!(
-                    "--players: unknown player {text:?} (known: {})",
-                    known.join(", ")
-                ))
+        if text == "human" {
+            return Ok(PlayerKind::Human);
+        }
+        text.parse::<PlayerSpec>()
+            .map(PlayerKind::Computer)
+            .map_err(|e| match e {
+                PlayerSpecError::UnknownPlayer(name) => CliError::input(format!(
+                    "--players: unknown player `{name}` (known: {PLAYER_NAMES})"
+                )),
+                other => CliError::input(format!("--players: {other}")),
             })
     }
 
@@ -98,8 +95,96 @@ impl PlayerKind {
         match parts.as_slice() {
             [a, b] => Ok([PlayerKind::parse(a)?, PlayerKind::parse(b)?]),
             _ => Err(CliError::input(format!(
-                "--players {text:?}: expected two players separated by a comma, e.g. human,random"
+                "--players {text:?}: expected two players separated by a comma, e.g. \
+                 human,expectiminimax:3 (players: {PLAYER_NAMES})"
             ))),
+        }
+    }
+}
+
+/// The computer players of a command, ready to be built for each game: the endgame tables
+/// of a perfect player are made once and shared.
+pub(crate) struct Roster<R: Ruleset> {
+    specs: Vec<PlayerSpec>,
+    tables: Option<Arc<dyn PositionOracle<R>>>,
+}
+
+impl<R: Ruleset> Roster<R> {
+    /// Prepares `specs` for `rules`: reads `tables` when given (it must have been solved for
+    /// this ruleset, options and rules revision), or solves the tables a perfect player needs
+    /// (at most [`MOST_PIECES_SOLVED_ON_DEMAND`] pieces a side), telling `notes` what it
+    /// does. Fails with a one-line message for a perfect player without usable tables.
+    pub(crate) fn new(
+        rules: &R,
+        specs: &[PlayerSpec],
+        tables: Option<&Path>,
+        notes: &mut dyn FnMut(&str),
+    ) -> Result<Roster<R>, CliError> {
+        let perfect = specs.iter().find_map(|spec| match spec {
+            PlayerSpec::Perfect(pieces) => Some(*pieces),
+            _ => None,
+        });
+        let tables = match (tables, perfect) {
+            (Some(path), _) => {
+                let bytes = std::fs::read(path).map_err(|e| {
+                    CliError::input(format!("--tables: cannot read {}: {e}", path.display()))
+                })?;
+                let oracle = read_for(rules, &bytes)
+                    .map_err(|e| CliError::input(format!("--tables {}: {e}", path.display())))?;
+                notes(&format!("endgame tables: {}", oracle.describe()));
+                Some(oracle)
+            }
+            (None, Some(pieces)) if pieces > MOST_PIECES_SOLVED_ON_DEMAND => {
+                return Err(CliError::input(format!(
+                    "--players: perfect:{pieces} needs --tables FILE (tables of more than \
+                     {MOST_PIECES_SOLVED_ON_DEMAND} pieces a side take minutes or more to solve; \
+                     make them once with `senet solve --rules {} --pieces {pieces} --out FILE`)",
+                    rules.spec()
+                )));
+            }
+            (None, Some(pieces)) => {
+                if supports_endgame(rules) {
+                    notes(&format!(
+                        "solving the {} endgames with up to {pieces} pieces a side for the perfect \
+                     player (--tables FILE reads them instead)",
+                        rules.spec()
+                    ));
+                }
+                let oracle = solve_for(rules, pieces, &SolveOptions::default())
+                    .map_err(|e| CliError::input(format!("--players: perfect:{pieces}: {e}")))?;
+                Some(oracle)
+            }
+            (None, None) => None,
+        };
+        let roster = Roster {
+            specs: specs.to_vec(),
+            tables,
+        };
+        // Build each player once, so that any refusal comes now, in one line.
+        for i in 0..specs.len() {
+            roster.player(rules, i)?;
+        }
+        Ok(roster)
+    }
+
+    /// A fresh player for the `i`-th spec.
+    pub(crate) fn player(&self, rules: &R, i: usize) -> Result<Box<dyn Player<R>>, CliError> {
+        let spec = self.specs[i];
+        let built = match &self.tables {
+            _ if spec == PlayerSpec::Random => return Ok(Box::new(PlayoutRandom)),
+            Some(tables) => spec.build_with_tables(rules, Arc::clone(tables)),
+            None => spec.build(rules),
+        };
+        built
+            .map(|player| Box::new(Ai(player)) as Box<dyn Player<R>>)
+            .map_err(|e| CliError::input(format!("--players: {e}")))
+    }
+
+    /// The name of the `i`-th player, as it plays (a perfect player by the tables it has).
+    pub(crate) fn name(&self, i: usize) -> String {
+        match (self.specs[i], &self.tables) {
+            (PlayerSpec::Perfect(_), Some(tables)) => format!("perfect:{}", tables.max_pieces()),
+            (spec, _) => spec.to_string(),
         }
     }
 }
@@ -111,38 +196,53 @@ mod tests {
     use senet::rand_core::SeedableRng;
     use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
     use senet::{MoveList, Phase, random_playout};
+    use senet_ai::Budget;
 
     #[test]
-    fn player_names_parse_back() {
-        for (kind, name, _) in PlayerKind::ALL {
-            assert_eq!(PlayerKind::parse(name).unwrap(), *kind);
-            assert_eq!(kind.name(), *name);
-        }
+    fn player_names_are_senet_ai_names_or_human() {
         assert_eq!(
-            PlayerKind::parse_pair("human, random").unwrap(),
+            PlayerKind::parse_pair("human, expectiminimax:3").unwrap(),
             [
                 PlayerKind::Human,
-                PlayerKind::Computer(ComputerKind::Random)
+                PlayerKind::Computer(PlayerSpec::Expectiminimax(Budget::Depth(3)))
             ]
         );
-        for bad in [
-            "",
+        for name in [
             "random",
-            "random,random,random",
-            "random,robot",
-            "Random,human",
+            "greedy",
+            "expectiminimax:2",
+            "expectiminimax:nodes=500",
+            "mcts:20",
+            "perfect:1",
         ] {
-            assert!(PlayerKind::parse_pair(bad).is_err(), "{bad:?}");
+            let kind = PlayerKind::parse(name).unwrap();
+            assert_eq!(kind.name(), name);
+        }
+        assert_eq!(PlayerKind::parse("mcts").unwrap().name(), "mcts:1000");
+        for (bad, needle) in [
+            ("", "expected two players"),
+            ("random", "expected two players"),
+            ("random,random,random", "expected two players"),
+            ("random,robot", "unknown player `robot`"),
+            ("Random,human", "unknown player `Random`"),
+            ("mcts:0,human", "at least 1"),
+            ("human,greedy:2", "no parameter"),
+            ("expectiminimax:deep,human", "a depth"),
+        ] {
+            match PlayerKind::parse_pair(bad) {
+                Err(CliError::Input(message)) => assert!(message.contains(needle), "{message}"),
+                other => panic!("{bad:?}: {other:?}"),
+            }
         }
     }
 
-    /// Two random players drawing from the game's stream play exactly the games of
-    /// `random_playout` with the same stream.
+    /// The random player draws from the game's stream exactly as `random_playout` does.
     struct SameAsPlayout;
     impl RulesetVisitor for SameAsPlayout {
         type Output = ();
         fn visit<R: Ruleset>(self, rules: &R) {
-            let mut player = ComputerKind::Random.player::<R>();
+            let roster = Roster::new(rules, &[PlayerSpec::Random], None, &mut |_| {}).unwrap();
+            let mut player = roster.player(rules, 0).unwrap();
             let device = rules.device();
             let mut moves = MoveList::new();
             for seed in 0..20 {
@@ -175,5 +275,66 @@ mod tests {
         for info in RULESETS {
             AnyRuleset::parse(info.id).unwrap().visit(SameAsPlayout);
         }
+    }
+
+    /// Every player of `senet-ai` plays legal moves through the adapter, on every ruleset.
+    struct EveryPlayerIsLegal;
+    impl RulesetVisitor for EveryPlayerIsLegal {
+        type Output = ();
+        fn visit<R: Ruleset>(self, rules: &R) {
+            let specs = [
+                PlayerSpec::Greedy,
+                PlayerSpec::Expectiminimax(Budget::Depth(1)),
+                PlayerSpec::Mcts(8),
+            ];
+            let roster = Roster::new(rules, &specs, None, &mut |_| {}).unwrap();
+            let mut players: Vec<_> = (0..specs.len())
+                .map(|i| roster.player(rules, i).unwrap())
+                .collect();
+            let device = rules.device();
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            let mut moves = MoveList::new();
+            let mut state = rules.initial_state();
+            for step in 0..400 {
+                match rules.phase(&state) {
+                    Phase::Over(_) => break,
+                    Phase::Throw(_) => {
+                        let value = senet::ThrowingDevice::sample(&device, &mut rng);
+                        rules.throw_unchecked(&mut state, value);
+                    }
+                    Phase::Move(_) => {
+                        rules.generate_moves(&state, &mut moves);
+                        let player = &mut players[step % specs.len()];
+                        let mv = player.choose(rules, &state, &moves, &mut rng);
+                        assert!(moves.contains(&mv), "{}: {mv} is not legal", R::ID);
+                        rules.play_unchecked(&mut state, mv);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_players_of_senet_ai_play_legal_moves_on_every_ruleset() {
+        for info in RULESETS {
+            AnyRuleset::parse(info.id)
+                .unwrap()
+                .visit(EveryPlayerIsLegal);
+        }
+    }
+
+    #[test]
+    fn perfect_players_need_tables_they_can_get() {
+        let rules = senet::Regency::default();
+        let mut notes = Vec::new();
+        let roster = Roster::new(&rules, &[PlayerSpec::Perfect(1)], None, &mut |n| {
+            notes.push(n.to_string())
+        })
+        .unwrap();
+        assert_eq!(roster.name(0), "perfect:1");
+        assert!(notes[0].contains("solving"), "{notes:?}");
+        assert!(Roster::new(&rules, &[PlayerSpec::Perfect(3)], None, &mut |_| {}).is_err());
+        let bell = senet::Bell::default();
+        assert!(Roster::new(&bell, &[PlayerSpec::Perfect(1)], None, &mut |_| {}).is_err());
     }
 }

@@ -1,10 +1,12 @@
 //! `senet simulate`: many seeded games between computer players, in parallel, summarised.
 //!
-//! Game `i` draws every throw and every random choice from ChaCha8 stream `i` of the seed,
-//! and the per-thread summaries merge exactly, so the summary does not depend on the number
-//! of threads or on how rayon splits the work.
+//! Game `i` draws every throw and every random choice (of random players and of MCTS) from
+//! ChaCha8 stream `i` of the seed, every player is fresh or keeps nothing from one decision
+//! to the next, and the per-thread summaries merge exactly, so the summary does not depend
+//! on the number of threads or on how rayon splits the work.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
@@ -21,7 +23,8 @@ use senet::{
 use serde::Serialize;
 
 use crate::error::{CliError, parse_rules};
-use crate::players::{ComputerKind, Player, PlayerKind};
+use crate::players::{PLAYER_NAMES, Player, PlayerKind, Roster};
+use senet_ai::PlayerSpec;
 
 /// Play seeded games between computer players in parallel and summarise them.
 ///
@@ -32,6 +35,10 @@ use crate::players::{ComputerKind, Player, PlayerKind};
 /// results do not depend on --threads. Player a plays Black (the side that moves first) in
 /// the even-numbered games and White in the odd-numbered ones, so that neither player gets
 /// the first move more often.
+///
+/// Players: random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
+/// perfect[:PIECES] (docs/players.md). A perfect player solves its endgame tables first (up
+/// to 2 pieces a side, seconds) or reads them from --tables (made by `senet solve`).
 #[derive(Args, Debug)]
 pub(crate) struct SimulateArgs {
     /// The ruleset: `id` or `id(option=value,…)`.
@@ -46,9 +53,14 @@ pub(crate) struct SimulateArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// The two computer players, a,b.
+    /// The two computer players, a,b: random, greedy, expectiminimax[:DEPTH | :nodes=N],
+    /// mcts[:PLAYOUTS], perfect[:PIECES].
     #[arg(long, default_value = "random,random")]
     players: String,
+    /// Endgame tables for a perfect player (a file written by `senet solve` for the same
+    /// ruleset and options).
+    #[arg(long)]
+    tables: Option<PathBuf>,
     /// Stop a game after this many turns and count it as stopped, not won.
     #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
     turn_cap: u32,
@@ -139,31 +151,47 @@ struct Simulate<'a> {
     games: u64,
     seed: u64,
     turn_cap: u32,
-    kinds: [ComputerKind; 2],
+    specs: [PlayerSpec; 2],
+    tables: Option<&'a Path>,
     progress: &'a ProgressBar,
 }
 
-impl RulesetVisitor for Simulate<'_> {
-    type Output = Summary;
+/// What a simulation came to: the summary and the players' names as they played.
+type Simulated = Result<(Summary, [String; 2]), CliError>;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Summary {
+impl RulesetVisitor for Simulate<'_> {
+    type Output = Simulated;
+
+    fn visit<R: Ruleset>(self, rules: &R) -> Simulated {
         const PROGRESS_STEP: u64 = 256;
         let Simulate {
             games,
             seed,
             turn_cap,
-            kinds,
+            specs,
+            tables,
             progress,
         } = self;
-        let new_players = || -> [Box<dyn Player<R>>; 2] { kinds.map(ComputerKind::player::<R>) };
+        let roster = Roster::new(rules, &specs, tables, &mut |note| {
+            progress.suspend(|| eprintln!("senet simulate: {note}"));
+        })?;
+        let names = [roster.name(0), roster.name(1)];
+        let new_players = || -> Result<[Box<dyn Player<R>>; 2], CliError> {
+            Ok([roster.player(rules, 0)?, roster.player(rules, 1)?])
+        };
         // Two random players play exactly the games of the library's allocation-free
         // `random_playout` (a test checks it), which runs faster than the general loop.
-        let both_random = kinds == [ComputerKind::Random; 2];
-        (0..games)
+        let both_random = specs == [PlayerSpec::Random; 2];
+        let summary = (0..games)
             .into_par_iter()
-            .fold(
-                || (Summary::default(), MoveList::new(), new_players()),
-                |(mut summary, mut moves, mut players), index| {
+            .try_fold(
+                || (Summary::default(), MoveList::new(), None),
+                |(mut summary, mut moves, players), index| {
+                    // The players of this worker, made at its first game.
+                    let mut players = match players {
+                        Some(players) => players,
+                        None => new_players()?,
+                    };
                     let mut rng = game_rng(seed, index);
                     let seats = seats(index);
                     let game = if both_random {
@@ -181,11 +209,12 @@ impl RulesetVisitor for Simulate<'_> {
                     if index % PROGRESS_STEP == 0 {
                         progress.inc(PROGRESS_STEP.min(games - index));
                     }
-                    (summary, moves, players)
+                    Ok::<_, CliError>((summary, moves, Some(players)))
                 },
             )
-            .map(|(summary, _, _)| summary)
-            .reduce(Summary::default, Summary::merge)
+            .map(|worker| worker.map(|(summary, _, _)| summary))
+            .try_reduce(Summary::default, |a, b| Ok::<_, CliError>(a.merge(b)))?;
+        Ok((summary, names))
     }
 }
 
@@ -254,7 +283,7 @@ struct FirstMover {
 
 #[derive(Serialize)]
 struct PlayerResult {
-    name: &'static str,
+    name: String,
     wins: u64,
     rate: f64,
     ci95: [f64; 2],
@@ -276,7 +305,7 @@ struct Report {
     decisions: Lengths,
 }
 
-fn report(rules: String, args: &SimulateArgs, kinds: [ComputerKind; 2], s: &Summary) -> Report {
+fn report(rules: String, args: &SimulateArgs, names: &[String; 2], s: &Summary) -> Report {
     let games = s.by_side.games();
     let black = s.by_side.wins(Side::Black);
     let white = s.by_side.wins(Side::White);
@@ -290,7 +319,7 @@ fn report(rules: String, args: &SimulateArgs, kinds: [ComputerKind; 2], s: &Summ
     let player = |i: usize| {
         let r = rate(s.player_wins[i], games);
         PlayerResult {
-            name: kinds[i].name(),
+            name: names[i].clone(),
             wins: r.wins,
             rate: r.rate,
             ci95: r.ci95,
@@ -406,14 +435,16 @@ const MAX_THREADS: usize = 1024;
 
 pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = parse_rules(&args.rules)?;
-    let kinds = PlayerKind::parse_pair(&args.players)?.map(|kind| match kind {
-        PlayerKind::Computer(computer) => Ok(computer),
-        PlayerKind::Human => Err(CliError::input(
-            "--players: simulate needs two computer players (a person plays with `senet play`)",
-        )),
+    let specs = PlayerKind::parse_pair(&args.players)?.map(|kind| match kind {
+        PlayerKind::Computer(spec) => Ok(spec),
+        PlayerKind::Human => Err(CliError::input(format!(
+            "--players: simulate needs two computer players (a person plays with `senet \
+             play`); computer players: {}",
+            PLAYER_NAMES.trim_start_matches("human, ")
+        ))),
     });
-    let [a, b] = kinds;
-    let kinds = [a?, b?];
+    let [a, b] = specs;
+    let specs = [a?, b?];
     if args.turn_cap == 0 {
         return Err(CliError::input("--turn-cap must be at least 1"));
     }
@@ -433,18 +464,20 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = Instant::now();
-    let summary = pool.install(|| {
+    let simulated = pool.install(|| {
         rules.visit(Simulate {
             games: args.games,
             seed: args.seed,
             turn_cap: args.turn_cap,
-            kinds,
+            specs,
+            tables: args.tables.as_deref(),
             progress: &progress,
         })
     });
-    let seconds = started.elapsed().as_secs_f64();
     progress.finish_and_clear();
-    let report = report(rules.to_string(), args, kinds, &summary);
+    let (summary, names) = simulated?;
+    let seconds = started.elapsed().as_secs_f64();
+    let report = report(rules.to_string(), args, &names, &summary);
     if args.json {
         let json = serde_json::to_string(&report)
             .map_err(|e| CliError::input(format!("cannot encode the summary as JSON: {e}")))?;
@@ -489,15 +522,19 @@ mod tests {
                     .build()
                     .unwrap();
                 let progress = ProgressBar::hidden();
-                let summary = pool.install(|| {
-                    rules.visit(Simulate {
-                        games: 300,
-                        seed: 9,
-                        turn_cap: DEFAULT_TURN_CAP,
-                        kinds: [ComputerKind::Random, ComputerKind::Random],
-                        progress: &progress,
+                let (summary, names) = pool
+                    .install(|| {
+                        rules.visit(Simulate {
+                            games: 300,
+                            seed: 9,
+                            turn_cap: DEFAULT_TURN_CAP,
+                            specs: [PlayerSpec::Random; 2],
+                            tables: None,
+                            progress: &progress,
+                        })
                     })
-                });
+                    .unwrap();
+                assert_eq!(names, ["random", "random"]);
                 assert_eq!(
                     summary.by_side, expected,
                     "{} on {threads} threads",
@@ -515,7 +552,9 @@ mod tests {
     impl RulesetVisitor for GeneralLoop {
         type Output = ();
         fn visit<R: Ruleset>(self, rules: &R) {
-            let mut players = [ComputerKind::Random; 2].map(ComputerKind::player::<R>);
+            let specs = [PlayerSpec::Random; 2];
+            let roster = Roster::new(rules, &specs, None, &mut |_| {}).unwrap();
+            let mut players = [0, 1].map(|i| roster.player(rules, i).unwrap());
             let mut moves = MoveList::new();
             for index in 0..200 {
                 let mut rng = game_rng(4, index);

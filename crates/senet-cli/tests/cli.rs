@@ -314,7 +314,7 @@ fn simulate_prints_a_readable_summary() {
 #[test]
 fn simulate_refuses_bad_players_and_limits() {
     senet(&["simulate", "--players", "random"]).refused("two players");
-    senet(&["simulate", "--players", "random,robot"]).refused("unknown player \"robot\"");
+    senet(&["simulate", "--players", "random,robot"]).refused("unknown player `robot`");
     senet(&["simulate", "--players", "human,random"]).refused("computer players");
     senet(&["simulate", "--turn-cap", "0"]).refused("--turn-cap");
     senet(&["simulate", "--threads", "100000"]).refused("--threads");
@@ -462,7 +462,7 @@ fn typed_throws_are_checked() {
 #[test]
 fn play_refuses_bad_arguments() {
     senet(&["play", "--players", "human"]).refused("two players");
-    senet(&["play", "--players", "human,wizard"]).refused("\"wizard\"");
+    senet(&["play", "--players", "human,wizard"]).refused("`wizard`");
     senet(&["play", "--resume", "/no/such/record.txt"]).refused("cannot read the record");
 }
 

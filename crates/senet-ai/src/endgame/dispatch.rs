@@ -8,7 +8,7 @@
 
 // In a build without any ruleset space, the conversions below have nothing to convert.
 #![cfg_attr(
-    not(feature = "regency"),
+    not(any(feature = "regency", feature = "kendall")),
     allow(unused_imports, unused_variables, dead_code)
 )]
 
@@ -18,19 +18,29 @@ use std::sync::Arc;
 use senet_core::Ruleset;
 
 use super::table::TableHeader;
-use super::{EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, solve};
+use super::{
+    EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SolveStats,
+    ValueEncoding, solve,
+};
 
 /// The ids of the rulesets this build has endgame spaces for.
 pub(crate) const SUPPORTED: &[&str] = &[
     #[cfg(feature = "regency")]
     "regency",
+    #[cfg(feature = "kendall")]
+    "kendall(throw_timing=immediate)",
 ];
 
-/// Whether this build can solve endgames of `R`.
-pub fn supports_endgame<R: Ruleset>(_rules: &R) -> bool {
+/// Whether this build can solve endgames of `rules`, with its options (Kendall's only with
+/// immediate throws).
+pub fn supports_endgame<R: Ruleset>(rules: &R) -> bool {
     #[cfg(feature = "regency")]
     if core::any::TypeId::of::<R>() == core::any::TypeId::of::<senet_regency::Regency>() {
         return true;
+    }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        return kendall.throw_timing() == senet_kendall::ThrowTiming::Immediate;
     }
     false
 }
@@ -70,6 +80,43 @@ pub fn solve_for<R: Ruleset>(
         let space = super::RegencyEndgame::new(*regency, max_pieces)?;
         return as_oracle_of::<R, _>(solve(space, options)?);
     }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        let space = super::KendallEndgame::new(*kendall, max_pieces)?;
+        return as_oracle_of::<R, _>(solve(space, options)?);
+    }
+    Err(EndgameError::Unsupported(rules.spec().to_string()))
+}
+
+/// Solves the endgames of `rules` with up to `max_pieces` pieces a side and returns the
+/// table file (see [`table`](super::table)) with the solver's statistics: what a program
+/// that saves tables for later needs, without naming the ruleset's space.
+///
+/// ```
+/// use senet_ai::endgame::{SolveOptions, ValueEncoding, read_for, solve_file_for};
+/// use senet_regency::Regency;
+/// let rules = Regency::default();
+/// let (bytes, stats) = solve_file_for(&rules, 1, &SolveOptions::default(), ValueEncoding::U16)
+///     .unwrap();
+/// assert_eq!(stats.states, 756);
+/// assert_eq!(read_for(&rules, &bytes).unwrap().max_pieces(), 1);
+/// ```
+pub fn solve_file_for<R: Ruleset>(
+    rules: &R,
+    max_pieces: u8,
+    options: &SolveOptions,
+    encoding: ValueEncoding,
+) -> Result<(Vec<u8>, SolveStats), EndgameError> {
+    #[cfg(feature = "regency")]
+    if let Some(regency) = (rules as &dyn Any).downcast_ref::<senet_regency::Regency>() {
+        let table = solve(super::RegencyEndgame::new(*regency, max_pieces)?, options)?;
+        return Ok((table.to_bytes(encoding), *table.stats()));
+    }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        let table = solve(super::KendallEndgame::new(*kendall, max_pieces)?, options)?;
+        return Ok((table.to_bytes(encoding), *table.stats()));
+    }
     Err(EndgameError::Unsupported(rules.spec().to_string()))
 }
 
@@ -83,6 +130,11 @@ pub fn read_for<R: Ruleset>(
     #[cfg(feature = "regency")]
     if let Some(regency) = (rules as &dyn Any).downcast_ref::<senet_regency::Regency>() {
         let space = super::RegencyEndgame::new(*regency, header.max_pieces)?;
+        return as_oracle_of::<R, _>(EndgameTable::from_bytes(space, bytes)?);
+    }
+    #[cfg(feature = "kendall")]
+    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
+        let space = super::KendallEndgame::new(*kendall, header.max_pieces)?;
         return as_oracle_of::<R, _>(EndgameTable::from_bytes(space, bytes)?);
     }
     Err(EndgameError::Unsupported(rules.spec().to_string()))

@@ -31,6 +31,8 @@
 //! ```
 
 mod dispatch;
+#[cfg(feature = "kendall")]
+mod kendall;
 #[cfg(feature = "regency")]
 mod regency;
 pub mod solver;
@@ -41,7 +43,9 @@ use core::ops::Range;
 use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, ThrowingDevice};
 use thiserror::Error;
 
-pub use dispatch::{read_for, solve_for, supports_endgame};
+pub use dispatch::{read_for, solve_file_for, solve_for, supports_endgame};
+#[cfg(feature = "kendall")]
+pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
 pub use regency::RegencyEndgame;
 pub use solver::{SolveOptions, SolveStats, solve};
@@ -67,9 +71,18 @@ use crate::player::outcome_value;
 /// The solver checks the last two promises as it goes and reports a broken one as an
 /// [`EndgameError`].
 ///
+/// A space may also leave some states waiting for a throw out of the index on purpose, when
+/// their value follows from one throw: [`passes_through`](EndgameSpace::passes_through)
+/// names them, and the solver and the tables compute their value from their throws (each
+/// outcome weighted by the device, followed by the best play) instead of storing it. Their
+/// throws and the decisions after them must reach indexed states or finished games before
+/// the next throw. Kendall's space uses this for the turn that starts with a piece that must
+/// move (K-15), which would otherwise take as many positions again.
+///
 /// A ruleset whose throws are stored (Kendall's default) can implement this by indexing the
 /// stored throws too; one whose throws are used at once (Regency, Kendall's
-/// `throw_timing=immediate`) indexes only the board and the side to act.
+/// `throw_timing=immediate`) indexes the board, the side to act and whatever else a
+/// position between two throws remembers.
 pub trait EndgameSpace: Send + Sync + 'static {
     /// The ruleset.
     type Rules: Ruleset;
@@ -98,6 +111,14 @@ pub trait EndgameSpace: Send + Sync + 'static {
 
     /// A state with the given index (`None` past the end).
     fn state(&self, index: usize) -> Option<<Self::Rules as Ruleset>::State>;
+
+    /// Whether `state`, waiting for a throw and not indexed, belongs to the space all the
+    /// same, its value computed from its throws (see the trait's documentation). None do
+    /// unless a space says so.
+    fn passes_through(&self, state: &<Self::Rules as Ruleset>::State) -> bool {
+        let _ = state;
+        false
+    }
 }
 
 /// Something that knows the exact value of some positions: solved endgame tables.
@@ -165,6 +186,14 @@ pub enum EndgameError {
         states: usize,
         /// The limit.
         limit: usize,
+    },
+    /// The ruleset is supported, but not with these options.
+    #[error("no endgame tables for `{spec}`: {reason}")]
+    UnsupportedOptions {
+        /// The configuration asked for.
+        spec: String,
+        /// Which option is not supported, and why.
+        reason: String,
     },
     /// A turn went through more moves in a row than the solver follows.
     #[error("more than {0} moves in a row without a throw from {1}")]

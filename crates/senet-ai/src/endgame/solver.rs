@@ -33,8 +33,42 @@
 //!    the residual is within it too: each update made its own equation hold exactly, and
 //!    the right-hand side never magnifies the later changes of other values.
 //!
-//! With the `rayon` feature, compilation (the expensive part) runs on every core; the sweeps
-//! stay sequential, so the values are the same bit for bit with and without it.
+//! # Slow cycles
+//!
+//! Some positions converge far more slowly than the rest of their layer. In Kendall's
+//! rules a side holding 26 and 27 (a protected pair the other side cannot pass, K-7, K-9)
+//! may wait in the water for a 4 (K-14, K-16) while the other side is shuffled back and
+//! forth by forced moves (K-5); it waits for a rare good moment, and the values of those
+//! positions creep towards their limit by a few parts in ten thousand per sweep. Whole
+//! sweeps would take tens of thousands of rounds, so the solver works on these *hot*
+//! states on their own:
+//!
+//! - after 32 whole sweeps, and every 16 after that, it notes the states whose value moved
+//!   by more than 1% of the largest change of the sweep before; when they are at most an
+//!   eighth of the layer, it sweeps them alone (the rest held fixed) until they move by
+//!   less than 1% of that change, within a budget of 32 sweeps' worth of the layer;
+//! - while doing so it follows each hot value from block to block of 64 sweeps and, where
+//!   the differences shrink by a steady ratio `q` (the last two ratios agree to 1% of
+//!   `1 − q`), moves it half of the way to the limit `d·q/(1 − q)` that geometric
+//!   convergence points to (Aitken's extrapolation, damped so as not to overshoot);
+//! - once a whole sweep changes nothing by more than the tolerance, it goes on sweeping
+//!   ("polishing") and settling the states that still move by more than a thousandth of
+//!   the tolerance, and stops only when a sweep is within the tolerance and the states
+//!   still moving settle at once.
+//!
+//! The Bellman residual this guarantees is not an error bound: in a slow cycle the values
+//! can be off by much more than they change in a sweep. Solving Kendall's endgames with up
+//! to 2 pieces a side to tolerance 1e-9 and again to 1e-12 gives values that differ by at
+//! most 4.5e-8, within the precision of a 2-byte table file (7.6e-6).
+//!
+//! A state the space leaves out on purpose ([`EndgameSpace::passes_through`]) is compiled as
+//! a chance node in place: its throws, weighted, each followed by the best play.
+//!
+//! Steps 1 and 2 (the expensive part) run on [`SolveOptions::threads`] threads with
+//! `std::thread::scope`. The work is cut into fixed chunks of states, each compiled on its
+//! own and put back in order, so the programs do not depend on the number of threads; the
+//! sweeps stay sequential. The values are therefore the same bit for bit on any number of
+//! threads.
 
 use core::ops::Range;
 
@@ -56,16 +90,30 @@ pub struct SolveOptions {
     /// [`EndgameError::TooLarge`] before any memory is spent. The solver needs about 70 bytes
     /// per position (Regency with 3 pieces a side: 9.8 million positions, 700 MB).
     pub max_states: usize,
+    /// Threads that prepare each layer (0: one per core, as
+    /// `std::thread::available_parallelism` reports). The values do not depend on it.
+    pub threads: usize,
+}
+
+impl SolveOptions {
+    /// The number of threads [`threads`](SolveOptions::threads) stands for.
+    pub fn thread_count(&self) -> usize {
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        }
+    }
 }
 
 impl Default for SolveOptions {
     /// Tolerance 1e-9, at most 100,000 sweeps per layer, at most 2^26 (67 million)
-    /// positions.
+    /// positions, one thread per core.
     fn default() -> Self {
         SolveOptions {
             tolerance: 1e-9,
             max_sweeps: 100_000,
             max_states: 1 << 26,
+            threads: 0,
         }
     }
 }
@@ -88,7 +136,29 @@ pub struct SolveStats {
     /// The largest Bellman residual `|V(s) − right-hand side(s)|` over all positions,
     /// measured after convergence.
     pub residual: f64,
+    /// The most states of one layer swept on their own because they converged slowly (see
+    /// the [module documentation](self#slow-cycles)).
+    pub hot_states: usize,
+    /// Sweeps over such states alone, summed over the layers.
+    pub hot_sweeps: u32,
 }
+
+/// Whole sweeps of a layer before the solver looks for states that converge slowly.
+const HOT_START: u32 = 32;
+/// How often (in whole sweeps) it looks again.
+const HOT_EVERY: u32 = 16;
+/// A state is *hot* when its value moved by more than this share of the previous sweep's
+/// largest change.
+const HOT_SHARE: f64 = 0.01;
+/// Hot states are swept on their own only when they are at most this share of the layer
+/// (1/8): otherwise the whole layer is converging slowly, and whole sweeps are as good.
+const HOT_MOST_SHARE: usize = 8;
+/// Hot states are swept until their values move by less than this share of the tolerance:
+/// a slow cycle moves its values little per sweep, so a small change does not yet mean a
+/// small error there.
+const HOT_PRECISION: f64 = 1e-3;
+/// The most work spent on hot states at a time, in whole sweeps of the layer.
+const HOT_BUDGET: usize = 32;
 
 const TAG_SHIFT: u32 = 29;
 const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
@@ -103,6 +173,9 @@ const MAXIMUM: u32 = 4 << TAG_SHIFT;
 const MINIMUM: u32 = 5 << TAG_SHIFT;
 /// A finished game: payload 0 loss, 1 draw, 2 win.
 const TERMINAL: u32 = 6 << TAG_SHIFT;
+/// A state compiled in place ([`EndgameSpace::passes_through`]): the next expressions are
+/// its throws, one per outcome of the device, in the device's order.
+const CHANCE: u32 = 7 << TAG_SHIFT;
 const TERMINAL_VALUES: [f64; 3] = [0.0, 0.5, 1.0];
 
 /// Solves every position of `space` (see the [module documentation](self)).
@@ -143,25 +216,69 @@ pub fn solve<S: EndgameSpace>(
         tolerance: options.tolerance,
         ..SolveStats::default()
     };
+    let threads = options.thread_count().max(1);
     for layer in layers {
-        let program = compile_layer(&space, layer)?;
+        let program = compile_layer(&space, layer, threads)?;
         stats.program_words = stats.program_words.max(program.words());
         let mut local = vec![0.5; program.order.len()];
         let mut sweeps = 0;
+        let mut last_change = f64::INFINITY;
+        let mut hot = Vec::new();
+        let fine = options.tolerance * HOT_PRECISION;
+        let mut polishing = false;
         loop {
-            let change = program.pass(&probabilities, &mut local, &values, true);
+            let look = polishing || (sweeps >= HOT_START && sweeps % HOT_EVERY == 0);
+            let threshold = if polishing {
+                fine
+            } else {
+                last_change * HOT_SHARE
+            };
+            hot.clear();
+            let most_hot = local.len() / if polishing { 2 } else { HOT_MOST_SHARE };
+            let record = look.then_some((threshold, most_hot, &mut hot));
+            let change = program.sweep(&probabilities, &mut local, &values, record);
             sweeps += 1;
-            if change <= options.tolerance {
+            if sweeps >= options.max_sweeps && change > options.tolerance {
+                return Err(EndgameError::NotConverged { sweeps, change });
+            }
+            if change <= options.tolerance && !polishing {
+                // Converged to the tolerance, but in a slow cycle a small change need not be
+                // a small error: one more sweep finds every state still moving at all.
+                polishing = true;
+                continue;
+            }
+            let settle = look && !hot.is_empty() && hot.len() <= most_hot;
+            let settled = if settle {
+                let target = if polishing {
+                    fine
+                } else {
+                    fine.max(change * HOT_SHARE)
+                };
+                let budget = local
+                    .len()
+                    .saturating_mul(HOT_BUDGET * if polishing { 4 } else { 1 });
+                program.settle(&probabilities, &mut local, &values, &hot, target, budget)
+            } else {
+                0
+            };
+            if settle {
+                stats.hot_states = stats.hot_states.max(hot.len());
+                stats.hot_sweeps += settled;
+            }
+            if polishing && change <= options.tolerance && settled <= 1 {
                 break;
             }
             if sweeps >= options.max_sweeps {
-                return Err(EndgameError::NotConverged { sweeps, change });
+                // Within the tolerance, but the slow states never settled: stop all the same.
+                break;
             }
+            polishing = polishing && change <= options.tolerance;
+            last_change = change;
         }
         stats.sweeps += sweeps;
         stats.max_layer_sweeps = stats.max_layer_sweeps.max(sweeps);
         // Later layers never change this one, so its residual is final now.
-        let residual = program.pass(&probabilities, &mut local, &values, false);
+        let residual = program.residual(&probabilities, &local, &values);
         stats.residual = stats.residual.max(residual);
         for (&index, &value) in program.order.iter().zip(&local) {
             values[index as usize] = value;
@@ -207,33 +324,213 @@ impl LayerProgram {
         self.chunks.iter().map(Vec::len).sum()
     }
 
-    /// One pass over the layer in sweep order; returns the largest difference between a
-    /// value and its right-hand side. With `write`, each value is replaced as it is computed
-    /// (a Gauss–Seidel sweep); without, the result is the Bellman residual.
-    fn pass(&self, probabilities: &[f64], local: &mut [f64], solved: &[f64], write: bool) -> f64 {
+    /// One Gauss–Seidel sweep over the layer in sweep order: each value is replaced by its
+    /// right-hand side as it is computed. Returns the largest change; with `record`, the
+    /// places whose value changed by more than its threshold are appended to its list (one
+    /// more than its limit at most).
+    fn sweep(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        mut record: Option<(f64, usize, &mut Vec<u32>)>,
+    ) -> f64 {
         let mut largest: f64 = 0.0;
         for (chunk, words) in self.chunks.iter().enumerate() {
             let mut at = 0;
             let first = chunk * CHUNK;
-            let places = first..(first + CHUNK).min(local.len());
-            for place in places {
-                let mut total = 0.0;
-                for &p in probabilities {
-                    total += p * evaluate(words, &mut at, local, solved);
+            for place in first..(first + CHUNK).min(local.len()) {
+                let total = right_hand_side(words, &mut at, probabilities, local, solved);
+                let change = (total - local[place]).abs();
+                largest = largest.max(change);
+                if let Some((threshold, most, hot)) = &mut record
+                    && change > *threshold
+                    && hot.len() <= *most
+                {
+                    hot.push(place as u32);
                 }
-                largest = largest.max((total - local[place]).abs());
-                if write {
-                    local[place] = total;
-                }
+                local[place] = total;
             }
         }
         largest
     }
+
+    /// The Bellman residual of the layer: the largest `|V(s) − right-hand side(s)|`.
+    fn residual(&self, probabilities: &[f64], local: &[f64], solved: &[f64]) -> f64 {
+        let mut largest: f64 = 0.0;
+        for (chunk, words) in self.chunks.iter().enumerate() {
+            let mut at = 0;
+            let first = chunk * CHUNK;
+            for place in first..(first + CHUNK).min(local.len()) {
+                let total = right_hand_side(words, &mut at, probabilities, local, solved);
+                largest = largest.max((total - local[place]).abs());
+            }
+        }
+        largest
+    }
+
+    /// Sweeps the places `hot` (ascending) on their own, the rest of the layer held fixed,
+    /// until no value among them changes by more than `target` or `budget` evaluations are
+    /// spent. Returns the sweeps made.
+    fn settle(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+        target: f64,
+        budget: usize,
+    ) -> u32 {
+        // Where each hot state's program starts: walk its chunk from the start.
+        let mut starts = Vec::with_capacity(hot.len());
+        let mut walked = (usize::MAX, 0, 0);
+        for &place in hot {
+            let place = place as usize;
+            let chunk = place / CHUNK;
+            let (mut current, mut next, mut at) = walked;
+            if current != chunk {
+                (current, next, at) = (chunk, chunk * CHUNK, 0);
+            }
+            let words = &self.chunks[chunk];
+            while next < place {
+                for _ in probabilities {
+                    skip(words, &mut at);
+                }
+                next += 1;
+            }
+            starts.push((place, chunk, at));
+            walked = (current, next, at);
+        }
+        let mut sweeps = 0;
+        let mut spent = 0;
+        let mut trend = Trend::new();
+        while spent < budget {
+            let mut largest: f64 = 0.0;
+            for &(place, chunk, start) in &starts {
+                let mut at = start;
+                let total =
+                    right_hand_side(&self.chunks[chunk], &mut at, probabilities, local, solved);
+                largest = largest.max((total - local[place]).abs());
+                local[place] = total;
+            }
+            sweeps += 1;
+            spent += starts.len();
+            if largest <= target {
+                break;
+            }
+            if sweeps % TREND_BLOCK == 0 {
+                trend.observe(&starts, local);
+            }
+        }
+        sweeps
+    }
+}
+
+/// Sweeps between two looks at how the hot values move.
+const TREND_BLOCK: u32 = 64;
+/// How far a value is moved towards the limit its trend points to (the rest is left to the
+/// sweeps, so that an estimate a little off never carries a value past its limit).
+const TREND_DAMPING: f64 = 0.5;
+
+/// Follows the values of hot states from block to block of [`TREND_BLOCK`] sweeps and moves
+/// each one ahead where it converges geometrically.
+///
+/// In a slow cycle the values approach their limit like `V∞ − c·λⁿ` with `λ` close to 1
+/// (a side waiting, by passing, for a configuration that comes up once in thousands of
+/// turns). When the differences between a value at successive block ends shrink by a steady
+/// ratio `q`, the remaining distance is `d·q/(1 − q)` with `d` the last difference (Aitken's
+/// extrapolation), and the value is moved by [`TREND_DAMPING`] of it. A value moved past its
+/// limit might never come back (in a cycle where one side passes, any higher value is in
+/// balance too), so a value moves only when its last two ratios agree to within 1% of
+/// `1 − q`, and only part of the way.
+struct Trend {
+    /// The hot values at the last block ends, oldest first (at most four).
+    seen: Vec<Vec<f64>>,
+}
+
+impl Trend {
+    fn new() -> Trend {
+        Trend { seen: Vec::new() }
+    }
+
+    /// Records the hot values at a block end, and moves those with a steady trend.
+    fn observe(&mut self, starts: &[(usize, usize, usize)], local: &mut [f64]) {
+        self.seen
+            .push(starts.iter().map(|&(place, _, _)| local[place]).collect());
+        if self.seen.len() < 4 {
+            return;
+        }
+        if self.seen.len() > 4 {
+            self.seen.remove(0);
+        }
+        let mut moved = false;
+        for (i, &(place, _, _)) in starts.iter().enumerate() {
+            let v = [
+                self.seen[0][i],
+                self.seen[1][i],
+                self.seen[2][i],
+                self.seen[3][i],
+            ];
+            let d = [v[1] - v[0], v[2] - v[1], v[3] - v[2]];
+            let same_sign = d.iter().all(|x| *x > 0.0) || d.iter().all(|x| *x < 0.0);
+            if !same_sign {
+                continue;
+            }
+            let (q1, q2) = (d[1] / d[0], d[2] / d[1]);
+            if !(0.0..1.0).contains(&q2) || (q2 - q1).abs() > 0.01 * (1.0 - q2) {
+                continue;
+            }
+            let ahead = TREND_DAMPING * d[2] * q2 / (1.0 - q2);
+            local[place] = (v[3] + ahead).clamp(0.0, 1.0);
+            moved = true;
+        }
+        if moved {
+            // The moved values start a new trend.
+            self.seen.clear();
+        }
+    }
+}
+
+/// The right-hand side of the state whose program starts at `words[*at]`: its throws,
+/// weighted. Moves `at` past it.
+#[inline]
+fn right_hand_side(
+    words: &[u32],
+    at: &mut usize,
+    probabilities: &[f64],
+    local: &[f64],
+    solved: &[f64],
+) -> f64 {
+    let mut total = 0.0;
+    for &p in probabilities {
+        total += p * evaluate(words, at, probabilities, local, solved);
+    }
+    total
+}
+
+/// Moves `at` past the expression starting at `words[*at]` without evaluating it.
+fn skip(words: &[u32], at: &mut usize) {
+    let word = words[*at];
+    *at += 1;
+    if matches!(word >> TAG_SHIFT, 4 | 5 | 7) {
+        for _ in 0..word & PAYLOAD {
+            skip(words, at);
+        }
+    }
 }
 
 /// Evaluates the expression starting at `words[*at]`, moving `at` past it.
-#[inline]
-fn evaluate(words: &[u32], at: &mut usize, local: &[f64], solved: &[f64]) -> f64 {
+///
+/// Leaves (successors and finished games) are read here, inline; decisions and chance nodes
+/// go to [`evaluate_node`], which calls back for their children.
+#[inline(always)]
+fn evaluate(
+    words: &[u32],
+    at: &mut usize,
+    probabilities: &[f64],
+    local: &[f64],
+    solved: &[f64],
+) -> f64 {
     let word = words[*at];
     *at += 1;
     let payload = (word & PAYLOAD) as usize;
@@ -242,15 +539,44 @@ fn evaluate(words: &[u32], at: &mut usize, local: &[f64], solved: &[f64]) -> f64
         1 => 1.0 - local[payload],
         2 => solved[payload],
         3 => 1.0 - solved[payload],
-        tag @ (4 | 5) => {
-            let mut best = evaluate(words, at, local, solved);
+        6 => TERMINAL_VALUES[payload.min(2)],
+        tag => evaluate_node(tag, payload, words, at, probabilities, local, solved),
+    }
+}
+
+/// A decision (`tag` 4 or 5, `payload` moves) or a chance node (`tag` 7).
+#[inline(never)]
+fn evaluate_node(
+    tag: u32,
+    payload: usize,
+    words: &[u32],
+    at: &mut usize,
+    probabilities: &[f64],
+    local: &[f64],
+    solved: &[f64],
+) -> f64 {
+    match tag {
+        4 => {
+            let mut best = evaluate(words, at, probabilities, local, solved);
             for _ in 1..payload {
-                let v = evaluate(words, at, local, solved);
-                best = if tag == 5 { best.min(v) } else { best.max(v) };
+                best = best.max(evaluate(words, at, probabilities, local, solved));
             }
             best
         }
-        _ => TERMINAL_VALUES[payload.min(2)],
+        5 => {
+            let mut best = evaluate(words, at, probabilities, local, solved);
+            for _ in 1..payload {
+                best = best.min(evaluate(words, at, probabilities, local, solved));
+            }
+            best
+        }
+        _ => {
+            let mut total = 0.0;
+            for &p in probabilities {
+                total += p * evaluate(words, at, probabilities, local, solved);
+            }
+            total
+        }
     }
 }
 
@@ -274,13 +600,19 @@ fn progress<R: Ruleset>(rules: &R, state: &R::State) -> u32 {
 fn compile_layer<S: EndgameSpace>(
     space: &S,
     layer: Range<usize>,
+    threads: usize,
 ) -> Result<LayerProgram, EndgameError> {
     // Sweep order: most progress first, index order among equals.
-    let mut keyed: Vec<(u32, u32)> = Vec::with_capacity(layer.len());
-    for index in layer.clone() {
-        let state = state_at(space, index)?;
-        keyed.push((u32::MAX - progress(space.rules(), &state), index as u32));
-    }
+    let starts: Vec<usize> = layer.clone().step_by(CHUNK).collect();
+    let keyed_chunks = in_chunks(&starts, threads, |start| {
+        (start..(start + CHUNK).min(layer.end))
+            .map(|index| {
+                let state = state_at(space, index)?;
+                Ok((u32::MAX - progress(space.rules(), &state), index as u32))
+            })
+            .collect::<Result<Vec<(u32, u32)>, EndgameError>>()
+    })?;
+    let mut keyed: Vec<(u32, u32)> = keyed_chunks.into_iter().flatten().collect();
     keyed.sort_unstable();
     let mut place_of = vec![0u32; layer.len()];
     for (place, &(_, index)) in keyed.iter().enumerate() {
@@ -293,8 +625,44 @@ fn compile_layer<S: EndgameSpace>(
         place_of: &place_of,
         order: &order,
     };
-    let chunks = compile_chunks(&context)?;
+    let firsts: Vec<usize> = (0..order.len()).step_by(CHUNK).collect();
+    let chunks = in_chunks(&firsts, threads, |first| compile_chunk(&context, first))?;
     Ok(LayerProgram { order, chunks })
+}
+
+/// Runs `work` on every item of `items` on up to `threads` threads and returns the results in
+/// the order of `items` (the first error, in that order, if any fails). Thread `t` takes the
+/// items `t`, `t + threads`, …: the items are the fixed split of the work, and each result
+/// depends on its item only, so the results are the same for any number of threads.
+fn in_chunks<T, W>(items: &[usize], threads: usize, work: W) -> Result<Vec<T>, EndgameError>
+where
+    T: Send,
+    W: Fn(usize) -> Result<T, EndgameError> + Sync,
+{
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(|&item| work(item)).collect();
+    }
+    let mut results: Vec<(usize, Result<T, EndgameError>)> = std::thread::scope(|scope| {
+        let work = &work;
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    (t..items.len())
+                        .step_by(threads)
+                        .map(|i| (i, work(items[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A panic in the work is a bug; pass it on rather than hide it.
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    results.sort_unstable_by_key(|&(i, _)| i);
+    results.into_iter().map(|(_, result)| result).collect()
 }
 
 /// What compiling a state needs to know about its layer.
@@ -308,28 +676,6 @@ struct Context<'a, S> {
 }
 
 type Compiled = Vec<u32>;
-
-#[cfg(not(feature = "rayon"))]
-fn compile_chunks<S: EndgameSpace>(
-    context: &Context<'_, S>,
-) -> Result<Vec<Compiled>, EndgameError> {
-    (0..context.order.len())
-        .step_by(CHUNK)
-        .map(|first| compile_chunk(context, first))
-        .collect()
-}
-
-#[cfg(feature = "rayon")]
-fn compile_chunks<S: EndgameSpace>(
-    context: &Context<'_, S>,
-) -> Result<Vec<Compiled>, EndgameError> {
-    use rayon::prelude::*;
-    let firsts: Vec<usize> = (0..context.order.len()).step_by(CHUNK).collect();
-    firsts
-        .into_par_iter()
-        .map(|first| compile_chunk(context, first))
-        .collect()
-}
 
 /// Compiles the states at places `first..first + CHUNK`.
 fn compile_chunk<S: EndgameSpace>(
@@ -413,9 +759,28 @@ impl<S: EndgameSpace> Compiler<'_, '_, S> {
                 self.words.push(TERMINAL | (value * 2.0) as u32);
             }
             Phase::Throw(to_act) => {
-                let index = space.index(state).ok_or_else(|| EndgameError::NotClosed {
-                    position: rules.position_string(state),
-                })?;
+                let Some(index) = space.index(state) else {
+                    if !space.passes_through(state) {
+                        return Err(EndgameError::NotClosed {
+                            position: rules.position_string(state),
+                        });
+                    }
+                    if depth >= MAX_MOVE_CHAIN {
+                        return Err(EndgameError::TooManyMoves(
+                            MAX_MOVE_CHAIN,
+                            rules.position_string(state),
+                        ));
+                    }
+                    // Compiled in place: a chance node over the device's outcomes.
+                    self.words
+                        .push(CHANCE | rules.device().outcomes().len() as u32);
+                    for outcome in rules.device().outcomes() {
+                        let mut next = *state;
+                        rules.throw_unchecked(&mut next, outcome.value);
+                        self.expression(&next, side, from, depth + 1)?;
+                    }
+                    return Ok(());
+                };
                 let layer = &self.context.layer;
                 let flip = to_act != side;
                 let word = if index >= layer.end {
@@ -435,7 +800,7 @@ impl<S: EndgameSpace> Compiler<'_, '_, S> {
                         rules.position_string(state),
                     ));
                 }
-                if self.moves.len() <= depth {
+                while self.moves.len() <= depth {
                     self.moves.push(MoveList::new());
                 }
                 rules.generate_moves(state, &mut self.moves[depth]);
@@ -482,19 +847,58 @@ mod tests {
         ];
         let local = [0.25];
         let solved = [0.9, 0.4];
+        let p = [0.25, 0.75];
         let mut at = 0;
-        assert_eq!(evaluate(&words, &mut at, &local, &solved), 0.6);
+        assert_eq!(evaluate(&words, &mut at, &p, &local, &solved), 0.6);
         assert_eq!(at, 5);
-        assert_eq!(evaluate(&words, &mut at, &local, &solved), 0.5);
+        assert_eq!(evaluate(&words, &mut at, &p, &local, &solved), 0.5);
         let mut at = 0;
         assert_eq!(
-            evaluate(&[LOCAL_FLIP, FINAL_SAME], &mut at, &local, &solved),
+            evaluate(&[LOCAL_FLIP, FINAL_SAME], &mut at, &p, &local, &solved),
             0.75
         );
         assert_eq!(
-            evaluate(&[LOCAL_FLIP, FINAL_SAME], &mut at, &local, &solved),
+            evaluate(&[LOCAL_FLIP, FINAL_SAME], &mut at, &p, &local, &solved),
             0.9
         );
+    }
+
+    #[test]
+    fn chance_nodes_weigh_their_outcomes() {
+        // A state compiled in place: ¼ · win + ¾ · (1 − local 0), then a loss.
+        let words = [CHANCE | 2, TERMINAL | 2, LOCAL_FLIP, TERMINAL];
+        let mut at = 0;
+        let value = evaluate(&words, &mut at, &[0.25, 0.75], &[0.6], &[]);
+        assert!((value - (0.25 + 0.75 * 0.4)).abs() < 1e-15);
+        assert_eq!(at, 3);
+        assert_eq!(evaluate(&words, &mut at, &[0.25, 0.75], &[0.6], &[]), 0.0);
+    }
+
+    #[test]
+    fn work_split_over_threads_comes_back_in_order() {
+        let items: Vec<usize> = (0..37).collect();
+        for threads in [1, 2, 3, 8, 100] {
+            let out = in_chunks(&items, threads, |i| Ok(i * i)).unwrap();
+            assert_eq!(out, items.iter().map(|i| i * i).collect::<Vec<_>>());
+        }
+        // The first failure in item order is the one reported, whatever the threads.
+        for threads in [1, 2, 5] {
+            let failed = in_chunks(&items, threads, |i| {
+                if i % 10 == 7 {
+                    Err(EndgameError::Inconsistent {
+                        index: i,
+                        reason: String::new(),
+                    })
+                } else {
+                    Ok(i)
+                }
+            });
+            assert!(matches!(
+                failed,
+                Err(EndgameError::Inconsistent { index: 7, .. })
+            ));
+        }
+        assert!(in_chunks(&[], 4, Ok).unwrap().is_empty());
     }
 
     #[test]
@@ -505,9 +909,62 @@ mod tests {
             chunks: vec![vec![TERMINAL | 2, LOCAL_FLIP]],
         };
         let mut local = vec![0.5, 0.5];
-        assert_eq!(program.pass(&[1.0], &mut local, &[], true), 0.5);
+        let mut hot = Vec::new();
+        let change = program.sweep(&[1.0], &mut local, &[], Some((0.1, 5, &mut hot)));
+        assert_eq!(change, 0.5);
         assert_eq!(local, [1.0, 0.0]);
-        assert_eq!(program.pass(&[1.0], &mut local, &[], false), 0.0);
+        assert_eq!(hot, [0, 1]);
+        assert_eq!(program.residual(&[1.0], &local, &[]), 0.0);
+    }
+
+    #[test]
+    fn skipping_an_expression_lands_where_evaluating_it_does() {
+        let words = [
+            MAXIMUM | 2,
+            CHANCE | 2,
+            LOCAL_SAME,
+            TERMINAL,
+            MINIMUM | 3,
+            FINAL_FLIP,
+            LOCAL_FLIP,
+            TERMINAL | 1,
+            TERMINAL | 2,
+        ];
+        let (mut a, mut b) = (0, 0);
+        evaluate(&words, &mut a, &[0.5, 0.5], &[0.3], &[0.2]);
+        skip(&words, &mut b);
+        assert_eq!((a, b), (8, 8));
+        skip(&words, &mut b);
+        assert_eq!(b, 9);
+    }
+
+    #[test]
+    fn settling_hot_states_sweeps_only_them() {
+        // Place 0: ½ · win + ½ · itself (converges slowly towards 1); place 1: itself flipped
+        // (untouched when not hot); place 2: a draw.
+        let program = LayerProgram {
+            order: vec![0, 1, 2],
+            chunks: vec![vec![
+                TERMINAL | 2,
+                LOCAL_SAME,
+                LOCAL_FLIP | 1,
+                LOCAL_FLIP | 1,
+                TERMINAL | 1,
+                TERMINAL | 1,
+            ]],
+        };
+        let mut local = vec![0.5, 0.25, 0.5];
+        let sweeps = program.settle(&[0.5, 0.5], &mut local, &[], &[0, 2], 1e-12, 1000);
+        assert!((local[0] - 1.0).abs() < 1e-11, "{local:?}");
+        assert_eq!(local[1], 0.25);
+        assert_eq!(local[2], 0.5);
+        assert!(sweeps > 30 && sweeps < 50, "{sweeps}");
+        // The budget stops it.
+        let mut local = vec![0.5, 0.25, 0.5];
+        assert_eq!(
+            program.settle(&[0.5, 0.5], &mut local, &[], &[0], 0.0, 10),
+            10
+        );
     }
 
     #[test]

@@ -1,29 +1,33 @@
 //! Solved endgame tables, in memory and on disk.
 //!
-//! # File format, version 1
+//! # File format, version 2
 //!
 //! A table file is one header, the values, and a checksum. Integers are little-endian.
 //!
 //! | offset | bytes | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `SENETEGT` |
-//! | 8 | 2 | format version: 1 |
+//! | 8 | 2 | format version: 2 |
 //! | 10 | 1 | bytes per value `e`: 2 or 4 (see [`ValueEncoding`]) |
 //! | 11 | 1 | the most pieces per side on the board, `k` |
 //! | 12 | 8 | number of positions `n` |
 //! | 20 | 8 | tolerance of the solve (`f64`) |
 //! | 28 | 8 | Bellman residual measured by the solver (`f64`) |
 //! | 36 | 4 | sweeps the solver made (`u32`) |
-//! | 40 | 2 | length `a` of the ruleset specification |
-//! | 42 | `a` | the canonical ruleset specification, UTF-8, e.g. `regency(house_of_water=true)` |
-//! | 42 + `a` | 2 | length `b` of the layout name |
-//! | 44 + `a` | `b` | the layout name ([`EndgameSpace::LAYOUT`]), UTF-8 |
-//! | 44 + `a` + `b` | `n·e` | the values in index order, as fixed point: `round(v · (2^(8e) − 1))` |
+//! | 40 | 4 | the ruleset's rules revision ([`Ruleset::RULES_REVISION`], `u32`) |
+//! | 44 | 2 | length `a` of the ruleset specification |
+//! | 46 | `a` | the canonical ruleset specification, UTF-8, e.g. `regency(house_of_water=true)` |
+//! | 46 + `a` | 2 | length `b` of the layout name |
+//! | 48 + `a` | `b` | the layout name ([`EndgameSpace::LAYOUT`]), UTF-8 |
+//! | 48 + `a` + `b` | `n·e` | the values in index order, as fixed point: `round(v · (2^(8e) − 1))` |
 //! | end − 8 | 8 | FNV-1a 64-bit hash of every byte before it |
 //!
-//! The specification records the ruleset *and its options*: reading a table with a ruleset
-//! configured differently is an error ([`TableError::RulesetMismatch`]), and so is a table
-//! written with another indexing scheme, another `k` or a damaged file. With 2 bytes per
+//! The specification records the ruleset *and its options*, the revision the version of its
+//! rules: reading a table with a ruleset configured differently is an error
+//! ([`TableError::RulesetMismatch`]), and so is a table solved under another revision of the
+//! rules ([`TableError::RevisionMismatch`]: its values may no longer hold), written with
+//! another indexing scheme, for another `k`, in version 1 of the format (which recorded no
+//! revision), or a damaged file. With 2 bytes per
 //! value a value is off by at most 1/131070 (about 7.6e-6); with 4 bytes, by 1.2e-10.
 
 use std::io::{Read, Write};
@@ -35,7 +39,7 @@ use super::{EndgameError, EndgameSpace, PositionOracle, SolveStats, bellman_valu
 
 const MAGIC: &[u8; 8] = b"SENETEGT";
 /// The version of the file format written by this crate.
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
 
 /// How values are stored in a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -111,6 +115,18 @@ pub enum TableError {
         /// The specification of the ruleset it was read for.
         expected: String,
     },
+    /// The table was solved under another revision of the ruleset's rules.
+    #[error(
+        "the table was solved under revision {table} of the rules of `{spec}`, this build plays revision {expected}; solve it again"
+    )]
+    RevisionMismatch {
+        /// The ruleset specification.
+        spec: String,
+        /// The revision recorded in the file.
+        table: u32,
+        /// The ruleset's current revision.
+        expected: u32,
+    },
     /// The table uses another indexing scheme.
     #[error("the table uses layout `{table}`, this build reads `{expected}`")]
     LayoutMismatch {
@@ -154,6 +170,8 @@ pub struct TableHeader {
     pub residual: f64,
     /// Sweeps the solver made.
     pub sweeps: u32,
+    /// The rules revision of the ruleset when the table was solved.
+    pub rules_revision: u32,
     /// The canonical ruleset specification.
     pub spec: String,
     /// The indexing scheme.
@@ -178,6 +196,7 @@ impl TableHeader {
         let tolerance = f64::from_bits(reader.u64()?);
         let residual = f64::from_bits(reader.u64()?);
         let sweeps = reader.u32()?;
+        let rules_revision = reader.u32()?;
         let spec = reader.text("ruleset specification")?;
         let layout = reader.text("layout name")?;
         let values_at = reader.at;
@@ -205,6 +224,7 @@ impl TableHeader {
                 tolerance,
                 residual,
                 sweeps,
+                rules_revision,
                 spec,
                 layout,
             },
@@ -298,10 +318,19 @@ impl<S: EndgameSpace> EndgameTable<S> {
     }
 
     /// The chance that the side to act wins `state` (a state waiting for a throw), if the
-    /// table covers it.
+    /// table covers it: stored, or computed from its throws for a state the space passes
+    /// through ([`EndgameSpace::passes_through`]).
     #[inline]
     pub fn value(&self, state: &<S::Rules as Ruleset>::State) -> Option<f64> {
-        self.space.index(state).map(|i| self.values[i])
+        match self.space.index(state) {
+            Some(i) => Some(self.values[i]),
+            None if self.space.passes_through(state) => {
+                let stored =
+                    |s: &<S::Rules as Ruleset>::State| self.space.index(s).map(|i| self.values[i]);
+                bellman_value(self.space.rules(), state, &stored)
+            }
+            None => None,
+        }
     }
 
     /// The value stored at `index`.
@@ -349,6 +378,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
         out.extend_from_slice(&self.stats.tolerance.to_bits().to_le_bytes());
         out.extend_from_slice(&self.stats.residual.to_bits().to_le_bytes());
         out.extend_from_slice(&self.stats.sweeps.to_le_bytes());
+        out.extend_from_slice(&<S::Rules as Ruleset>::RULES_REVISION.to_le_bytes());
         for text in [spec.as_str(), S::LAYOUT] {
             // Specifications and layout names are short; cut rather than fail on absurd ones.
             let bytes = &text.as_bytes()[..text.len().min(usize::from(u16::MAX))];
@@ -379,7 +409,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
     }
 
     /// Reads a table file for `space`, checking that it was solved for the same ruleset with
-    /// the same options, the same layout and the same number of pieces.
+    /// the same options and rules revision, the same layout and the same number of pieces.
     pub fn from_bytes(space: S, bytes: &[u8]) -> Result<Self, TableError> {
         let (header, values_at) = TableHeader::parse(bytes)?;
         let expected = space.rules().spec().to_string();
@@ -387,6 +417,14 @@ impl<S: EndgameSpace> EndgameTable<S> {
             return Err(TableError::RulesetMismatch {
                 table: header.spec,
                 expected,
+            });
+        }
+        let revision = <S::Rules as Ruleset>::RULES_REVISION;
+        if header.rules_revision != revision {
+            return Err(TableError::RevisionMismatch {
+                spec: header.spec,
+                table: header.rules_revision,
+                expected: revision,
             });
         }
         if header.layout != S::LAYOUT {

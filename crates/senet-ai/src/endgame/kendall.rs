@@ -1,0 +1,500 @@
+//! The endgame space of Kendall's ruleset with immediate throws.
+
+use core::ops::Range;
+
+use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
+use senet_kendall::{Kendall, KendallState, ThrowTiming};
+
+use super::{EndgameError, EndgameSpace};
+
+/// Squares a piece can stand on: all thirty (27 is the water, K-13; 28–30 are exits, K-11).
+const SQUARES: usize = 30;
+/// The most pieces a side has (K-1).
+const MOST_PIECES: usize = 7;
+/// K-15: the piece that must move stands on 26 at most (it comes back to 15 and can only be
+/// swapped about by moves that end on 26 at most).
+const MUST_MOVE_SQUARES: usize = 26;
+/// The water (K-13), as a position (square − 1).
+const WATER: u32 = 26;
+
+/// The Kendall positions with immediate throws (`kendall(throw_timing=immediate)`) and at
+/// most `k` pieces a side on the board, waiting for a throw.
+///
+/// Between two throws a Kendall position with immediate throws is the board, the side to
+/// act, and the piece each side must move on its next decision (K-15). Once each side has
+/// borne off a piece the rules treat the two sides alike (option `starting_throw` only
+/// delays White's first move), so, as in [`RegencyEndgame`](super::RegencyEndgame), the
+/// side to act is called "mine" and the other "theirs", and a position and its mirror image
+/// share an index. The water (27), the gate (26) and the exits (28–30) are squares like the
+/// others: every piece stands on one of the thirty.
+///
+/// The piece that must move (K-15) is set when a piece goes back from the water to 15,
+/// which ends its side's turn; it lapses at that side's next decision, and follows the piece
+/// when the opponent swaps it away meanwhile. So between two throws:
+///
+/// - no piece must move: the *plain* positions;
+/// - the piece that must move is theirs (they went back to 15, and it is still the turn of
+///   the side to act, which may throw again after a 1, 4 or 5): the *must-move* positions,
+///   with that piece on any square from 1 to 26. Mine are then never in the water: their
+///   piece left it empty, and a piece of mine entering it by its own move (K-13, or the
+///   option `trap`) ends my turn;
+/// - the piece that must move is mine (my piece went back to 15, and the opponent's turn has
+///   ended): these are *passed through* ([`EndgameSpace::passes_through`]): their value is
+///   that of their throw, after which the obligation is over, so they are not stored;
+/// - both sides never have one at once (the piece that went back left the water empty, so
+///   the opponent cannot go back to 15 in its turn before the obligation lapses).
+///
+/// With `a` and `b` the pieces of mine and theirs on the board, colexicographic ranks of
+/// sets of squares, and `x` the square of their piece that must move,
+///
+/// ```text
+/// plain:     offset + rank(mine) · C(30 − a, b) + rank(theirs among the squares mine leave)
+/// must-move: offset + ((x − 1) · C(28, a) + rank(mine among the squares x and 27 leave))
+///                       · C(29 − a, b − 1) + rank(their other pieces among the rest)
+/// ```
+///
+/// Groups are ordered by `a + b` (the layers: a piece borne off never comes back), plain
+/// before must-move.
+///
+/// Options: `pieces`, `starting_throw`, `trap` and `home_row` are all supported (they change
+/// the moves, not what a position between throws remembers; `starting_throw` lies behind
+/// these positions, since each side has borne off a piece). Stored throws (K-4, the
+/// default timing) are not: a space for them would index the stored throws as well, and
+/// [`KendallEndgame::new`] refuses them with [`EndgameError::UnsupportedOptions`].
+///
+/// ```
+/// use senet_ai::endgame::{EndgameSpace, KendallEndgame};
+/// use senet_core::Ruleset;
+/// use senet_kendall::{Kendall, ThrowTiming};
+///
+/// let rules = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
+/// let space = KendallEndgame::new(rules, 1).unwrap();
+/// assert_eq!(space.state_count(), 30 * 29 + 26 * 28);
+/// let black = rules.parse_position(&format!("{}B.W.. b", ".".repeat(25))).unwrap();
+/// let white = rules.parse_position(&format!("{}W.B.. w", ".".repeat(25))).unwrap();
+/// assert_eq!(space.index(&black), space.index(&white)); // mirror images share an index
+/// // White's piece went back from the water to 15 and must move next (K-15).
+/// let must = rules.parse_position(&format!("{}W..........B.... b must_move_w=15", ".".repeat(14)))
+///     .unwrap();
+/// assert!(space.index(&must).unwrap() >= 30 * 29);
+/// // Stored throws are not supported.
+/// assert!(KendallEndgame::new(Kendall::default(), 1).is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct KendallEndgame {
+    rules: Kendall,
+    max_pieces: u8,
+    /// `binomial[n][r]` = C(n, r).
+    binomial: [[usize; MOST_PIECES + 1]; SQUARES + 1],
+    groups: Vec<Group>,
+    /// `group_of[kind][a][b]`: the group of that kind with `a` pieces of mine and `b` of
+    /// theirs.
+    group_of: [[[usize; MOST_PIECES + 1]; MOST_PIECES + 1]; 2],
+    layers: Vec<Range<usize>>,
+    total: usize,
+}
+
+/// Whether a group holds plain or must-move positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Plain = 0,
+    MustMove = 1,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    kind: Kind,
+    mine: u8,
+    theirs: u8,
+    start: usize,
+    count: usize,
+    /// Placements of theirs (or of their other pieces) for each placement of the rest.
+    stride: usize,
+    /// Must-move groups: placements of mine for each square of the piece that must move.
+    mine_count: usize,
+}
+
+impl KendallEndgame {
+    /// The space of positions with at most `max_pieces` pieces a side on the board
+    /// (1 up to the option `pieces`). Fails for stored throws and for a number of pieces out
+    /// of range.
+    pub fn new(rules: Kendall, max_pieces: u8) -> Result<KendallEndgame, EndgameError> {
+        if rules.throw_timing() != ThrowTiming::Immediate {
+            return Err(EndgameError::UnsupportedOptions {
+                spec: rules.spec().to_string(),
+                reason: "only immediate throws (throw_timing=immediate) are supported; \
+                         stored throws would need the stored throws indexed too"
+                    .to_string(),
+            });
+        }
+        let pieces = rules.pieces_per_side();
+        if !(1..=pieces).contains(&max_pieces) {
+            return Err(EndgameError::Pieces {
+                requested: max_pieces,
+                max: pieces,
+            });
+        }
+        let mut binomial = [[0usize; MOST_PIECES + 1]; SQUARES + 1];
+        for (n, row) in binomial.iter_mut().enumerate() {
+            row[0] = 1;
+            for r in 1..=MOST_PIECES {
+                // C(n, r) = C(n, r − 1) · (n − r + 1) / r, exact at every step.
+                row[r] = row[r - 1] * (n + 1).saturating_sub(r) / r;
+            }
+        }
+        let k = max_pieces;
+        let mut groups = Vec::new();
+        let mut layers = Vec::new();
+        let mut group_of = [[[usize::MAX; MOST_PIECES + 1]; MOST_PIECES + 1]; 2];
+        let mut start = 0;
+        for sum in 2..=2 * k {
+            let layer_start = start;
+            for kind in [Kind::Plain, Kind::MustMove] {
+                for mine in 1..=k {
+                    let Some(theirs) = sum.checked_sub(mine).filter(|t| (1..=k).contains(t)) else {
+                        continue;
+                    };
+                    let (a, b) = (usize::from(mine), usize::from(theirs));
+                    let (count, stride, mine_count) = match kind {
+                        Kind::Plain => {
+                            let stride = binomial[SQUARES - a][b];
+                            (binomial[SQUARES][a] * stride, stride, 0)
+                        }
+                        Kind::MustMove => {
+                            let stride = binomial[SQUARES - 1 - a][b - 1];
+                            // Mine avoid the square of their piece and the water.
+                            let mine_count = binomial[SQUARES - 2][a];
+                            (MUST_MOVE_SQUARES * mine_count * stride, stride, mine_count)
+                        }
+                    };
+                    group_of[kind as usize][a][b] = groups.len();
+                    groups.push(Group {
+                        kind,
+                        mine,
+                        theirs,
+                        start,
+                        count,
+                        stride,
+                        mine_count,
+                    });
+                    start += count;
+                }
+            }
+            layers.push(layer_start..start);
+        }
+        Ok(KendallEndgame {
+            rules,
+            max_pieces,
+            binomial,
+            groups,
+            group_of,
+            layers,
+            total: start,
+        })
+    }
+
+    /// The colexicographic rank of the set of positions `mask`.
+    #[inline]
+    fn rank(&self, mut mask: u32) -> usize {
+        let mut rank = 0;
+        let mut i = 1;
+        while mask != 0 {
+            let p = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            rank += self.binomial[p][i.min(MOST_PIECES)];
+            i += 1;
+        }
+        rank
+    }
+
+    /// The set of `size` positions with colexicographic rank `rank`, among `n` positions.
+    fn unrank(&self, mut rank: usize, size: u8, n: usize) -> u32 {
+        let mut mask = 0;
+        let mut top = n;
+        for i in (1..=usize::from(size).min(MOST_PIECES)).rev() {
+            // The largest p with C(p, i) ≤ rank.
+            let mut p = top;
+            while p > 0 && self.binomial[p - 1][i] > rank {
+                p -= 1;
+            }
+            let p = p.saturating_sub(1);
+            rank -= self.binomial[p][i].min(rank);
+            mask |= 1 << p;
+            top = p;
+        }
+        mask
+    }
+
+    /// What a state between two throws is, as this space sees it: the side to act, its
+    /// pieces and the other side's as positions (square − 1), and the square of the piece
+    /// that must move with whose it is. `None` for states outside the space.
+    #[inline]
+    fn parts(&self, state: &KendallState) -> Option<Parts> {
+        if !state.is_throwing() || state.stored_count() != 0 || !state.white_started() {
+            return None;
+        }
+        let board = state.board();
+        let me = state.to_move();
+        let them = me.opponent();
+        let (mine, theirs) = (board.pieces_of(me), board.pieces_of(them));
+        let (a, b) = (mine.len(), theirs.len());
+        let (k, n) = (self.max_pieces, self.rules.pieces_per_side());
+        if a == 0 || b == 0 || a > k || b > k {
+            return None;
+        }
+        if board.off_count(me) + a != n || board.off_count(them) + b != n {
+            return None;
+        }
+        let must = match (state.must_move(me), state.must_move(them)) {
+            (None, None) => None,
+            (Some(sq), None) if mine.contains(sq) => Some((Whose::Mine, sq.get())),
+            (None, Some(sq)) if theirs.contains(sq) => Some((Whose::Theirs, sq.get())),
+            _ => return None,
+        };
+        if must.is_some_and(|(_, sq)| usize::from(sq) > MUST_MOVE_SQUARES) {
+            return None;
+        }
+        let mine = mine.bits() >> 1;
+        if matches!(must, Some((Whose::Theirs, _))) && mine & (1 << WATER) != 0 {
+            return None;
+        }
+        Some(Parts {
+            mine,
+            theirs: theirs.bits() >> 1,
+            a,
+            b,
+            must,
+        })
+    }
+}
+
+/// Whose piece must move (K-15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Whose {
+    Mine,
+    Theirs,
+}
+
+/// A state between two throws taken apart (see [`KendallEndgame::parts`]).
+struct Parts {
+    /// Positions (square − 1) of the pieces of the side to act.
+    mine: u32,
+    /// Positions of the other side's pieces.
+    theirs: u32,
+    a: u8,
+    b: u8,
+    must: Option<(Whose, u8)>,
+}
+
+/// Packs the bits of `mask` that lie outside `taken` (which it does not meet): bit j of the
+/// result is set when the j-th position not in `taken` is in `mask`.
+#[inline]
+fn compress(mut mask: u32, taken: u32) -> u32 {
+    let mut out = 0;
+    while mask != 0 {
+        let p = mask.trailing_zeros();
+        mask &= mask - 1;
+        let below = (taken & ((1u32 << p) - 1)).count_ones();
+        out |= 1 << (p - below);
+    }
+    out
+}
+
+/// Spreads the low bits of `compressed` over the zero bits of `taken` (the inverse of
+/// [`compress`]).
+fn expand(compressed: u32, taken: u32) -> u32 {
+    let mut out = 0;
+    let mut source = compressed;
+    let mut p = 0;
+    while source != 0 && p < 32 {
+        if taken & (1 << p) == 0 {
+            if source & 1 != 0 {
+                out |= 1 << p;
+            }
+            source >>= 1;
+        }
+        p += 1;
+    }
+    out
+}
+
+impl EndgameSpace for KendallEndgame {
+    type Rules = Kendall;
+
+    const LAYOUT: &'static str = "kendall-immediate-endgame-v1";
+
+    fn rules(&self) -> &Kendall {
+        &self.rules
+    }
+
+    fn max_pieces(&self) -> u8 {
+        self.max_pieces
+    }
+
+    fn state_count(&self) -> usize {
+        self.total
+    }
+
+    fn layers(&self) -> Vec<Range<usize>> {
+        self.layers.clone()
+    }
+
+    #[inline]
+    fn index(&self, state: &KendallState) -> Option<usize> {
+        let parts = self.parts(state)?;
+        let (a, b) = (usize::from(parts.a), usize::from(parts.b));
+        match parts.must {
+            None => {
+                let group = &self.groups[self.group_of[Kind::Plain as usize][a][b]];
+                let theirs = compress(parts.theirs, parts.mine);
+                Some(group.start + self.rank(parts.mine) * group.stride + self.rank(theirs))
+            }
+            Some((Whose::Theirs, square)) => {
+                let group = &self.groups[self.group_of[Kind::MustMove as usize][a][b]];
+                let x = u32::from(square) - 1;
+                let must = 1u32 << x;
+                let mine = compress(parts.mine, must | 1 << WATER);
+                let others = compress(parts.theirs & !must, parts.mine | must);
+                let outer = x as usize * group.mine_count + self.rank(mine);
+                Some(group.start + outer * group.stride + self.rank(others))
+            }
+            Some((Whose::Mine, _)) => None,
+        }
+    }
+
+    fn state(&self, index: usize) -> Option<KendallState> {
+        if index >= self.total {
+            return None;
+        }
+        let group = self.groups[self.groups.partition_point(|g| g.start + g.count <= index)];
+        let offset = index - group.start;
+        let (mine, theirs, must) = match group.kind {
+            Kind::Plain => {
+                let mine = self.unrank(offset / group.stride, group.mine, SQUARES);
+                let theirs = self.unrank(
+                    offset % group.stride,
+                    group.theirs,
+                    SQUARES - usize::from(group.mine),
+                );
+                (mine, expand(theirs, mine), None)
+            }
+            Kind::MustMove => {
+                let outer = offset / group.stride;
+                let x = outer / group.mine_count;
+                let must = 1u32 << x;
+                let mine = expand(
+                    self.unrank(outer % group.mine_count, group.mine, SQUARES - 2),
+                    must | 1 << WATER,
+                );
+                let others = self.unrank(
+                    offset % group.stride,
+                    group.theirs - 1,
+                    SQUARES - 1 - usize::from(group.mine),
+                );
+                (mine, expand(others, mine | must) | must, Some(x + 1))
+            }
+        };
+        let squares = |positions: u32| SquareSet::from_bits_truncate(positions << 1);
+        let board = BitBoard::new(squares(mine), squares(theirs), [0, 0], [0, 0]).ok()?;
+        // The side to act is Black; pieces not on the board are off.
+        let mut setup = Setup::new(board, Side::Black);
+        if let Some(square) = must {
+            setup.push_field("must_move_w", square);
+        }
+        self.rules.read_setup(&setup).ok()
+    }
+
+    fn passes_through(&self, state: &KendallState) -> bool {
+        self.parts(state)
+            .is_some_and(|parts| matches!(parts.must, Some((Whose::Mine, _))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use senet_kendall::PieceCount;
+
+    fn immediate() -> Kendall {
+        Kendall::default().with_throw_timing(ThrowTiming::Immediate)
+    }
+
+    #[test]
+    fn binomials_are_exact() {
+        let space = KendallEndgame::new(immediate(), 1).unwrap();
+        assert_eq!(space.binomial[30][3], 4060);
+        assert_eq!(space.binomial[27][3], 2925);
+        assert_eq!(space.binomial[30][7], 2_035_800);
+        assert_eq!(space.binomial[2][3], 0);
+    }
+
+    #[test]
+    fn rank_and_unrank_are_inverse() {
+        let space = KendallEndgame::new(immediate(), 1).unwrap();
+        for size in 1..=3u8 {
+            let combos = space.binomial[14][usize::from(size)];
+            for rank in 0..combos {
+                let mask = space.unrank(rank, size, 14);
+                assert_eq!(mask.count_ones(), u32::from(size));
+                assert!(mask < 1 << 14);
+                assert_eq!(space.rank(mask), rank);
+            }
+        }
+    }
+
+    #[test]
+    fn compress_and_expand_are_inverse() {
+        // Free positions are 0, 2, 3, 5…; positions 2 and 3 are the free ones number 1 and 2.
+        assert_eq!(compress(0b1100, 0b10010), 0b110);
+        assert_eq!(expand(0b110, 0b10010), 0b1100);
+        for taken in [0u32, 0b1, 0b1010_0110, 0x2AAA_AAAA] {
+            for mask in 0..256u32 {
+                let spread = expand(mask, taken);
+                assert_eq!(spread & taken, 0);
+                assert_eq!(compress(spread, taken), mask);
+            }
+        }
+    }
+
+    #[test]
+    fn group_sizes_count_every_position() {
+        let space = KendallEndgame::new(immediate(), 2).unwrap();
+        let plain = 30 * 29 + 2 * 30 * 406 + 435 * 378;
+        let must = 26 * (28 + 28 * 28 + 378 + 378 * 27);
+        assert_eq!(space.state_count(), plain + must);
+        assert_eq!(space.layers().len(), 3);
+    }
+
+    #[test]
+    fn every_index_gives_a_state_that_indexes_back() {
+        for rules in [immediate(), immediate().with_pieces(PieceCount::Five)] {
+            let space = KendallEndgame::new(rules, 2).unwrap();
+            for index in 0..space.state_count() {
+                let state = space.state(index).unwrap();
+                assert_eq!(space.index(&state), Some(index), "{index}");
+                assert!(!space.passes_through(&state));
+            }
+            assert!(space.state(space.state_count()).is_none());
+        }
+    }
+
+    #[test]
+    fn stored_throws_and_pieces_out_of_range_are_refused() {
+        assert!(matches!(
+            KendallEndgame::new(Kendall::default(), 2),
+            Err(EndgameError::UnsupportedOptions { .. })
+        ));
+        assert!(matches!(
+            KendallEndgame::new(immediate(), 0),
+            Err(EndgameError::Pieces { requested: 0, .. })
+        ));
+        assert!(matches!(
+            KendallEndgame::new(immediate().with_pieces(PieceCount::Five), 6),
+            Err(EndgameError::Pieces {
+                requested: 6,
+                max: 5
+            })
+        ));
+        assert!(KendallEndgame::new(immediate(), 7).is_ok());
+    }
+}

@@ -1,0 +1,210 @@
+//! End-to-end tests of the computer players in `senet play` and `senet simulate`, and of
+//! the endgame tables of `senet solve`: good player arguments play, bad ones end with one
+//! line and exit status 2, and seeded games repeat on any number of threads.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{senet, senet_with_input};
+
+/// A fresh file path under the test's temporary directory.
+fn temp_file(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("senet-cli-players");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn simulate_json(rules: &str, players: &str, games: &str, threads: &str) -> serde_json::Value {
+    let out = senet(&[
+        "simulate",
+        "--rules",
+        rules,
+        "--players",
+        players,
+        "--games",
+        games,
+        "--seed",
+        "7",
+        "--threads",
+        threads,
+        "--json",
+    ])
+    .ok();
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn simulate_plays_every_computer_player_by_its_senet_ai_name() {
+    for (players, names) in [
+        ("greedy,random", ["greedy", "random"]),
+        ("expectiminimax:1,mcts:10", ["expectiminimax:1", "mcts:10"]),
+        (
+            "expectiminimax:nodes=300,greedy",
+            ["expectiminimax:nodes=300", "greedy"],
+        ),
+    ] {
+        let summary = simulate_json("regency", players, "6", "2");
+        assert_eq!(summary["games"], 6, "{players}");
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(summary["players"][i]["name"], *name, "{players}");
+        }
+    }
+}
+
+#[test]
+fn seeded_games_with_mcts_do_not_depend_on_the_thread_count() {
+    // MCTS draws its playouts from the game's stream: game i is the same on any thread.
+    for rules in ["regency", "kendall(throw_timing=immediate)"] {
+        let one = simulate_json(rules, "mcts:12,greedy", "24", "1");
+        assert_eq!(
+            one,
+            simulate_json(rules, "mcts:12,greedy", "24", "3"),
+            "{rules}"
+        );
+        let wins: u64 = (0..2)
+            .map(|i| one["players"][i]["wins"].as_u64().unwrap())
+            .sum();
+        assert_eq!(wins, 24, "{rules}: {one}");
+    }
+}
+
+#[test]
+fn bad_player_arguments_are_one_line_errors() {
+    for (players, needle) in [
+        ("random,robot", "unknown player `robot`"),
+        ("alphazero,random", "known: human, random, greedy"),
+        ("mcts:0,random", "`mcts` needs a budget of at least 1"),
+        ("random,expectiminimax:0", "at least 1"),
+        ("expectiminimax:nodes=0,random", "at least 1"),
+        ("perfect:0,random", "at least 1"),
+        ("greedy:3,random", "no parameter"),
+        ("mcts:many,random", "a number of playouts"),
+        ("random", "two players"),
+        ("human,random", "computer players"),
+        ("perfect:3,random", "perfect:3 needs --tables FILE"),
+    ] {
+        senet(&["simulate", "--players", players]).refused(needle);
+    }
+    senet(&["play", "--players", "human,wizard"]).refused("unknown player `wizard`");
+    senet(&["play", "--players", "mcts:0,human"]).refused("at least 1");
+    // A perfect player where there are no tables: Bell, and Kendall with stored throws.
+    senet(&["simulate", "--rules", "bell", "--players", "perfect,random"])
+        .refused("no endgame tables for `bell`");
+    senet(&[
+        "simulate",
+        "--rules",
+        "kendall",
+        "--players",
+        "perfect,random",
+    ])
+    .refused("throw_timing=immediate");
+    senet(&[
+        "simulate",
+        "--players",
+        "perfect,random",
+        "--tables",
+        "/no/such/tables",
+    ])
+    .refused("--tables: cannot read");
+}
+
+#[test]
+fn solved_tables_are_played_from_and_refused_for_other_options() {
+    let path = temp_file("kendall-immediate-1.tables");
+    let path_text = path.to_str().unwrap();
+    let kendall = "kendall(throw_timing=immediate)";
+    let out = senet(&[
+        "solve", "--rules", kendall, "--pieces", "1", "--out", path_text,
+    ])
+    .ok();
+    assert!(out.contains("1598 positions"), "{out}");
+    assert!(out.contains("--tables"), "{out}");
+    let summary: serde_json::Value = serde_json::from_str(
+        &senet(&[
+            "simulate",
+            "--rules",
+            kendall,
+            "--players",
+            "perfect,greedy",
+            "--tables",
+            path_text,
+            "--games",
+            "4",
+            "--json",
+        ])
+        .ok(),
+    )
+    .unwrap();
+    assert_eq!(summary["players"][0]["name"], "perfect:1");
+    // The same tables, read for other options or another ruleset: refused.
+    senet(&[
+        "simulate",
+        "--rules",
+        "kendall(throw_timing=immediate,trap=true)",
+        "--players",
+        "perfect,greedy",
+        "--tables",
+        path_text,
+    ])
+    .refused("the table was solved for `kendall(throw_timing=immediate)`");
+    senet(&["play", "--players", "perfect,human", "--tables", path_text])
+        .refused("not for `regency`");
+    // A computer game from the tables, to the end.
+    let game = senet(&[
+        "play",
+        "--rules",
+        kendall,
+        "--players",
+        "perfect,expectiminimax:1",
+        "--tables",
+        path_text,
+        "--seed",
+        "2",
+    ])
+    .ok();
+    assert!(
+        game.contains("endgame tables: kendall(throw_timing=immediate)"),
+        "{game}"
+    );
+    assert!(game.contains("(perfect:1)"), "{game}");
+    assert!(game.contains("wins"), "{game}");
+}
+
+#[test]
+fn solve_refuses_what_it_cannot_solve() {
+    let path = temp_file("refused.tables");
+    let path_text = path.to_str().unwrap();
+    senet(&["solve", "--rules", "bell", "--out", path_text]).refused("--rules");
+    senet(&["solve", "--rules", "kendall", "--out", path_text]).refused("throw_timing=immediate");
+    senet(&["solve", "--pieces", "0", "--out", path_text]).refused("--pieces");
+    senet(&["solve", "--pieces", "6", "--out", path_text]).refused("--pieces");
+    senet(&["solve", "--tolerance", "0", "--out", path_text]).refused("--tolerance");
+    senet(&["solve", "--out", "/no/such/dir/t"]).refused("--out: cannot write");
+    assert!(!path.exists(), "no file is left behind by a refused solve");
+}
+
+#[test]
+fn computer_players_play_whole_games_that_repeat_with_the_seed() {
+    let args = [
+        "play",
+        "--players",
+        "expectiminimax:1,mcts:16",
+        "--seed",
+        "4",
+    ];
+    let first = senet(&args).ok();
+    assert_eq!(first, senet(&args).ok());
+    assert!(
+        first.contains("(expectiminimax:1)") && first.contains("(mcts:16)"),
+        "{first}"
+    );
+    // A person against a perfect player solved on demand: the note, then the game.
+    let out = senet_with_input(
+        &["play", "--players", "human,perfect:1", "--seed", "1"],
+        "quit\n",
+    )
+    .ok();
+    assert!(out.contains("solving the regency endgames"), "{out}");
+    assert!(out.contains("White (W): perfect:1"), "{out}");
+}
