@@ -6,7 +6,8 @@
 //!   throughput line gives moves per second; the time per move is its inverse. The bench
 //!   first checks the nodes searched over the corpus and the moves chosen.
 //! - `solver/<ruleset>-<k>`: solving every endgame with up to k pieces a side, checking the
-//!   number of positions and of sweeps first.
+//!   number of positions, of whole sweeps and of sweeps over slow states first (Regency,
+//!   and Kendall with immediate throws).
 
 mod common;
 
@@ -17,7 +18,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::Ruleset;
-use senet_ai::endgame::{RegencyEndgame, SolveOptions, solve};
+use senet_ai::endgame::{EndgameSpace, KendallEndgame, RegencyEndgame, SolveOptions, solve};
 use senet_ai::{Budget, Expectiminimax, Player};
 
 /// Decision points per corpus (before dropping those with one legal move).
@@ -71,24 +72,33 @@ fn bench_expectiminimax<R: Ruleset>(
     group.finish();
 }
 
-fn bench_solver(c: &mut Criterion, pieces: u8, expected_states: usize, expected_sweeps: u32) {
-    let rules = senet::Regency::default();
-    let solve_once = || {
-        let space = RegencyEndgame::new(rules, pieces).expect("pieces in range");
-        solve(space, &SolveOptions::default()).expect("the endgames solve")
-    };
+/// Positions, whole sweeps and sweeps over slow states a solve must take.
+struct SolveCounts {
+    states: usize,
+    sweeps: u32,
+    hot_sweeps: u32,
+}
+
+fn bench_solver<S: EndgameSpace>(
+    c: &mut Criterion,
+    name: &str,
+    space: impl Fn() -> S,
+    expected: SolveCounts,
+) {
+    let solve_once = || solve(space(), &SolveOptions::default()).expect("the endgames solve");
     let table = solve_once();
     let stats = table.stats();
     assert_eq!(
-        (stats.states, stats.sweeps),
-        (expected_states, expected_sweeps),
-        "regency endgames with {pieces} pieces a side: {} positions, {} sweeps",
+        (stats.states, stats.sweeps, stats.hot_sweeps),
+        (expected.states, expected.sweeps, expected.hot_sweeps),
+        "{name} endgames: {} positions, {} sweeps, {} sweeps of slow states",
         stats.states,
-        stats.sweeps
+        stats.sweeps,
+        stats.hot_sweeps
     );
     let mut group = c.benchmark_group("solver");
     group.sample_size(10);
-    group.bench_function(format!("regency-{pieces}"), |b| b.iter(solve_once));
+    group.bench_function(name, |b| b.iter(solve_once));
     group.finish();
 }
 
@@ -102,7 +112,29 @@ fn players(c: &mut Criterion) {
 }
 
 fn solver(c: &mut Criterion) {
-    bench_solver(c, 2, 143_262, 106);
+    let regency = senet::Regency::default();
+    bench_solver(
+        c,
+        "regency-2",
+        || RegencyEndgame::new(regency, 2).expect("pieces in range"),
+        SolveCounts {
+            states: 143_262,
+            sweeps: 109,
+            hot_sweeps: 0,
+        },
+    );
+    let kendall =
+        senet::Kendall::default().with_throw_timing(senet::kendall::ThrowTiming::Immediate);
+    bench_solver(
+        c,
+        "kendall-immediate-2",
+        || KendallEndgame::new(kendall, 2).expect("pieces in range"),
+        SolveCounts {
+            states: 485_956,
+            sweeps: 304,
+            hot_sweeps: 10_568,
+        },
+    );
 }
 
 criterion_group!(benches, players, solver);

@@ -1,37 +1,43 @@
 //! The strength table of `docs/players.md`: every player against every other, and every
-//! player's loss of winning chance against perfect play in endgames.
+//! player's loss of winning chance against perfect play in endgames, for each ruleset given
+//! (Regency and Kendall with immediate throws by default).
 //!
 //! ```text
-//! cargo run --release --example strength -- --tables target/regency-3.senet-endgame
+//! cargo run --release --example strength
 //! ```
 //!
 //! - **Matches.** For each pair of players, `--games` games with each of them moving first
-//!   (so both seat orders are played equally often). Game `i` of pair `p` draws every throw
-//!   (and every random choice of the players) from ChaCha8 stream `p·2^32 + i` of `--seed`,
-//!   so the figures do not depend on the number of threads. The table gives the row
-//!   player's share of the wins with its 95% Wilson interval.
+//!   (so both seat orders are played equally often). Game `i` of pair `p` of the `r`-th
+//!   ruleset draws every throw (and every random choice of the players) from ChaCha8 stream
+//!   `r·2^48 + p·2^32 + i` of `--seed`, so the figures do not depend on the number of
+//!   threads. The table gives the row player's share of the wins with its 95% Wilson
+//!   interval.
 //! - **Endgame loss.** `--positions` decision points with a choice of moves, taken from the
 //!   positions of seeded random games that the endgame tables cover (each with a random
 //!   throw). For each, the exact winning chance after the player's move is compared with the
 //!   best move's: the mean loss, with a 95% interval, and how often the player's move was
 //!   best.
 //!
-//! The perfect player's tables (`--pieces` per side) are read from `--tables` if that file
-//! exists, and otherwise solved and written there.
+//! The perfect player's tables (`--pieces`, one number per ruleset) are read from
+//! `--tables-dir` when a file for the ruleset, its options, rules revision and number of
+//! pieces is there, and otherwise solved and written there.
 
 use std::sync::Arc;
 use std::time::Instant;
+
+use std::path::{Path, PathBuf};
 
 use clap::Parser;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use rayon::prelude::*;
+use senet::registry::{AnyRuleset, RulesetVisitor};
 use senet::stats::wilson_interval;
 use senet::{Phase, Ruleset, Side, ThrowingDevice, TurnCounter};
-use senet_ai::endgame::{
-    EndgameTable, PositionOracle, RegencyEndgame, SolveOptions, ValueEncoding, solve,
-};
+use senet_ai::endgame::{PositionOracle, SolveOptions, ValueEncoding, read_for, solve_file_for};
 use senet_ai::{Perfect, Player, PlayerSpec};
+
+type Failure = Box<dyn std::error::Error>;
 
 #[derive(Parser, Debug)]
 #[command(about = "Play the computer players against each other and against perfect endgames")]
@@ -48,12 +54,15 @@ struct Args {
     /// Endgame decision points for the loss table.
     #[arg(long, default_value_t = 10_000)]
     positions: usize,
-    /// Pieces per side of the perfect player's tables.
-    #[arg(long, default_value_t = 3)]
-    pieces: u8,
+    /// The rulesets, one `--rules` each.
+    #[arg(long, default_values_t = ["regency".to_string(), "kendall(throw_timing=immediate)".to_string()])]
+    rules: Vec<String>,
+    /// Pieces per side of the perfect player's tables, one per ruleset.
+    #[arg(long, value_delimiter = ',', default_values_t = [3u8, 2])]
+    pieces: Vec<u8>,
     /// Where the tables are read from, or written to after solving.
-    #[arg(long)]
-    tables: Option<std::path::PathBuf>,
+    #[arg(long, default_value = "target/endgame-tables")]
+    tables_dir: PathBuf,
     /// Seed of every ChaCha8 stream.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
@@ -62,10 +71,10 @@ struct Args {
     turn_cap: u32,
 }
 
-/// The RNG of game `game` of pair `pair`.
-fn game_rng(seed: u64, pair: u64, game: u64) -> ChaCha8Rng {
+/// The RNG of game `game` of pair `pair` of the `ruleset`-th ruleset.
+fn game_rng(seed: u64, ruleset: u64, pair: u64, game: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream((pair << 32) | game);
+    rng.set_stream((ruleset << 48) | (pair << 32) | game);
     rng
 }
 
@@ -77,34 +86,97 @@ fn main() {
     }
 }
 
-fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
-    let rules = senet::Regency::default();
+fn run(args: &Args) -> Result<(), Failure> {
+    if args.pieces.len() != args.rules.len() {
+        return Err(format!(
+            "{} rulesets but {} numbers of pieces (--pieces takes one per ruleset)",
+            args.rules.len(),
+            args.pieces.len()
+        )
+        .into());
+    }
     let specs: Vec<PlayerSpec> = args
         .players
         .split(',')
         .map(str::parse)
         .collect::<Result<_, _>>()?;
     let started = Instant::now();
-    let table = tables(&rules, args)?;
-    let oracle: Arc<dyn PositionOracle<senet::Regency>> = Arc::new(table);
-    let solved_in = started.elapsed().as_secs_f64();
-
-    println!("ruleset: {}", rules.spec());
-    println!("tables: {} (ready in {solved_in:.0} s)", oracle.describe());
     println!(
-        "{} games per pair and seat order, seed {}, {} threads\n",
+        "{} games per pair and seat order, {} endgame positions, seed {}, {} threads\n",
         args.games,
+        args.positions,
         args.seed,
         rayon::current_num_threads()
     );
-    let names: Vec<String> = specs
-        .iter()
-        .map(|s| {
-            s.build_with_tables(&rules, Arc::clone(&oracle))
-                .map(|p| p.name())
-        })
-        .collect::<Result<_, _>>()?;
+    for (index, (text, &pieces)) in args.rules.iter().zip(&args.pieces).enumerate() {
+        let rules = AnyRuleset::parse(text)?;
+        rules.visit(Strength {
+            args,
+            specs: &specs,
+            pieces,
+            index: index as u64,
+        })?;
+    }
+    println!(
+        "The whole run took {:.0} s.",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
 
+/// The tables of one ruleset and the players' results on it.
+struct Strength<'a> {
+    args: &'a Args,
+    specs: &'a [PlayerSpec],
+    pieces: u8,
+    index: u64,
+}
+
+impl RulesetVisitor for Strength<'_> {
+    type Output = Result<(), Failure>;
+
+    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), Failure> {
+        let Strength {
+            args,
+            specs,
+            pieces,
+            index,
+        } = self;
+        let started = Instant::now();
+        let oracle = tables(rules, pieces, &args.tables_dir)?;
+        let solved_in = started.elapsed().as_secs_f64();
+        println!("## {}\n", rules.spec());
+        println!(
+            "Tables: {} (ready in {solved_in:.0} s).\n",
+            oracle.describe()
+        );
+        let names: Vec<String> = specs
+            .iter()
+            .map(|s| {
+                s.build_with_tables(rules, Arc::clone(&oracle))
+                    .map(|p| p.name())
+            })
+            .collect::<Result<_, _>>()?;
+        matches(rules, specs, &names, &oracle, args, index);
+        endgame_losses(rules, specs, &names, &oracle, args, index)?;
+        println!(
+            "{} took {:.0} s.\n",
+            rules.spec(),
+            started.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
+}
+
+/// The match table: every pair of players, both seat orders.
+fn matches<R: Ruleset>(
+    rules: &R,
+    specs: &[PlayerSpec],
+    names: &[String],
+    oracle: &Arc<dyn PositionOracle<R>>,
+    args: &Args,
+    ruleset: u64,
+) {
     // wins[i][j]: games player i won against player j; games[i][j]: games they played.
     let n = specs.len();
     let mut wins = vec![vec![0.0f64; n]; n];
@@ -121,10 +193,10 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
                 .map(|game| {
                     // Even games: player i moves first (Black); odd games: player j does.
                     let i_black = game % 2 == 0;
-                    let mut rng = game_rng(args.seed, pair, game);
+                    let mut rng = game_rng(args.seed, ruleset, pair, game);
                     let build = |k: usize| {
                         specs[k]
-                            .build_with_tables(&rules, Arc::clone(&oracle))
+                            .build_with_tables(rules, Arc::clone(oracle))
                             .expect("built once already")
                     };
                     let (mut black, mut white) = if i_black {
@@ -133,7 +205,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
                         (build(j), build(i))
                     };
                     let winner = play(
-                        &rules,
+                        rules,
                         [black.as_mut(), white.as_mut()],
                         &mut rng,
                         args.turn_cap,
@@ -172,7 +244,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         }
     }
 
-    println!("### Matches\n");
+    println!("### {}: matches\n", rules.spec());
     println!(
         "Share of the games won by the row player, with its 95% interval, over {} games per pair ({} with each player moving first).\n",
         2 * args.games,
@@ -204,32 +276,38 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         args.turn_cap
     );
     println!("Matches took {:.0} s.\n", started.elapsed().as_secs_f64());
-
-    endgame_losses(&rules, &specs, &names, &oracle, args)?;
-    Ok(())
 }
 
-/// The tables of `--pieces` pieces a side: read from `--tables`, or solved (and written).
-fn tables(
-    rules: &senet::Regency,
-    args: &Args,
-) -> Result<EndgameTable<RegencyEndgame>, Box<dyn std::error::Error>> {
-    let space = RegencyEndgame::new(*rules, args.pieces)?;
-    if let Some(path) = &args.tables
-        && path.exists()
-    {
-        let bytes = std::fs::read(path)?;
-        return Ok(EndgameTable::from_bytes(space, &bytes)?);
-    }
-    let table = solve(space, &SolveOptions::default())?;
-    if let Some(path) = &args.tables {
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)?;
+/// The tables of `pieces` pieces a side for `rules`: read from `dir` when a file for this
+/// configuration, rules revision and number of pieces is there, else solved and written.
+fn tables<R: Ruleset>(
+    rules: &R,
+    pieces: u8,
+    dir: &Path,
+) -> Result<Arc<dyn PositionOracle<R>>, Failure> {
+    let name: String = format!("{}-k{pieces}", rules.spec())
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = dir.join(format!("{name}.senet-endgame"));
+    if let Ok(bytes) = std::fs::read(&path) {
+        match read_for(rules, &bytes) {
+            Ok(oracle) if oracle.max_pieces() == pieces => return Ok(oracle),
+            Ok(_) => eprintln!("{}: other pieces; solving again", path.display()),
+            Err(e) => eprintln!("{}: {e}; solving again", path.display()),
         }
-        std::fs::write(path, table.to_bytes(ValueEncoding::U32))?;
-        eprintln!("wrote {}", path.display());
     }
-    Ok(table)
+    let (bytes, _) = solve_file_for(rules, pieces, &SolveOptions::default(), ValueEncoding::U32)?;
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(&path, &bytes)?;
+    eprintln!("wrote {}", path.display());
+    Ok(read_for(rules, &bytes)?)
 }
 
 /// Plays one game; the winner, or `None` when the turn cap stops it.
@@ -266,18 +344,32 @@ fn play<R: Ruleset>(
 }
 
 /// The loss table: each player's choices on endgame decision points, scored exactly.
-fn endgame_losses(
-    rules: &senet::Regency,
+fn endgame_losses<R: Ruleset>(
+    rules: &R,
     specs: &[PlayerSpec],
     names: &[String],
-    oracle: &Arc<dyn PositionOracle<senet::Regency>>,
+    oracle: &Arc<dyn PositionOracle<R>>,
     args: &Args,
-) -> Result<(), Box<dyn std::error::Error>> {
+    ruleset: u64,
+) -> Result<(), Failure> {
     // Covered positions as random games meet them, each with a random throw.
     let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
     let mut positions = Vec::with_capacity(args.positions);
     let device = rules.device();
+    // Few positions with a choice of moves have one piece a side: give up rather than
+    // walk forever.
+    let most_games = 1000 + 100 * args.positions;
+    let mut games = 0;
     while positions.len() < args.positions {
+        games += 1;
+        if games > most_games {
+            return Err(format!(
+                "only {} decision points with a choice found in {most_games} random games; \
+                 use larger tables (--pieces) or fewer --positions",
+                positions.len()
+            )
+            .into());
+        }
         let mut found = Vec::new();
         senet::conformance::walk_random_game(rules, &mut rng, args.turn_cap, |state| {
             if oracle.throw_value(state).is_some() {
@@ -298,7 +390,7 @@ fn endgame_losses(
         .map(|s| judge.exact_values(rules, s).expect("covered by the tables"))
         .collect();
 
-    println!("### Endgame loss against perfect play\n");
+    println!("### {}: endgame loss against perfect play\n", rules.spec());
     println!(
         "{} decision points with a choice of moves, from seeded random games, with at most {} pieces a side on the board. Loss: the exact winning chance of the best move minus that of the move chosen (mean, with a 95% interval).\n",
         positions.len(),
@@ -315,7 +407,7 @@ fn endgame_losses(
                 let mut player = spec
                     .build_with_tables(rules, Arc::clone(oracle))
                     .expect("built once already");
-                let mut rng = game_rng(args.seed ^ 0x5eed, p as u64, k as u64);
+                let mut rng = game_rng(args.seed ^ 0x5eed, ruleset, p as u64, k as u64);
                 let mv = player
                     .choose(rules, state, &mut rng)
                     .expect("a decision point");

@@ -176,8 +176,9 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Builds the player for `rules`. A perfect player solves its tables first (a second or
-    /// two for 2 pieces a side, minutes for 3); use
+    /// Builds the player for `rules`. A perfect player solves its tables first (for 2 pieces
+    /// a side under a second for Regency and about ten seconds for Kendall with immediate
+    /// throws; minutes for 3 pieces of Regency); use
     /// [`build_with_tables`](PlayerSpec::build_with_tables) to reuse tables already solved or
     /// read from a file. Fails for a perfect player when the ruleset has no endgame space.
     pub fn build<R: Ruleset>(&self, rules: &R) -> Result<Box<dyn Player<R>>, PlayerSpecError> {

@@ -6,7 +6,8 @@
 //! exactly for all of them at once:
 //!
 //! - an [`EndgameSpace`] lists the positions of one ruleset that wait for a throw, each with
-//!   an index (implemented for Regency by [`RegencyEndgame`], feature `regency`);
+//!   an index (implemented for Regency by [`RegencyEndgame`], feature `regency`, and for
+//!   Kendall with immediate throws by [`KendallEndgame`], feature `kendall`);
 //! - [`solve`] runs value iteration over the turn machine until the values change by less
 //!   than a stated tolerance (the position graph has cycles: swaps and returns to the start
 //!   undo progress, so one backward pass is not enough);
