@@ -5,7 +5,7 @@ use core::ops::Range;
 use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
-use super::{EndgameError, EndgameSpace};
+use super::{EndgameError, EndgameSpace, expand};
 
 /// Squares a piece can stand on: all thirty (27 is the water, K-13; 28–30 are exits, K-11).
 const SQUARES: usize = 30;
@@ -296,24 +296,6 @@ fn compress(mut mask: u32, taken: u32) -> u32 {
         mask &= mask - 1;
         let below = (taken & ((1u32 << p) - 1)).count_ones();
         out |= 1 << (p - below);
-    }
-    out
-}
-
-/// Spreads the low bits of `compressed` over the zero bits of `taken` (the inverse of
-/// [`compress`]).
-fn expand(compressed: u32, taken: u32) -> u32 {
-    let mut out = 0;
-    let mut source = compressed;
-    let mut p = 0;
-    while source != 0 && p < 32 {
-        if taken & (1 << p) == 0 {
-            if source & 1 != 0 {
-                out |= 1 << p;
-            }
-            source >>= 1;
-        }
-        p += 1;
     }
     out
 }

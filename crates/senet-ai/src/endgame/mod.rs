@@ -290,3 +290,22 @@ pub(crate) fn bellman_value<R: Ruleset>(
     }
     Some(total / denominator)
 }
+
+/// Spreads the low bits of `compressed` over the zero bits of `taken`: bit j of the result
+/// is set when the j-th position not in `taken` is in `compressed` (the endgame spaces rank
+/// one side's squares among those the other side leaves free).
+fn expand(compressed: u32, taken: u32) -> u32 {
+    let mut out = 0;
+    let mut source = compressed;
+    let mut p = 0;
+    while source != 0 && p < 32 {
+        if taken & (1 << p) == 0 {
+            if source & 1 != 0 {
+                out |= 1 << p;
+            }
+            source >>= 1;
+        }
+        p += 1;
+    }
+    out
+}

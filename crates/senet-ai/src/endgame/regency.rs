@@ -5,7 +5,7 @@ use core::ops::Range;
 use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_regency::{ExitRule, PIECES, Regency, RegencyState};
 
-use super::{EndgameError, EndgameSpace};
+use super::{EndgameError, EndgameSpace, expand};
 
 /// Squares on the track, plus one so that square numbers index arrays directly.
 const SLOTS: usize = 31;
@@ -167,24 +167,6 @@ impl RegencyEndgame {
         }
         mask
     }
-}
-
-/// Spreads the low bits of `compressed` over the zero bits of `taken`: bit j of the result
-/// is set when the j-th position not in `taken` is in `compressed`.
-fn expand(compressed: u32, taken: u32) -> u32 {
-    let mut out = 0;
-    let mut source = compressed;
-    let mut p = 0;
-    while source != 0 && p < 32 {
-        if taken & (1 << p) == 0 {
-            if source & 1 != 0 {
-                out |= 1 << p;
-            }
-            source >>= 1;
-        }
-        p += 1;
-    }
-    out
 }
 
 impl EndgameSpace for RegencyEndgame {
