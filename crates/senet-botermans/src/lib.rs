@@ -70,31 +70,6 @@ const fn single(n: u8) -> SquareSet {
     })
 }
 
-/// An all-ones mask when `condition` holds, else zero (selects without branching).
-#[inline]
-const fn mask(condition: bool) -> u32 {
-    0u32.wrapping_sub(condition as u32)
-}
-
-/// Origins whose forward move of `t` passes a run of three opposing pieces starting at one
-/// of `runs` (the squares passed are s+1 … s+t−1, so a run at s+k blocks when k ≤ t − 3).
-/// Exact for throws up to 6.
-#[inline]
-fn blocked_forward(runs: u32, t: u8) -> SquareSet {
-    SquareSet::from_bits_truncate(
-        (runs >> 1) & mask(t >= 4) | (runs >> 2) & mask(t >= 5) | (runs >> 3) & mask(t >= 6),
-    )
-}
-
-/// Origins whose backward move of `t` passes such a run (squares s−t+1 … s−1: a run at
-/// s−k blocks when 3 ≤ k ≤ t − 1). Exact for throws up to 6.
-#[inline]
-fn blocked_backward(runs: u32, t: u8) -> SquareSet {
-    SquareSet::from_bits_truncate(
-        (runs << 3) & mask(t >= 4) | (runs << 4) & mask(t >= 5) | (runs << 5) & mask(t >= 6),
-    )
-}
-
 /// Where a forward move of `t` from square code `from` ends: the square, [`OFF`] when it
 /// reaches 30 exactly, or the bounce square 60 − from − t beyond that (B-12).
 #[inline]
@@ -154,9 +129,9 @@ impl Botermans {
         let attackable = opp & !opp.with_neighbour() & !SAFE_SQUARES;
         let landing = board.empty_squares() | attackable;
         let runs = if self.blockade_of_three {
-            opp.run_starts(3).bits()
+            opp.run_starts(3)
         } else {
-            0
+            SquareSet::EMPTY
         };
         // Ordinary forward moves end on 1..=29 (landings past 30 drop out of the shift).
         let mut forward = own & (landing & !THIRTY).backward(t);
@@ -179,13 +154,13 @@ impl Botermans {
         }
         // Option blockade_of_three. A bounce's way back (from 30 down to at least 24) can
         // never pass three opposing pieces in a row, since 27 and 30 never hold a piece.
-        forward &= !blocked_forward(runs, t);
+        forward &= !SquareSet::passing_forward(runs, t);
         if !forward.is_empty() {
             return (forward, true);
         }
         // B-9: backward by the throw, same landing rules, never below square 1 (the shift
         // drops such moves).
-        let backward = own & landing.forward(t) & !blocked_backward(runs, t);
+        let backward = own & landing.forward(t) & !SquareSet::passing_backward(runs, t);
         (backward, false)
     }
 

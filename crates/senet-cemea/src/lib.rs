@@ -105,25 +105,6 @@ const fn mask(condition: bool) -> u32 {
     0u32.wrapping_sub(condition as u32)
 }
 
-/// Origins whose forward move of `t` passes a wall of three starting at one of `runs` (the
-/// squares passed are s+1 … s+t−1, so a wall at s+k blocks when k ≤ t − 3). Exact for throws
-/// up to 6.
-#[inline]
-fn blocked_forward(runs: u32, t: u8) -> SquareSet {
-    SquareSet::from_bits_truncate(
-        (runs >> 1) & mask(t >= 4) | (runs >> 2) & mask(t >= 5) | (runs >> 3) & mask(t >= 6),
-    )
-}
-
-/// Origins whose backward move of `t` passes such a wall (squares s−t+1 … s−1: a wall at
-/// s−k blocks when 3 ≤ k ≤ t − 1). Exact for throws up to 6.
-#[inline]
-fn blocked_backward(runs: u32, t: u8) -> SquareSet {
-    SquareSet::from_bits_truncate(
-        (runs << 3) & mask(t >= 4) | (runs << 4) & mask(t >= 5) | (runs << 5) & mask(t >= 6),
-    )
-}
-
 /// Whether a throw gives another throw after its move (C-4): 1, 4 and 6; 2, 3 (and the
 /// die's 5) end the turn.
 #[inline]
@@ -259,9 +240,9 @@ impl Cemea {
         let attackable = opp & !opp.with_neighbour() & !REFUGES;
         let landing = empty | attackable;
         // C-8: a wall of three cannot be passed, either way.
-        let runs = opp.run_starts(3).bits();
-        let blocked_fwd = blocked_forward(runs, t);
-        let blocked_back = blocked_backward(runs, t);
+        let runs = opp.run_starts(3);
+        let blocked_fwd = SquareSet::passing_forward(runs, t);
+        let blocked_back = SquareSet::passing_backward(runs, t);
         // C-10 / I-2: from 26 a 1 means the jump to 28, never a step onto 27.
         let from_26_with_1 = SquareSet::from_bits_truncate(mask(t == 1)) & single(JUMP_FROM);
 

@@ -247,6 +247,45 @@ impl SquareSet {
             + (self.0 & Self::ROW3.0).count_ones()) as i32
     }
 
+    /// The origins whose forward move of `t` passes over a run of three pieces starting on a
+    /// square of `run_starts` (see [`SquareSet::run_starts`]): from s the squares passed are
+    /// s+1 … s+t−1, so a run starting at s+k blocks when 1 ≤ k ≤ t − 3. Exact for throws up
+    /// to 6; the shifts are selected with masks, not branches, since throws are random.
+    ///
+    /// ```
+    /// use senet_core::SquareSet;
+    /// let run = SquareSet::from_squares([10, 11, 12]).unwrap().run_starts(3);
+    /// assert_eq!(SquareSet::passing_forward(run, 5), SquareSet::from_squares([8, 9]).unwrap());
+    /// assert!(SquareSet::passing_forward(run, 3).is_empty());
+    /// ```
+    #[inline]
+    pub const fn passing_forward(run_starts: SquareSet, t: u8) -> SquareSet {
+        let runs = run_starts.0;
+        SquareSet::from_bits_truncate(
+            (runs >> 1) & all_ones_if(t >= 4)
+                | (runs >> 2) & all_ones_if(t >= 5)
+                | (runs >> 3) & all_ones_if(t >= 6),
+        )
+    }
+
+    /// The origins whose backward move of `t` passes over such a run (squares s−t+1 … s−1: a
+    /// run starting at s−k blocks when 3 ≤ k ≤ t − 1). Exact for throws up to 6.
+    ///
+    /// ```
+    /// use senet_core::SquareSet;
+    /// let run = SquareSet::from_squares([10, 11, 12]).unwrap().run_starts(3);
+    /// assert_eq!(SquareSet::passing_backward(run, 5), SquareSet::from_squares([13, 14]).unwrap());
+    /// ```
+    #[inline]
+    pub const fn passing_backward(run_starts: SquareSet, t: u8) -> SquareSet {
+        let runs = run_starts.0;
+        SquareSet::from_bits_truncate(
+            (runs << 3) & all_ones_if(t >= 4)
+                | (runs << 4) & all_ones_if(t >= 5)
+                | (runs << 5) & all_ones_if(t >= 6),
+        )
+    }
+
     /// Whether the set is empty.
     #[inline]
     pub const fn is_empty(self) -> bool {
@@ -503,6 +542,12 @@ impl fmt::Display for Place {
             Place::Off => f.write_str("off"),
         }
     }
+}
+
+/// An all-ones mask when `condition` holds, else zero (selects without branching).
+#[inline]
+const fn all_ones_if(condition: bool) -> u32 {
+    0u32.wrapping_sub(condition as u32)
 }
 
 #[cfg(test)]

@@ -165,13 +165,8 @@ impl Regency {
                 origins |= own & SquareSet::range(exit_from, exit_from);
             }
         }
-        // no passing over three consecutive opposing pieces. From s, the squares passed
-        // are s+1 … s+t−1, so a run starting at s+k blocks when 1 ≤ k ≤ t − 3. Throws are
-        // random, so select the shifts with masks rather than branches.
-        let runs = opp.run_starts(3).bits();
-        let upto = |k: u8| 0u32.wrapping_sub(u32::from(t >= k + 3));
-        let blocked = (runs >> 1) & upto(1) | (runs >> 2) & upto(2) | (runs >> 3) & upto(3);
-        origins &= !SquareSet::from_bits_truncate(blocked);
+        // no passing over three consecutive opposing pieces.
+        origins &= !SquareSet::passing_forward(opp.run_starts(3), t);
         if self.house_of_happiness && t >= 2 {
             // Variation 1: no move from a square ≤ 25 to a square ≥ 27 (nor off).
             // Saturating: `throw_unchecked` may have stored any value, and must not panic.
