@@ -35,9 +35,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, check_pending_throw,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
+    check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -386,17 +386,8 @@ impl Ruleset for Botermans {
 
     fn validate(&self, state: &BotermansState) -> Result<(), PositionError> {
         let board = &state.board;
-        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
-            return Err(PositionError::Overlap(sq));
-        }
+        board.check_pieces(PIECES)?;
         for side in Side::BOTH {
-            if board.total(side) != PIECES || board.in_hand(side) != 0 {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: board.total(side),
-                    expected: PIECES,
-                });
-            }
             for (square, reason) in [
                 (RETURN_SQUARE, "sends every piece on at once (B-10)"),
                 (LAST, "bears a piece off as it arrives (B-12)"),

@@ -63,7 +63,7 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BOOL_ON, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
+    BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
     StandardDevice, Sticks, check_pending_throw,
 };
@@ -664,18 +664,7 @@ impl Ruleset for Cemea {
     fn validate(&self, state: &CemeaState) -> Result<(), PositionError> {
         let board = &state.board;
         let pieces = self.pieces.count();
-        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
-            return Err(PositionError::Overlap(sq));
-        }
-        for side in Side::BOTH {
-            if board.total(side) != pieces || board.in_hand(side) != 0 {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: board.total(side),
-                    expected: pieces,
-                });
-            }
-        }
+        board.check_pieces(pieces)?;
         let done = Side::BOTH.map(|side| self.finished(board, side));
         if done[0] && done[1] && !self.ancient {
             return Err(PositionError::Inconsistent(

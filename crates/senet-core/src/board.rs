@@ -208,6 +208,33 @@ impl BitBoard {
         }
     }
 
+    /// Checks the board of a ruleset in which every piece starts on the board and none is
+    /// ever in hand: no square claimed by both sides, and `pieces` pieces a side on the board
+    /// or off it.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, PositionError, SquareSet};
+    /// let black = SquareSet::from_squares([2, 4]).unwrap();
+    /// let board = BitBoard::new(black, SquareSet::EMPTY, [3, 5], [0, 0]).unwrap();
+    /// assert!(board.check_pieces(5).is_ok());
+    /// assert!(matches!(board.check_pieces(7), Err(PositionError::PieceCount { .. })));
+    /// ```
+    pub fn check_pieces(&self, pieces: u8) -> Result<(), PositionError> {
+        if let Some(sq) = (self.pieces_of(Side::Black) & self.pieces_of(Side::White)).first() {
+            return Err(PositionError::Overlap(sq));
+        }
+        for side in Side::BOTH {
+            if self.total(side) != pieces || self.in_hand(side) != 0 {
+                return Err(PositionError::PieceCount {
+                    side,
+                    found: self.total(side),
+                    expected: pieces,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Pieces of `side` in hand.
     #[inline]
     pub const fn hand_count(&self, side: Side) -> u8 {

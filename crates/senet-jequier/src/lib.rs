@@ -29,7 +29,7 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
+    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
     RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, check_pending_throw,
 };
 
@@ -553,17 +553,8 @@ impl Ruleset for Jequier {
 
     fn validate(&self, state: &JequierState) -> Result<(), PositionError> {
         let board = &state.board;
-        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
-            return Err(PositionError::Overlap(sq));
-        }
+        board.check_pieces(PIECES)?;
         for side in Side::BOTH {
-            if board.total(side) != PIECES || board.in_hand(side) != 0 {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: board.total(side),
-                    expected: PIECES,
-                });
-            }
             if let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ27) {
                 return Err(PositionError::ForbiddenSquare {
                     side,

@@ -43,9 +43,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -869,18 +868,7 @@ impl Ruleset for Kendall {
     fn validate(&self, state: &KendallState) -> Result<(), PositionError> {
         let board = &state.board;
         let n = self.pieces.get();
-        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
-            return Err(PositionError::Overlap(sq));
-        }
-        for side in Side::BOTH {
-            if board.total(side) != n || board.in_hand(side) != 0 {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: board.total(side),
-                    expected: n,
-                });
-            }
-        }
+        board.check_pieces(n)?;
         if board.off_count(Side::Black) >= n && board.off_count(Side::White) >= n {
             return Err(PositionError::Inconsistent(
                 "both sides have borne off every piece".to_string(),

@@ -26,9 +26,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, Board, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, check_pending_throw,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
+    check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -507,17 +507,8 @@ impl Ruleset for Regency {
 
     fn validate(&self, state: &RegencyState) -> Result<(), PositionError> {
         let board = &state.board;
-        if let Some(sq) = (board.pieces_of(Side::Black) & board.pieces_of(Side::White)).first() {
-            return Err(PositionError::Overlap(sq));
-        }
+        board.check_pieces(PIECES)?;
         for side in Side::BOTH {
-            if board.total(side) != PIECES || board.in_hand(side) != 0 {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: board.total(side),
-                    expected: PIECES,
-                });
-            }
             if let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ27) {
                 return Err(PositionError::ForbiddenSquare {
                     side,
