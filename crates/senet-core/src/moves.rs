@@ -344,6 +344,11 @@ impl<'de> serde::Deserialize<'de> for Move {
 /// decision (Piccione's split throws come closest).
 pub const MOVE_LIST_CAPACITY: usize = 256;
 
+/// The most slots one [`MoveList::extend_in_place`] call may ask for: the list keeps that many
+/// spare slots past its capacity, so the window always exists and the generator never needs a
+/// second path for a nearly full list.
+const WINDOW_SLACK: usize = 16;
+
 /// A fixed-capacity list of moves, filled by move generation without touching the heap.
 ///
 /// Reuse one list across calls (generation clears it first) to avoid even the cost of
@@ -361,7 +366,9 @@ pub const MOVE_LIST_CAPACITY: usize = 256;
 #[derive(Clone)]
 pub struct MoveList {
     len: usize,
-    moves: [Move; MOVE_LIST_CAPACITY],
+    /// The moves, then [`WINDOW_SLACK`] spare slots that [`MoveList::extend_in_place`] may
+    /// write past the capacity (never counted in `len`).
+    moves: [Move; MOVE_LIST_CAPACITY + WINDOW_SLACK],
 }
 
 impl MoveList {
@@ -369,7 +376,7 @@ impl MoveList {
     pub fn new() -> MoveList {
         MoveList {
             len: 0,
-            moves: [Move::PASS; MOVE_LIST_CAPACITY],
+            moves: [Move::PASS; MOVE_LIST_CAPACITY + WINDOW_SLACK],
         }
     }
 
@@ -386,7 +393,7 @@ impl MoveList {
     /// moves; use [`MoveList::try_push`] when filling a list from other sources.
     #[inline]
     pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
+        self.moves[..MOVE_LIST_CAPACITY][self.len] = mv;
         self.len += 1;
     }
 
@@ -428,50 +435,53 @@ impl MoveList {
         move_from: impl Fn(u8) -> Move,
     ) {
         const { assert!(N >= 1) };
-        let mut rest = origins.bits();
-        let mut candidates = [Move::PASS; N];
-        for candidate in &mut candidates {
-            let from = rest.trailing_zeros() as u8;
-            rest &= rest.wrapping_sub(1);
-            *candidate = move_from(from);
-        }
-        let count = usize::from(origins.len());
-        if count == 0 {
-            candidates[0] = Move::PASS;
-        }
-        self.assign(&candidates, count.max(1));
+        self.clear();
+        self.extend_in_place::<N>(|slots| {
+            let mut rest = origins.bits();
+            for slot in slots.iter_mut() {
+                let from = rest.trailing_zeros() as u8;
+                rest &= rest.wrapping_sub(1);
+                *slot = move_from(from);
+            }
+            let count = usize::from(origins.len());
+            if count == 0 {
+                slots[0] = Move::PASS;
+            }
+            count.max(1)
+        });
     }
 
-    /// Appends the first `count` moves of `candidates` (`count` is clamped to `N`).
+    /// Appends the moves that `fill` writes in place: it gets `N` slots at the end of the
+    /// list, writes a candidate into each (or into as many as it likes), and returns how many
+    /// leading slots are real moves; the rest are dropped, as are real moves past
+    /// [`MOVE_LIST_CAPACITY`]. `N` is at most 16 (checked at compile time).
     ///
-    /// The appending counterpart of [`MoveList::assign`], for generators that fill one
-    /// fixed array of candidates per throw (several throws held at once): the whole array is
-    /// copied when it fits, so no branch depends on how many candidates are real.
+    /// For branch-free generators: every slot can be written without branching on how many
+    /// moves there are, and the moves land in the list directly (building them in a local
+    /// array and copying it costs a stall, since the copy reads back bytes just written).
     ///
     /// ```
     /// use senet_core::{Move, MoveList};
     /// let mut list = MoveList::new();
     /// list.push(Move::PASS.with_throw(1));
-    /// let candidates = [Move::PASS.with_throw(2), Move::PASS.with_throw(3), Move::PASS];
-    /// list.extend_from_candidates(&candidates, 2);
-    /// assert_eq!(list.as_slice(), &[Move::PASS.with_throw(1), candidates[0], candidates[1]]);
+    /// list.extend_in_place::<3>(|slots| {
+    ///     slots[0] = Move::PASS.with_throw(2);
+    ///     slots[1] = Move::PASS.with_throw(3);
+    ///     2
+    /// });
+    /// let moves: Vec<String> = list.iter().map(|mv| mv.to_string()).collect();
+    /// assert_eq!(moves, ["pass/1", "pass/2", "pass/3"]);
     /// ```
     #[inline]
-    pub fn extend_from_candidates<const N: usize>(&mut self, candidates: &[Move; N], count: usize) {
-        let count = count.min(N);
-        match self.moves.get_mut(self.len..self.len + N) {
-            Some(spare) => {
-                spare.copy_from_slice(candidates);
-                self.len += count;
-            }
-            None => {
-                for &mv in &candidates[..count] {
-                    if self.try_push(mv).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
+    pub fn extend_in_place<const N: usize>(&mut self, fill: impl FnOnce(&mut [Move; N]) -> usize) {
+        const { assert!(N <= WINDOW_SLACK) };
+        let len = self.len.min(MOVE_LIST_CAPACITY);
+        let (_, tail) = self.moves.split_at_mut(len);
+        let Some((slots, _)) = tail.split_first_chunk_mut::<N>() else {
+            return;
+        };
+        let count = fill(slots).min(N).min(MOVE_LIST_CAPACITY - len);
+        self.len = len + count;
     }
 
     /// Appends a move, or hands it back when the list is full.
@@ -675,28 +685,39 @@ mod tests {
     }
 
     #[test]
-    fn extend_from_candidates_appends_the_real_ones_and_never_panics() {
+    fn extend_in_place_appends_the_real_ones_and_never_overflows() {
         let candidates = [
             Move::step(sq(1), sq(2)),
             Move::step(sq(3), sq(4)),
             Move::PASS,
         ];
+        let fill = |count: usize| {
+            move |slots: &mut [Move; 3]| {
+                *slots = candidates;
+                count
+            }
+        };
         let mut list = MoveList::new();
         list.push(Move::PASS.with_throw(4));
-        list.extend_from_candidates(&candidates, 2);
+        list.extend_in_place(fill(2));
         assert_eq!(
             list.as_slice(),
             &[Move::PASS.with_throw(4), candidates[0], candidates[1]]
         );
-        list.extend_from_candidates(&candidates, 9);
+        // A count above the window is clamped to it.
+        list.extend_in_place(fill(9));
         assert_eq!(list.len(), 6);
-        // Near the end of the list: what fits is kept.
+        assert_eq!(list[5], candidates[2]);
+        // Near the end of the list: what fits is kept, and the list stays full after that.
         let mut nearly = MoveList::new();
         for _ in 0..MOVE_LIST_CAPACITY - 1 {
             nearly.push(Move::PASS);
         }
-        nearly.extend_from_candidates(&candidates, 3);
+        nearly.extend_in_place(fill(3));
         assert_eq!(nearly.len(), MOVE_LIST_CAPACITY);
         assert_eq!(nearly[MOVE_LIST_CAPACITY - 1], candidates[0]);
+        nearly.extend_in_place(fill(3));
+        assert_eq!(nearly.len(), MOVE_LIST_CAPACITY);
+        assert!(nearly.try_push(Move::PASS).is_err());
     }
 }

@@ -774,8 +774,6 @@ impl Ruleset for Kendall {
         let reach = Reach::new(self, &state.board, me, bear_off);
         let present = state.present();
         let only = Kendall::must_move_only(state, &reach, present);
-        // Slots past a value's count may hold another value's moves; they are never counted.
-        let mut candidates = [Move::PASS; MAX_PIECES + 1];
         let mut rest = present;
         while rest != 0 {
             let v = rest.trailing_zeros() as u8;
@@ -785,35 +783,33 @@ impl Ruleset for Kendall {
             let forward = reach.forward(v);
             let backward = forward.is_empty();
             let set = if backward { reach.backward(v) } else { forward } & only;
-            // Candidates are filled without branching on how many are real (past the last
-            // piece `from` reads 32, whose destination is a dummy, and is not counted): four
-            // always, the rest only when more than four pieces can move.
             let destinations = &DESTINATIONS[usize::from(backward)][usize::from(v)];
-            let mut bits = set.bits();
-            let mut count = 0;
-            let (first, more) = candidates.split_at_mut(4);
-            for candidate in first {
-                count += usize::from(bits != 0);
-                let from = bits.trailing_zeros() as usize;
-                bits &= bits.wrapping_sub(1);
-                *candidate =
-                    Move::from_codes_unchecked(from as u8, destinations[from & 31]).with_throw(v);
-            }
-            if bits != 0 {
-                for candidate in more.iter_mut().take(MAX_PIECES - 4) {
-                    count += usize::from(bits != 0);
+            // K-16: a bear-off may be declined, losing that throw.
+            let bears_off = !backward & (set.bits() & EXITS[usize::from(v)] != 0);
+            moves.extend_in_place::<{ MAX_PIECES + 1 }>(|slots| {
+                // Slots are filled without branching on how many are real (past the last
+                // piece `from` reads 32, whose destination is a dummy, and is not counted):
+                // four always, the rest only when more than four pieces can move.
+                let mut bits = set.bits();
+                let (first, more) = slots.split_at_mut(4);
+                for slot in first {
                     let from = bits.trailing_zeros() as usize;
                     bits &= bits.wrapping_sub(1);
-                    *candidate = Move::from_codes_unchecked(from as u8, destinations[from & 31])
+                    *slot = Move::from_codes_unchecked(from as u8, destinations[from & 31])
                         .with_throw(v);
                 }
-            }
-            let mut count = count.min(MAX_PIECES);
-            // K-16: a bear-off may be declined, losing that throw.
-            candidates[count] = Move::PASS.with_throw(v);
-            let bears_off = (set.bits() & EXITS[usize::from(v)]) != 0;
-            count += usize::from(!backward & bears_off);
-            moves.extend_from_candidates(&candidates, count);
+                if bits != 0 {
+                    for slot in more.iter_mut().take(MAX_PIECES - 4) {
+                        let from = bits.trailing_zeros() as usize;
+                        bits &= bits.wrapping_sub(1);
+                        *slot = Move::from_codes_unchecked(from as u8, destinations[from & 31])
+                            .with_throw(v);
+                    }
+                }
+                let count = usize::from(set.len()).min(MAX_PIECES);
+                slots[count] = Move::PASS.with_throw(v);
+                count + usize::from(bears_off)
+            });
         }
         if moves.is_empty() {
             // K-5: no stored throw can move anything; they are all lost.
