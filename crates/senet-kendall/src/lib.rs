@@ -99,23 +99,29 @@ const EXITS: [u32; 6] = [
     bit(30) | bit(26),
 ];
 
-/// `DESTINATIONS[backward][v][from]`: where a move with throw `v` from square `from` goes, as a
-/// place code. Forward (K-6, K-10, K-11, option trap): `from + v`, except that every move from
-/// 28–30 leaves the board (31), as does 26 with 5. Backward: `from - v`. Entries for squares no
-/// such move starts from are never used.
-const DESTINATIONS: [[[u8; 32]; 6]; 2] = {
-    let mut table = [[[0u8; 32]; 6]; 2];
+/// `MOVES[backward][v][from]`: the move of the piece on `from` with the stored throw `v`,
+/// forward or backward, ready to copy into a move list (one load and one store rather than
+/// building the move byte by byte). Forward (K-6, K-10, K-11, option trap): to `from + v`,
+/// except that every move from 28–30 leaves the board (31), as does 26 with 5. Backward: to
+/// `from - v`. Entries for squares no such move starts from, and the spare entry 32 that
+/// branch-free generation reads past the last piece, are never counted.
+const MOVES: [[[Move; 33]; 6]; 2] = {
+    let mut table = [[[Move::PASS; 33]; 6]; 2];
     let mut v = 1;
     while v <= 5 {
         let mut from = 0;
         while from < 32 {
             let ahead = from + v;
-            table[0][v][from] = if from >= 28 || ahead > 31 {
+            let forward_to = if from >= 28 || ahead > 31 {
                 OFF
             } else {
                 ahead as u8
             };
-            table[1][v][from] = if from > v { (from - v) as u8 } else { 0 };
+            let backward_to = if from > v { (from - v) as u8 } else { 0 };
+            table[0][v][from] =
+                Move::from_codes_unchecked(from as u8, forward_to).with_throw(v as u8);
+            table[1][v][from] =
+                Move::from_codes_unchecked(from as u8, backward_to).with_throw(v as u8);
             from += 1;
         }
         v += 1;
@@ -533,14 +539,14 @@ impl KendallState {
     /// The distinct stored values as bits 1..=5.
     #[inline]
     fn present(&self) -> u8 {
-        // One byte lane per value: set the low bit of each non-zero lane, then gather lane i
-        // into bit i (shifting lane j by 7i moves it to bit 8j - 7i, which is i only for j = i
-        // and lands above bit 4 or below 0 otherwise).
+        // One byte lane per value: set the low bit of each non-zero lane, then one multiply
+        // gathers lane i's bit (at 8i) into bit 32 + i: the factor has bits 32 − 7j, and the
+        // partial products 8i + 32 − 7j are all distinct, so nothing carries into 32..=36.
         let [a, b, c, d, e] = self.stored;
         let lanes = u64::from_le_bytes([a, b, c, d, e, 0, 0, 0]);
         const LOW7: u64 = 0x007F_7F7F_7F7F;
         let nonzero = (((lanes & LOW7) + LOW7) | lanes) >> 7 & 0x0001_0101_0101;
-        let gathered = nonzero | nonzero >> 7 | nonzero >> 14 | nonzero >> 21 | nonzero >> 28;
+        let gathered = nonzero.wrapping_mul(0x0001_0204_0810) >> 32;
         ((gathered & 0x1F) as u8) << 1
     }
 }
@@ -783,27 +789,23 @@ impl Ruleset for Kendall {
             let forward = reach.forward(v);
             let backward = forward.is_empty();
             let set = if backward { reach.backward(v) } else { forward } & only;
-            let destinations = &DESTINATIONS[usize::from(backward)][usize::from(v)];
+            let table = &MOVES[usize::from(backward)][usize::from(v)];
             // K-16: a bear-off may be declined, losing that throw.
             let bears_off = !backward & (set.bits() & EXITS[usize::from(v)] != 0);
             moves.extend_in_place::<{ MAX_PIECES + 1 }>(|slots| {
                 // Slots are filled without branching on how many are real (past the last
-                // piece `from` reads 32, whose destination is a dummy, and is not counted):
+                // piece the lowest bit reads 32, the spare entry, which is not counted):
                 // four always, the rest only when more than four pieces can move.
                 let mut bits = set.bits();
                 let (first, more) = slots.split_at_mut(4);
                 for slot in first {
-                    let from = bits.trailing_zeros() as usize;
+                    *slot = table[bits.trailing_zeros() as usize];
                     bits &= bits.wrapping_sub(1);
-                    *slot = Move::from_codes_unchecked(from as u8, destinations[from & 31])
-                        .with_throw(v);
                 }
                 if bits != 0 {
                     for slot in more.iter_mut().take(MAX_PIECES - 4) {
-                        let from = bits.trailing_zeros() as usize;
+                        *slot = table[bits.trailing_zeros() as usize];
                         bits &= bits.wrapping_sub(1);
-                        *slot = Move::from_codes_unchecked(from as u8, destinations[from & 31])
-                            .with_throw(v);
                     }
                 }
                 let count = usize::from(set.len()).min(MAX_PIECES);
@@ -1065,17 +1067,25 @@ mod tests {
     }
 
     #[test]
-    fn destinations_follow_k_10_and_k_11() {
-        let [forward, backward] = DESTINATIONS;
-        for (v, (ahead, behind)) in forward.iter().zip(&backward).enumerate().skip(1) {
-            for (from, (&to, &back)) in ahead.iter().zip(behind).enumerate().skip(1).take(30) {
+    fn move_table_follows_k_10_and_k_11() {
+        let [forward, backward] = &MOVES;
+        for v in 1..=5u8 {
+            for from in 1..=30u8 {
+                let ahead = forward[usize::from(v)][usize::from(from)];
                 let expected = match from {
                     28..=30 => OFF,
-                    _ => (from + v).min(31) as u8,
+                    _ => (from + v).min(31),
                 };
-                assert_eq!(to, expected, "{from} forward by {v}");
+                assert_eq!(
+                    ahead.step_codes(0),
+                    [from, expected],
+                    "{from} forward by {v}"
+                );
+                assert_eq!(ahead.throw(), Some(v));
                 if from > v && from <= 26 {
-                    assert_eq!(usize::from(back), from - v, "{from} backward by {v}");
+                    let behind = backward[usize::from(v)][usize::from(from)];
+                    assert_eq!(behind.step_codes(0), [from, from - v], "{from} back by {v}");
+                    assert_eq!(behind.throw(), Some(v));
                 }
             }
         }
