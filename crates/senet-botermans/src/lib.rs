@@ -358,8 +358,7 @@ impl Ruleset for Botermans {
         match Square::new(to) {
             Err(_) => {
                 // B-12: the piece reached 30 exactly and leaves.
-                board.take(me, from);
-                board.set_off(me, board.off_count(me).saturating_add(1));
+                board.bear_off(me, from);
             }
             Ok(to) => {
                 // Forward, backward or bounced: the landing is the same (B-9, B-12).

@@ -624,8 +624,7 @@ impl Ruleset for Cemea {
         match Square::new(to) {
             Err(_) => {
                 // C-12 exits, and C-11's 4 that takes the stranded piece off.
-                board.take(me, from);
-                board.set_off(me, board.off_count(me).saturating_add(1));
+                board.bear_off(me, from);
             }
             Ok(to) => {
                 let opp = me.opponent();

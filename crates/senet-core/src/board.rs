@@ -263,6 +263,23 @@ impl BitBoard {
         set.insert(to);
     }
 
+    /// Takes `side`'s piece on `from` off the board and counts it as borne off (the count
+    /// saturates rather than overflows on a board that was never validated).
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, Square, SquareSet};
+    /// let mut board = BitBoard::new(SquareSet::from_squares([30]).unwrap(), SquareSet::EMPTY, [4, 0], [0, 0])
+    ///     .unwrap();
+    /// board.bear_off(Side::Black, Square::new(30).unwrap());
+    /// assert!(board.pieces_of(Side::Black).is_empty());
+    /// assert_eq!(board.off_count(Side::Black), 5);
+    /// ```
+    #[inline]
+    pub fn bear_off(&mut self, side: Side, from: Square) {
+        self.take(side, from);
+        self.off[side.index()] = self.off[side.index()].saturating_add(1);
+    }
+
     /// Sets the number of `side`'s pieces borne off.
     #[inline]
     pub fn set_off(&mut self, side: Side, n: u8) {

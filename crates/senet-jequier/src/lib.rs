@@ -634,8 +634,7 @@ fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
     match Square::checked(to) {
         None => {
             // Bearing off (J-11).
-            board.take(me, from);
-            board.set_off(me, board.off_count(me).saturating_add(1));
+            board.bear_off(me, from);
         }
         Some(to) => {
             let opp = me.opponent();

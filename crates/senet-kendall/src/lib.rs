@@ -327,8 +327,7 @@ impl Kendall {
         };
         if to >= OFF {
             // K-10, K-11, K-14: borne off.
-            board.take(me, from_sq);
-            board.set_off(me, board.off_count(me).saturating_add(1));
+            board.bear_off(me, from_sq);
             return false;
         }
         let (Some(to_sq), Some(water)) = (Square::checked(to), Square::checked(WATER)) else {

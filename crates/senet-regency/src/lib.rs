@@ -465,13 +465,11 @@ impl Ruleset for Regency {
         match Square::new(to) {
             Err(_) => {
                 // Bearing off (R-14 or an exit option).
-                board.take(me, from);
-                board.set_off(me, board.off_count(me).saturating_add(1));
+                board.bear_off(me, from);
             }
             Ok(to) if to.get() == SQ30 && self.exit == ExitRule::LandOnThirty => {
                 // a piece reaching 30 is removed at once.
-                board.take(me, from);
-                board.set_off(me, board.off_count(me).saturating_add(1));
+                board.bear_off(me, from);
             }
             Ok(to) => {
                 let opp = me.opponent();
