@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, Pieces};
-use senet_core::conformance::check_random_game;
+use senet_core::conformance::{check_random_game, check_refused_actions};
 use senet_core::{Action, Game, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
 
 fn rules_strategy() -> impl Strategy<Value = Cemea> {
@@ -118,28 +118,13 @@ proptest! {
     ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(rules);
-        for (is_throw, value, from, to) in actions {
-            let before = game.clone();
-            let result = if is_throw {
-                game.throw(value)
-            } else {
-                match format!("{from}-{to}").parse() {
-                    Ok(mv) => game.play(mv),
-                    Err(_) => continue,
-                }
-            };
-            if result.is_err() {
-                prop_assert_eq!(&game, &before);
-                // Make progress with a legal action so later inputs meet other positions.
-                let _ = match game.phase() {
-                    Phase::Throw(_) => game.throw_random(&mut rng).map(|_| ()),
-                    Phase::Move(_) => {
-                        let moves = game.legal_moves();
-                        game.play(moves[0])
-                    }
-                    Phase::Over(_) => break,
-                };
+        let actions = actions.into_iter().filter_map(|(is_throw, value, from, to)| {
+            if is_throw {
+                return Some(Action::Throw(value));
             }
-        }
+            format!("{from}-{to}").parse().ok().map(Action::Move)
+        });
+        let checked = check_refused_actions(&mut game, &mut rng, actions);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 }

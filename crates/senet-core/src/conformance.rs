@@ -7,6 +7,7 @@
 use rand_core::Rng;
 
 use crate::board::Board;
+use crate::game::{Action, Game};
 use crate::moves::{Move, MoveList};
 use crate::ruleset::{Phase, Ruleset};
 use crate::side::Side;
@@ -209,6 +210,42 @@ pub fn check_random_game<R: Ruleset, G: Rng + ?Sized>(
         ));
     }
     Ok(checked)
+}
+
+/// Feeds `actions` to `game` (moves and throw values, typically arbitrary ones from a
+/// property test) and checks that every action the game refuses leaves it exactly as it was
+/// (the promise of [`Game::play`] and [`Game::throw`]). After each refusal the game makes
+/// progress with a legal action (a throw drawn from `rng`, or the first legal move) so that
+/// later actions meet other positions; it stops early when the game ends.
+pub fn check_refused_actions<R: Ruleset, G: Rng + ?Sized>(
+    game: &mut Game<R>,
+    rng: &mut G,
+    actions: impl IntoIterator<Item = Action>,
+) -> Result<(), String> {
+    for action in actions {
+        let before = game.clone();
+        let result = match action {
+            Action::Throw(value) => game.throw(value),
+            Action::Move(mv) => game.play(mv),
+        };
+        if result.is_err() {
+            if *game != before {
+                return Err(format!(
+                    "the refused {action} changed the game: {before:?} became {game:?}"
+                ));
+            }
+            let progress = match game.phase() {
+                Phase::Throw(_) => game.throw_random(rng).map(|_| ()),
+                Phase::Move(_) => {
+                    let first = game.legal_moves().first().copied().unwrap_or_default();
+                    game.play(first)
+                }
+                Phase::Over(_) => return Ok(()),
+            };
+            progress.map_err(|e| format!("a legal action was refused: {e}"))?;
+        }
+    }
+    Ok(())
 }
 
 /// The states that differ from a decision point only in the pending throw: one per value of

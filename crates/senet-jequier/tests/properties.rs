@@ -11,8 +11,10 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use senet_core::conformance::{check_decision, check_random_game, check_state, walk_random_game};
-use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_core::conformance::{
+    check_decision, check_random_game, check_refused_actions, check_state, walk_random_game,
+};
+use senet_core::{Action, Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
 use senet_jequier::{BackwardPriority, Jequier, SafeSquares, StartRule};
 
 fn rules_strategy() -> impl Strategy<Value = Jequier> {
@@ -154,34 +156,19 @@ proptest! {
     ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(rules);
-        for (is_throw, value, from, to) in actions {
-            let before = game.clone();
-            let result = if is_throw {
-                game.throw(value)
-            } else {
-                let text = match (from, to) {
-                    (0, _) => "pass".to_string(),
-                    (_, 31) => format!("{from}-off"),
-                    _ => format!("{from}-{to}"),
-                };
-                match text.parse() {
-                    Ok(mv) => game.play(mv),
-                    Err(_) => continue,
-                }
-            };
-            if result.is_err() {
-                prop_assert_eq!(&game, &before);
-                // Make progress with a legal action so later inputs meet other positions.
-                let _ = match game.phase() {
-                    senet_core::Phase::Throw(_) => game.throw_random(&mut rng).map(|_| ()),
-                    senet_core::Phase::Move(_) => {
-                        let moves = game.legal_moves();
-                        game.play(moves[0])
-                    }
-                    senet_core::Phase::Over(_) => break,
-                };
+        let actions = actions.into_iter().filter_map(|(is_throw, value, from, to)| {
+            if is_throw {
+                return Some(Action::Throw(value));
             }
-        }
+            let text = match (from, to) {
+                (0, _) => "pass".to_string(),
+                (_, 31) => format!("{from}-off"),
+                _ => format!("{from}-{to}"),
+            };
+            text.parse().ok().map(Action::Move)
+        });
+        let checked = check_refused_actions(&mut game, &mut rng, actions);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 }
 

@@ -7,8 +7,10 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use senet_core::conformance::{check_random_game, walk_random_game};
-use senet_core::{Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
+use senet_core::conformance::{check_random_game, check_refused_actions, walk_random_game};
+use senet_core::{
+    Action, Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout,
+};
 use senet_piccione::Piccione;
 
 proptest! {
@@ -102,40 +104,25 @@ proptest! {
     ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(Piccione);
-        for (is_throw, value, steps) in actions {
-            let before = game.clone();
-            let result = if is_throw {
-                game.throw(value)
-            } else {
-                let text = if steps.is_empty() {
-                    "enter".to_string()
-                } else {
-                    steps
-                        .iter()
-                        .map(|&(from, to)| match to {
-                            31 => format!("{from}-off"),
-                            _ => format!("{from}-{to}"),
-                        })
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
-                match text.parse() {
-                    Ok(mv) => game.play(mv),
-                    Err(_) => continue,
-                }
-            };
-            if result.is_err() {
-                prop_assert_eq!(&game, &before);
-                // Make progress with a legal action so later inputs meet other positions.
-                let _ = match game.phase() {
-                    Phase::Throw(_) => game.throw_random(&mut rng).map(|_| ()),
-                    Phase::Move(_) => {
-                        let moves = game.legal_moves();
-                        game.play(moves[0])
-                    }
-                    Phase::Over(_) => break,
-                };
+        let actions = actions.into_iter().filter_map(|(is_throw, value, steps)| {
+            if is_throw {
+                return Some(Action::Throw(value));
             }
-        }
+            let text = if steps.is_empty() {
+                "enter".to_string()
+            } else {
+                steps
+                    .iter()
+                    .map(|&(from, to)| match to {
+                        31 => format!("{from}-off"),
+                        _ => format!("{from}-{to}"),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            text.parse().ok().map(Action::Move)
+        });
+        let checked = check_refused_actions(&mut game, &mut rng, actions);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 }

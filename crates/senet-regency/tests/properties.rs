@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::check_random_game;
-use senet_core::{Game, MoveList, PlayoutEnd, Ruleset, random_playout};
+use senet_core::conformance::{check_random_game, check_refused_actions};
+use senet_core::{Action, Game, MoveList, PlayoutEnd, Ruleset, random_playout};
 use senet_regency::{ExitRule, Regency};
 
 fn rules_strategy() -> impl Strategy<Value = Regency> {
@@ -67,29 +67,14 @@ proptest! {
     ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(Regency::default());
-        for (is_throw, value, from, to) in actions {
-            let before = game.clone();
-            let result = if is_throw {
-                game.throw(value)
-            } else {
-                let text = format!("{from}-{to}");
-                match text.parse() {
-                    Ok(mv) => game.play(mv),
-                    Err(_) => continue,
-                }
-            };
-            if result.is_err() {
-                prop_assert_eq!(&game, &before);
-                // Make progress with a legal action so later inputs meet other positions.
-                let _ = match game.phase() {
-                    senet_core::Phase::Throw(_) => game.throw_random(&mut rng).map(|_| ()),
-                    senet_core::Phase::Move(_) => {
-                        let moves = game.legal_moves();
-                        game.play(moves[0])
-                    }
-                    senet_core::Phase::Over(_) => break,
-                };
+        let actions = actions.into_iter().filter_map(|(is_throw, value, from, to)| {
+            if is_throw {
+                return Some(Action::Throw(value));
             }
-        }
+            let text = format!("{from}-{to}");
+            text.parse().ok().map(Action::Move)
+        });
+        let checked = check_refused_actions(&mut game, &mut rng, actions);
+        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 }
