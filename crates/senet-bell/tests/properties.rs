@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_bell::{Bell, MarkedSquares};
-use senet_core::conformance::{check_random_game, check_refused_actions};
-use senet_core::{Action, Board, Game, Move, MoveList, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_core::conformance::{arbitrary_action, check_random_game, check_refused_actions};
+use senet_core::{Board, Game, Move, MoveList, PlayoutEnd, Ruleset, Side, random_playout};
 
 fn rules_strategy() -> impl Strategy<Value = Bell> {
     (any::<bool>(), any::<bool>()).prop_map(|(ludii, capture)| {
@@ -71,12 +71,9 @@ proptest! {
     ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(Bell::default());
-        let actions = actions.into_iter().filter_map(|(is_throw, value, from, to)| {
-            if is_throw {
-                return Some(Action::Throw(value));
-            }
-            format!("{from}-{to}").parse().ok().map(Action::Move)
-        });
+        let actions = actions
+            .into_iter()
+            .filter_map(|(is_throw, value, from, to)| arbitrary_action(is_throw, value, &format!("{from}-{to}")));
         let checked = check_refused_actions(&mut game, &mut rng, actions);
         prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }

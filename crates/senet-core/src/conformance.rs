@@ -212,6 +212,16 @@ pub fn check_random_game<R: Ruleset, G: Rng + ?Sized>(
     Ok(checked)
 }
 
+/// An action for [`check_refused_actions`] from arbitrary test input: the throw `value` when
+/// `is_throw`, else the move `text` parses to (`None` when it does not parse).
+pub fn arbitrary_action(is_throw: bool, value: u8, text: &str) -> Option<Action> {
+    if is_throw {
+        Some(Action::Throw(value))
+    } else {
+        text.parse().ok().map(Action::Move)
+    }
+}
+
 /// Feeds `actions` to `game` (moves and throw values, typically arbitrary ones from a
 /// property test) and checks that every action the game refuses leaves it exactly as it was
 /// (the promise of [`Game::play`] and [`Game::throw`]). After each refusal the game makes

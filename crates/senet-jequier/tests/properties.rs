@@ -12,9 +12,10 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use senet_core::conformance::{
-    check_decision, check_random_game, check_refused_actions, check_state, walk_random_game,
+    arbitrary_action, check_decision, check_random_game, check_refused_actions, check_state,
+    walk_random_game,
 };
-use senet_core::{Action, Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
 use senet_jequier::{BackwardPriority, Jequier, SafeSquares, StartRule};
 
 fn rules_strategy() -> impl Strategy<Value = Jequier> {
@@ -157,15 +158,12 @@ proptest! {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(rules);
         let actions = actions.into_iter().filter_map(|(is_throw, value, from, to)| {
-            if is_throw {
-                return Some(Action::Throw(value));
-            }
             let text = match (from, to) {
                 (0, _) => "pass".to_string(),
                 (_, 31) => format!("{from}-off"),
                 _ => format!("{from}-{to}"),
             };
-            text.parse().ok().map(Action::Move)
+            arbitrary_action(is_throw, value, &text)
         });
         let checked = check_refused_actions(&mut game, &mut rng, actions);
         prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());

@@ -8,9 +8,9 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::conformance::{
-    check_random_game, check_refused_actions, check_state, walk_random_game,
+    arbitrary_action, check_random_game, check_refused_actions, check_state, walk_random_game,
 };
-use senet_core::{Action, Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
+use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
 fn rules_from_bits(bits: u8) -> Kendall {
@@ -228,12 +228,9 @@ proptest! {
     ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(rules);
-        let actions = actions.into_iter().filter_map(|(is_throw, value, from, to)| {
-            if is_throw {
-                return Some(Action::Throw(value));
-            }
-            format!("{from}-{to}/{}", value.clamp(1, 6)).parse().ok().map(Action::Move)
-        });
+        let actions = actions
+            .into_iter()
+            .filter_map(|(is_throw, value, from, to)| arbitrary_action(is_throw, value, &format!("{from}-{to}/{}", value.clamp(1, 6))));
         let checked = check_refused_actions(&mut game, &mut rng, actions);
         prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }

@@ -7,10 +7,10 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use senet_core::conformance::{check_random_game, check_refused_actions, walk_random_game};
-use senet_core::{
-    Action, Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout,
+use senet_core::conformance::{
+    arbitrary_action, check_random_game, check_refused_actions, walk_random_game,
 };
+use senet_core::{Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
 use senet_piccione::Piccione;
 
 proptest! {
@@ -105,9 +105,6 @@ proptest! {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(Piccione);
         let actions = actions.into_iter().filter_map(|(is_throw, value, steps)| {
-            if is_throw {
-                return Some(Action::Throw(value));
-            }
             let text = if steps.is_empty() {
                 "enter".to_string()
             } else {
@@ -120,7 +117,7 @@ proptest! {
                     .collect::<Vec<_>>()
                     .join(",")
             };
-            text.parse().ok().map(Action::Move)
+            arbitrary_action(is_throw, value, &text)
         });
         let checked = check_refused_actions(&mut game, &mut rng, actions);
         prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
