@@ -275,7 +275,7 @@ impl Kendall {
     /// choice is a plain pass.
     fn water_moves(&self, state: &KendallState, bear_off: bool, moves: &mut MoveList) {
         let to_rebirth = state.board.empty_squares().has(REBIRTH);
-        let can_bear_off = bear_off && state.stored[3] != 0;
+        let can_bear_off = bear_off && state.stored.count(4) != 0;
         if !to_rebirth && !can_bear_off {
             moves.push(Move::PASS);
             return;
@@ -381,7 +381,7 @@ impl Kendall {
     /// Ends the turn of the side to act: remaining throws are lost, the opponent throws.
     #[inline]
     fn end_turn(state: &mut KendallState) {
-        state.stored = [0; 5];
+        state.stored = StoredThrows::NONE;
         state.to_move = state.to_move.opponent();
         state.throwing = true;
     }
@@ -471,14 +471,102 @@ impl Reach {
     }
 }
 
+/// The stored throws of the side to act: six bits per value (bits `6(v − 1)` up count the
+/// throws of value `v`; a turn holds at most [`MAX_STORED_THROWS`] < 64). One 32-bit word
+/// rather than five bytes, so that every read and write is a single access: a CPU cannot
+/// forward a one-byte write to a wider read of the same bytes and stalls until the write has
+/// reached the cache, which a throw followed at once by move generation would hit each time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct StoredThrows(u32);
+
+/// Bits per value in [`StoredThrows`].
+const LANE_BITS: u32 = 6;
+/// One lane of [`StoredThrows`].
+const LANE: u32 = (1 << LANE_BITS) - 1;
+
+impl StoredThrows {
+    const NONE: StoredThrows = StoredThrows(0);
+
+    /// The lowest bit of the lane of `value` (1..=5; other values are never stored).
+    #[inline]
+    const fn unit(value: u8) -> u32 {
+        match value {
+            1..=5 => 1 << (LANE_BITS * (value as u32 - 1)),
+            _ => 0,
+        }
+    }
+
+    /// How many throws of `value` are stored (0 for values other than 1..=5).
+    #[inline]
+    const fn count(self, value: u8) -> u8 {
+        match value {
+            1..=5 => ((self.0 >> (LANE_BITS * (value as u32 - 1))) & LANE) as u8,
+            _ => 0,
+        }
+    }
+
+    /// Stores one more throw of `value`; the caller keeps the total within
+    /// [`MAX_STORED_THROWS`], so no lane overflows.
+    #[inline]
+    fn add(&mut self, value: u8) {
+        self.0 += StoredThrows::unit(value);
+    }
+
+    /// Exactly one throw of `value`, whatever else was stored of it before.
+    #[inline]
+    fn set_one(&mut self, value: u8) {
+        let unit = StoredThrows::unit(value);
+        self.0 = (self.0 & !(unit * LANE)) | unit;
+    }
+
+    /// Spends one throw of `value`, if one is stored.
+    #[inline]
+    fn spend(&mut self, value: u8) {
+        if self.count(value) != 0 {
+            self.0 -= StoredThrows::unit(value);
+        }
+    }
+
+    #[inline]
+    const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The number of stored throws.
+    #[inline]
+    const fn total(self) -> u32 {
+        let mut total = 0;
+        let mut rest = self.0;
+        while rest != 0 {
+            total += rest & LANE;
+            rest >>= LANE_BITS;
+        }
+        total
+    }
+
+    /// The distinct stored values as bits 1..=5.
+    #[inline]
+    const fn present(self) -> u8 {
+        // Bit 5 of each lane is set where the lane is non-zero (the low five bits plus 31
+        // carry into it, and no lane reaches 64, so nothing carries between lanes). One
+        // multiply then gathers bit 6i + 5 into bit 33 + i: the factor has bits 28 − 5j, and
+        // the partial products 6i + 33 − 5j are all distinct, so nothing carries into 33..=37.
+        const LOW5: u32 = 0b011111_011111_011111_011111_011111;
+        const HIGH: u32 = 0b100000_100000_100000_100000_100000;
+        const GATHER: u64 = 1 << 28 | 1 << 23 | 1 << 18 | 1 << 13 | 1 << 8;
+        let nonzero = ((((self.0 & LOW5) + LOW5) | self.0) & HIGH) as u64;
+        ((((nonzero * GATHER) >> 33) & 0x1F) as u8) << 1
+    }
+}
+
 /// A Kendall position: the board, the side to act, its stored throws, whether it is still
 /// throwing, the piece each side must move next (K-15), and whether White has thrown its
 /// starting 1 (option `starting_throw`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KendallState {
     board: BitBoard,
-    /// `stored[v - 1]` is the number of stored throws of value `v`.
-    stored: [u8; 5],
+    /// The stored throws (K-4).
+    stored: StoredThrows,
     to_move: Side,
     /// Whether the side to act throws next (its throwing is not over).
     throwing: bool,
@@ -502,10 +590,7 @@ impl KendallState {
 
     /// How many stored throws of `value` (1..=5) the side to act holds.
     pub fn stored(&self, value: u8) -> u8 {
-        match value {
-            1..=5 => self.stored[usize::from(value - 1)],
-            _ => 0,
-        }
+        self.stored.count(value)
     }
 
     /// The stored throws in ascending order, e.g. `[1, 1, 4, 2]` sorted as `[1, 1, 2, 4]`.
@@ -515,8 +600,7 @@ impl KendallState {
 
     /// The number of stored throws.
     pub fn stored_count(&self) -> u8 {
-        let total: u16 = self.stored.iter().map(|&c| u16::from(c)).sum();
-        total.min(255) as u8
+        self.stored.total().min(255) as u8
     }
 
     /// Whether the side to act is still throwing.
@@ -538,15 +622,7 @@ impl KendallState {
     /// The distinct stored values as bits 1..=5.
     #[inline]
     fn present(&self) -> u8 {
-        // One byte lane per value: set the low bit of each non-zero lane, then one multiply
-        // gathers lane i's bit (at 8i) into bit 32 + i: the factor has bits 32 − 7j, and the
-        // partial products 8i + 32 − 7j are all distinct, so nothing carries into 32..=36.
-        let [a, b, c, d, e] = self.stored;
-        let lanes = u64::from_le_bytes([a, b, c, d, e, 0, 0, 0]);
-        const LOW7: u64 = 0x007F_7F7F_7F7F;
-        let nonzero = (((lanes & LOW7) + LOW7) | lanes) >> 7 & 0x0001_0101_0101;
-        let gathered = nonzero.wrapping_mul(0x0001_0204_0810) >> 32;
-        ((gathered & 0x1F) as u8) << 1
+        self.stored.present()
     }
 }
 
@@ -691,7 +767,7 @@ impl Ruleset for Kendall {
         let (odd, even) = self.start_squares();
         KendallState {
             board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
-            stored: [0; 5],
+            stored: StoredThrows::NONE,
             to_move: Side::Black,
             throwing: true,
             must_move: [0, 0],
@@ -727,7 +803,6 @@ impl Ruleset for Kendall {
         if !(1..=5).contains(&value) || !state.throwing {
             return;
         }
-        let slot = usize::from(value - 1);
         // Option starting_throw: White's throws before its first 1 are lost; the 1 counts.
         let counts = if self.starting_throw && state.to_move == Side::White && !state.white_started
         {
@@ -741,17 +816,17 @@ impl Ruleset for Kendall {
             ThrowTiming::Stored => {
                 // K-4: collect until a 2 or 3.
                 if counts && state.stored_count() < MAX_STORED_THROWS {
-                    state.stored[slot] += 1;
+                    state.stored.add(value);
                 }
                 // A 2 or 3 ends the throwing; the turn passes at once if nothing was stored.
                 state.throwing = !last_throw;
-                if last_throw & (state.stored == [0; 5]) {
+                if last_throw & state.stored.is_empty() {
                     Kendall::end_turn(state);
                 }
             }
             ThrowTiming::Immediate => {
                 if counts {
-                    state.stored[slot] = 1;
+                    state.stored.set_one(value);
                     state.throwing = false;
                 } else if last_throw {
                     Kendall::end_turn(state);
@@ -831,8 +906,8 @@ impl Ruleset for Kendall {
             // immediate throws the single throw still gives another throw if it is a 1, 4
             // or 5, as it would have while collecting throws.
             let again = self.timing == ThrowTiming::Immediate
-                && state.stored[0] | state.stored[3] | state.stored[4] != 0;
-            state.stored = [0; 5];
+                && state.stored.count(1) | state.stored.count(4) | state.stored.count(5) != 0;
+            state.stored = StoredThrows::NONE;
             if again {
                 state.throwing = true;
             } else {
@@ -840,9 +915,7 @@ impl Ruleset for Kendall {
             }
             return;
         };
-        if let Some(count) = state.stored.get_mut(usize::from(value) - 1) {
-            *count = count.saturating_sub(1);
-        }
+        state.stored.spend(value);
         let ends_turn = if mv.is_pass() {
             // `pass/v`: K-14 leaving the piece in the water, or K-16 declining a bear-off.
             false
@@ -851,16 +924,16 @@ impl Ruleset for Kendall {
             self.apply_step(state, me, from, to)
         };
         if self.winner(&state.board).is_some() {
-            state.stored = [0; 5];
+            state.stored = StoredThrows::NONE;
             state.throwing = true;
-        } else if ends_turn || state.stored == [0; 5] {
+        } else if ends_turn || state.stored.is_empty() {
             // K-4: with stored throws the turn is over. With immediate throws a 1, 4 or 5 gives
             // another throw, unless the move itself ended the turn (K-13, K-14). The throw is
             // random, so select the side rather than branch.
             let again = !ends_turn
                 & (self.timing == ThrowTiming::Immediate)
                 & Kendall::gives_another_throw(value);
-            state.stored = [0; 5];
+            state.stored = StoredThrows::NONE;
             state.throwing = true;
             state.to_move = if again { me } else { me.opponent() };
         }
@@ -875,7 +948,7 @@ impl Ruleset for Kendall {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        let held: u32 = state.stored.iter().map(|&c| u32::from(c)).sum();
+        let held = state.stored.total();
         let throws_text = || {
             state
                 .stored_throws()
@@ -889,7 +962,7 @@ impl Ruleset for Kendall {
                 "a turn holds at most 60 stored throws",
             ));
         }
-        let enders = state.stored[1] + state.stored[2];
+        let enders = state.stored.count(2) + state.stored.count(3);
         match self.timing {
             ThrowTiming::Stored if enders > 1 => {
                 return Err(bad_field(
@@ -978,7 +1051,7 @@ impl Ruleset for Kendall {
         setup.check_fields(Self::FIELD_INFO)?;
         let n = self.pieces.get();
         let board = setup.board_with_rest_off(n)?;
-        let mut stored = [0u8; 5];
+        let mut stored = StoredThrows::NONE;
         if let Some(digits) = setup.field("throws") {
             if digits.len() > usize::from(MAX_STORED_THROWS) {
                 return Err(bad_field(
@@ -989,7 +1062,7 @@ impl Ruleset for Kendall {
             }
             for c in digits.chars() {
                 match c.to_digit(10) {
-                    Some(v @ 1..=5) => stored[v as usize - 1] += 1,
+                    Some(v @ 1..=5) => stored.add(v as u8),
                     _ => {
                         return Err(bad_field(
                             "throws",
@@ -1000,7 +1073,7 @@ impl Ruleset for Kendall {
                 }
             }
         }
-        let held = stored.iter().any(|&c| c != 0);
+        let held = !stored.is_empty();
         let throwing = match setup.choice_field("phase", &["throw", "move"])? {
             Some(phase) => phase == "throw",
             None => !held,
@@ -1056,16 +1129,38 @@ mod tests {
     }
 
     #[test]
-    fn present_marks_exactly_the_stored_values() {
-        for code in 0..4u32.pow(5) {
-            let mut state = Kendall::default().initial_state();
-            let mut expected = 0u8;
-            for i in 0..5 {
-                let count = [0u8, 1, 2, 255][(code / 4u32.pow(i)) as usize % 4];
-                state.stored[i as usize] = count;
-                expected |= u8::from(count != 0) << (i + 1);
+    fn stored_throws_count_total_and_mark_exactly_the_stored_values() {
+        // Every lane from empty to the most a turn can hold, in every combination of levels.
+        let levels = [0u8, 1, 2, 31, 32, MAX_STORED_THROWS];
+        for code in 0..6u32.pow(5) {
+            let mut stored = StoredThrows::NONE;
+            let mut counts = [0u8; 5];
+            for v in 1..=5u8 {
+                let count = levels[(code / 6u32.pow(u32::from(v) - 1)) as usize % 6];
+                counts[usize::from(v - 1)] = count;
+                for _ in 0..count {
+                    stored.add(v);
+                }
             }
-            assert_eq!(state.present(), expected, "{:?}", state.stored);
+            let expected: u8 = (1..=5u8)
+                .filter(|&v| counts[usize::from(v - 1)] != 0)
+                .map(|v| 1 << v)
+                .sum();
+            assert_eq!(stored.present(), expected, "{counts:?}");
+            for v in 1..=5u8 {
+                assert_eq!(stored.count(v), counts[usize::from(v - 1)], "{counts:?}");
+            }
+            let total: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+            assert_eq!(stored.total(), total);
+            // Spending and set_one touch their own lane only.
+            let mut spent = stored;
+            spent.spend(3);
+            assert_eq!(spent.count(3), counts[2].saturating_sub(1));
+            assert_eq!(spent.count(2), counts[1]);
+            let mut one = stored;
+            one.set_one(4);
+            assert_eq!(one.count(4), 1);
+            assert_eq!(one.count(5), counts[4]);
         }
     }
 
