@@ -370,22 +370,28 @@ impl Ruleset for Bell {
             let [from, to] = mv.step_codes(0);
             let board = &mut state.board;
             let mut own = board.pieces_of(me).bits();
+            let mut theirs = board.pieces_of(opp).bits();
             own &= !(1u32 << (from & 31));
             if to >= OFF {
                 // Be-8: borne off, one point.
                 board.set_off(me, board.off_count(me).saturating_add(1));
             } else {
                 let target = 1u32 << to;
-                let theirs = board.pieces_of(opp).bits();
                 if (theirs & target) != 0 {
                     // Be-5: the captured piece leaves the game.
-                    let _ = board.set_pieces(opp, SquareSet::from_bits_truncate(theirs & !target));
+                    theirs &= !target;
                     let lost = &mut state.captured[opp.index()];
                     *lost = lost.saturating_add(1);
                 }
                 own |= target;
             }
-            let _ = board.set_pieces(me, SquareSet::from_bits_truncate(own));
+            let mut sides = [0u32; 2];
+            sides[me.index()] = own;
+            sides[opp.index()] = theirs;
+            board.replace_pieces(
+                SquareSet::from_bits_truncate(sides[0]),
+                SquareSet::from_bits_truncate(sides[1]),
+            );
         }
         // Be-4: the turn passes after one throw. A side with no piece left on the board could
         // never move again, so its turns are skipped (its throws could only be passes).

@@ -292,6 +292,29 @@ impl BitBoard {
         self.hand[side.index()] = n;
     }
 
+    /// Replaces both sides' squares at once (the counters stay), for play code that computes
+    /// a move's result on raw bits. Returns false, and leaves the board as it was, when the
+    /// two sets overlap. Unlike [`BitBoard::set_pieces`] it builds no error value, so the hot
+    /// path carries no error to drop.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, SquareSet};
+    /// let mut board = BitBoard::EMPTY;
+    /// let (black, white) = (SquareSet::from_squares([1, 3]).unwrap(), SquareSet::from_squares([2]).unwrap());
+    /// assert!(board.replace_pieces(black, white));
+    /// assert_eq!(board.pieces_of(Side::White), white);
+    /// assert!(!board.replace_pieces(black, black));
+    /// assert_eq!(board.pieces_of(Side::White), white);
+    /// ```
+    #[inline]
+    pub fn replace_pieces(&mut self, black: SquareSet, white: SquareSet) -> bool {
+        let disjoint = (black & white).is_empty();
+        if disjoint {
+            self.sides = [black, white];
+        }
+        disjoint
+    }
+
     /// Replaces `side`'s squares; fails if that would overlap the other side.
     pub fn set_pieces(&mut self, side: Side, squares: SquareSet) -> Result<(), PositionError> {
         if let Some(sq) = (squares & self.sides[side.opponent().index()]).first() {

@@ -365,15 +365,10 @@ impl Kendall {
         let mut sides = [0u32; 2];
         sides[me.index()] = own;
         sides[opp.index()] = theirs;
-        let off = [board.off_count(Side::Black), board.off_count(Side::White)];
-        if let Ok(next) = BitBoard::new(
+        board.replace_pieces(
             SquareSet::from_bits_truncate(sides[0]),
             SquareSet::from_bits_truncate(sides[1]),
-            off,
-            [0, 0],
-        ) {
-            *board = next;
-        }
+        );
         // K-13: entering the water by one's own move (a 1 from 26) ends the turn.
         to == WATER
     }
