@@ -102,6 +102,36 @@ fn the_solved_values_do_not_depend_on_the_number_of_threads() {
 }
 
 #[test]
+fn policy_steps_agree_with_plain_sweeps_and_need_fewer() {
+    // One piece a side already has slow cycles (a piece waiting for a 4 in the water).
+    let plain = solve(
+        KendallEndgame::new(immediate(), 1).unwrap(),
+        &SolveOptions {
+            policy_steps: false,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    let stepped = one_piece();
+    assert_eq!(plain.stats().policy_steps, 0);
+    assert!(stepped.stats().policy_steps > 0);
+    assert!(
+        stepped.stats().sweeps * 2 < plain.stats().sweeps,
+        "{} against {} sweeps",
+        stepped.stats().sweeps,
+        plain.stats().sweeps
+    );
+    let largest = plain
+        .values()
+        .iter()
+        .zip(stepped.values())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(largest < 1e-8, "values differ by {largest:e}");
+    assert!(stepped.bellman_residual().unwrap() <= TOLERANCE);
+}
+
+#[test]
 fn every_option_but_stored_throws_solves_to_the_tolerance() {
     let variants = [
         immediate().with_pieces(PieceCount::Five),
