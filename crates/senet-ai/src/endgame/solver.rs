@@ -584,7 +584,7 @@ const POLICY_START: u32 = 8;
 const POLICY_EVERY: u32 = 8;
 /// Components up to this many states are solved exactly (dense elimination); larger ones
 /// are left to the sweeps.
-const DENSE_MOST: usize = 1024;
+const DENSE_MOST: usize = 64;
 /// A component whose every row keeps at least `1 − ESCAPE` of its weight inside it is one
 /// that play never leaves under the frozen decisions: its equations are singular.
 const ESCAPE: f64 = 1e-12;
