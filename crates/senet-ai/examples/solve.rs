@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use clap::Parser;
 use senet_ai::endgame::{
-    EndgameSpace, KendallEndgame, RegencyEndgame, SolveEvent, SolveOptions, ValueEncoding, solve,
+    EndgameSpace, KendallEndgame, PolicySteps, RegencyEndgame, SolveEvent, SolveOptions,
+    ValueEncoding, solve,
 };
 use senet_core::{Ruleset, RulesetSpec};
 use senet_kendall::Kendall;
@@ -43,9 +44,10 @@ struct Args {
     /// Print each layer's figures (and every sweep with `--verbose --verbose`) to stderr.
     #[arg(long, short, action = clap::ArgAction::Count)]
     verbose: u8,
-    /// Only sweep: no policy steps between the sweeps.
-    #[arg(long)]
-    no_policy_steps: bool,
+    /// Policy steps between the sweeps: auto (where the space has slow cycles), always,
+    /// never.
+    #[arg(long, default_value = "auto")]
+    policy_steps: String,
 }
 
 static VERBOSITY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
@@ -135,7 +137,14 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
         tolerance: args.tolerance,
         threads: args.threads,
         progress: (args.verbose > 0).then_some(show as fn(&SolveEvent)),
-        policy_steps: !args.no_policy_steps,
+        policy_steps: match args.policy_steps.as_str() {
+            "auto" => PolicySteps::Auto,
+            "always" => PolicySteps::Always,
+            "never" => PolicySteps::Never,
+            other => {
+                return Err(format!("unknown --policy-steps {other}: auto, always, never").into());
+            }
+        },
         ..SolveOptions::default()
     };
     let started = Instant::now();

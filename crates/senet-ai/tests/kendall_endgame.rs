@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_ai::endgame::{
-    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PositionOracle, SolveOptions,
-    ValueEncoding, read_for, solve, solve_for, supports_endgame,
+    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, PositionOracle,
+    SolveOptions, ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
 use senet_ai::{
     Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, PlayerSpec,
@@ -107,7 +107,7 @@ fn policy_steps_agree_with_plain_sweeps_and_need_fewer() {
     let plain = solve(
         KendallEndgame::new(immediate(), 1).unwrap(),
         &SolveOptions {
-            policy_steps: false,
+            policy_steps: PolicySteps::Never,
             ..SolveOptions::default()
         },
     )
