@@ -86,16 +86,15 @@
 //! The frozen decisions are those of the current values, not of the solution, so the step
 //! can overshoot where a decision changes; the sweeps that follow correct that, and the
 //! stopping rule, the polishing and the residual check are those of plain sweeps, so a step
-//! changes how fast the values get there, not where they stop. One thing is not repeated
-//! on purpose: solving again with the decisions that are best for the new values (Howard's
-//! policy iteration) led, in Kendall's endgames with 2 pieces a side, to another solution of
-//! the equations (differing by 1.6e-3 in 900 positions, where a side waiting in the water
-//! could wait forever), not the one the sweeps from ½ reach. One step per 8 sweeps agrees
+//! changes how fast the values get there, not where they stop. A step is not repeated at
+//! once with the decisions that are best for its new values (Howard's policy iteration):
+//! tried on Kendall's endgames with 2 pieces a side, that reached another solution of the
+//! equations (1.6e-3 away in 900 positions where a side in the water could wait forever),
+//! not the one the sweeps from ½ reach. One step per 8 sweeps agrees
 //! with plain sweeps: for Kendall's endgames with up to 2 pieces a side, policy steps to
 //! tolerance 1e-9 and to 1e-12 give the same 4-byte table (to 2.3e-10), which differs from
 //! plain sweeps to 1e-9 by at most 4.5e-8, as much as plain sweeps to 1e-9 and to 1e-12
-//! differ: the error is the plain sweeps'. The steps run on one thread; the values stay the
-//! same on any number of threads.
+//! differ: the error is the plain sweeps'.
 //!
 //! The Bellman residual the solver records is not an error bound: in a slow cycle the
 //! values can be off by much more than they change in a sweep (as the 4.5e-8 above shows
@@ -104,10 +103,10 @@
 //! A state the space leaves out on purpose ([`EndgameSpace::passes_through`]) is compiled as
 //! a chance node in place: its throws, weighted, each followed by the best play.
 //!
-//! Steps 1 and 2 (the expensive part) run on [`SolveOptions::threads`] threads with
-//! `std::thread::scope`. The work is cut into fixed chunks of states, each compiled on its
-//! own and put back in order, so the programs do not depend on the number of threads; the
-//! sweeps stay sequential. The values are therefore the same bit for bit on any number of
+//! Steps 1 and 2 run on [`SolveOptions::threads`] threads with `std::thread::scope`. The
+//! work is cut into fixed chunks of states, each compiled on its own and put back in order,
+//! so the programs do not depend on the number of threads; the sweeps and the policy steps
+//! stay sequential. The values are therefore the same bit for bit on any number of
 //! threads.
 
 use core::ops::Range;
