@@ -6,8 +6,8 @@
 //!   throughput line gives moves per second; the time per move is its inverse. The bench
 //!   first checks the nodes searched over the corpus and the moves chosen.
 //! - `solver/<ruleset>-<k>`: solving every endgame with up to k pieces a side, checking the
-//!   number of positions, of whole sweeps and of sweeps over slow states first (Regency,
-//!   and Kendall with immediate throws).
+//!   number of positions, of whole sweeps, of sweeps over slow states and of policy steps
+//!   first (Regency, and Kendall with immediate throws).
 
 mod common;
 
@@ -72,11 +72,12 @@ fn bench_expectiminimax<R: Ruleset>(
     group.finish();
 }
 
-/// Positions, whole sweeps and sweeps over slow states a solve must take.
+/// Positions, whole sweeps, sweeps over slow states and policy steps a solve must take.
 struct SolveCounts {
     states: usize,
     sweeps: u32,
     hot_sweeps: u32,
+    policy_steps: u32,
 }
 
 fn bench_solver<S: EndgameSpace>(
@@ -89,12 +90,23 @@ fn bench_solver<S: EndgameSpace>(
     let table = solve_once();
     let stats = table.stats();
     assert_eq!(
-        (stats.states, stats.sweeps, stats.hot_sweeps),
-        (expected.states, expected.sweeps, expected.hot_sweeps),
-        "{name} endgames: {} positions, {} sweeps, {} sweeps of slow states",
+        (
+            stats.states,
+            stats.sweeps,
+            stats.hot_sweeps,
+            stats.policy_steps
+        ),
+        (
+            expected.states,
+            expected.sweeps,
+            expected.hot_sweeps,
+            expected.policy_steps
+        ),
+        "{name} endgames: {} positions, {} sweeps, {} sweeps of slow states, {} policy steps",
         stats.states,
         stats.sweeps,
-        stats.hot_sweeps
+        stats.hot_sweeps,
+        stats.policy_steps
     );
     let mut group = c.benchmark_group("solver");
     group.sample_size(10);
@@ -121,6 +133,7 @@ fn solver(c: &mut Criterion) {
             states: 143_262,
             sweeps: 109,
             hot_sweeps: 0,
+            policy_steps: 0,
         },
     );
     let kendall =
@@ -131,8 +144,9 @@ fn solver(c: &mut Criterion) {
         || KendallEndgame::new(kendall, 2).expect("pieces in range"),
         SolveCounts {
             states: 485_956,
-            sweeps: 304,
-            hot_sweeps: 10_568,
+            sweeps: 122,
+            hot_sweeps: 2,
+            policy_steps: 14,
         },
     );
 }

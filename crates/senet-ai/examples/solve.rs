@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use clap::Parser;
 use senet_ai::endgame::{
-    EndgameSpace, KendallEndgame, RegencyEndgame, SolveOptions, ValueEncoding, solve,
+    EndgameSpace, KendallEndgame, PolicySteps, RegencyEndgame, SolveEvent, SolveOptions,
+    ValueEncoding, solve,
 };
 use senet_core::{Ruleset, RulesetSpec};
 use senet_kendall::Kendall;
@@ -40,10 +41,76 @@ struct Args {
     /// Threads preparing each layer (0: one per core); the values do not depend on it.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Print each layer's figures (and every sweep with `--verbose --verbose`) to stderr.
+    #[arg(long, short, action = clap::ArgAction::Count)]
+    verbose: u8,
+    /// Policy steps between the sweeps: auto (where the space has slow cycles), always,
+    /// never.
+    #[arg(long, default_value = "auto")]
+    policy_steps: String,
+}
+
+static VERBOSITY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+fn show(event: &SolveEvent) {
+    let verbosity = VERBOSITY.load(std::sync::atomic::Ordering::Relaxed);
+    match *event {
+        SolveEvent::Compiled {
+            layer,
+            states,
+            words,
+            seconds,
+        } => eprintln!(
+            "layer {layer}: {states} positions, {words} words, compiled in {seconds:.2} s"
+        ),
+        SolveEvent::Sweep {
+            layer,
+            sweep,
+            change,
+            hot,
+            hot_sweeps,
+            seconds,
+        } => {
+            if verbosity >= 2 || hot_sweeps > 0 || sweep.is_power_of_two() {
+                eprintln!(
+                    "layer {layer} sweep {sweep}: change {change:.3e}, hot {hot}, \
+                     hot sweeps {hot_sweeps}, {seconds:.2} s"
+                );
+            }
+        }
+        SolveEvent::PolicyStep {
+            layer,
+            sweep,
+            states,
+            components,
+            largest,
+            left,
+            singular,
+            largest_left,
+            krylov_iterations,
+            krylov_residual,
+            residual,
+            seconds,
+        } => eprintln!(
+            "layer {layer} sweep {sweep}: policy step on {states} states, {components} \
+             components (largest {largest}), {left} left ({singular} singular, largest \
+             {largest_left}), BiCGSTAB {krylov_iterations} iterations to {krylov_residual:.1e}, \
+             residual {residual:.1e} after, {seconds:.2} s"
+        ),
+        SolveEvent::Solved {
+            layer,
+            sweeps,
+            residual,
+            seconds,
+        } => eprintln!(
+            "layer {layer}: solved in {sweeps} sweeps, residual {residual:.2e}, {seconds:.2} s"
+        ),
+    }
 }
 
 fn main() {
     let args = Args::parse();
+    VERBOSITY.store(args.verbose, std::sync::atomic::Ordering::Relaxed);
     if let Err(e) = run(&args) {
         eprintln!("solve: {e}");
         std::process::exit(2);
@@ -69,6 +136,15 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
     let options = SolveOptions {
         tolerance: args.tolerance,
         threads: args.threads,
+        progress: (args.verbose > 0).then_some(show as fn(&SolveEvent)),
+        policy_steps: match args.policy_steps.as_str() {
+            "auto" => PolicySteps::Auto,
+            "always" => PolicySteps::Always,
+            "never" => PolicySteps::Never,
+            other => {
+                return Err(format!("unknown --policy-steps {other}: auto, always, never").into());
+            }
+        },
         ..SolveOptions::default()
     };
     let started = Instant::now();
@@ -77,13 +153,15 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
     let stats = table.stats();
     println!(
         "{spec} endgames, k = {}: {} positions, {} layers, {} sweeps (at most {} in a layer), \
-         {} sweeps of slow states (at most {} states), \
+         {} policy steps (components up to {} states), {} sweeps of slow states (at most {} states), \
          largest program {} words, residual {:.2e} (tolerance {:.0e}), {:.2} s on {} threads",
         args.pieces,
         stats.states,
         stats.layers,
         stats.sweeps,
         stats.max_layer_sweeps,
+        stats.policy_steps,
+        stats.largest_component,
         stats.hot_sweeps,
         stats.hot_states,
         stats.program_words,

@@ -7,8 +7,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_ai::endgame::table::{TableError, TableHeader};
 use senet_ai::endgame::{
-    EndgameError, EndgameSpace, EndgameTable, PositionOracle, RegencyEndgame, SolveOptions,
-    ValueEncoding, read_for, solve, solve_for, supports_endgame,
+    EndgameError, EndgameSpace, EndgameTable, PolicySteps, PositionOracle, RegencyEndgame,
+    SolveOptions, ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
 use senet_ai::{
     Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, RaceEvaluator, ValueKind,
@@ -53,6 +53,33 @@ fn decisions(
     }
     assert_eq!(out.len(), count, "too few decisions with a choice");
     out
+}
+
+#[test]
+fn regency_sweeps_plainly_unless_policy_steps_are_asked_for() {
+    // Regency has no slow cycles: by default no policy steps; asked for, they give the
+    // same values.
+    let space = || RegencyEndgame::new(Regency::default(), 1).unwrap();
+    let plain = solve(space(), &SolveOptions::default()).unwrap();
+    assert_eq!(plain.stats().policy_steps, 0);
+    let stepped = solve(
+        space(),
+        &SolveOptions {
+            policy_steps: PolicySteps::Always,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(stepped.stats().policy_steps > 0);
+    assert!(stepped.stats().sweeps < plain.stats().sweeps);
+    let largest = plain
+        .values()
+        .iter()
+        .zip(stepped.values())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(largest < 1e-8, "values differ by {largest:e}");
+    assert!(stepped.bellman_residual().unwrap() <= TOLERANCE);
 }
 
 #[test]

@@ -8,8 +8,8 @@ use std::sync::{Arc, OnceLock};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_ai::endgame::{
-    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PositionOracle, SolveOptions,
-    ValueEncoding, read_for, solve, solve_for, supports_endgame,
+    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, PositionOracle,
+    SolveOptions, ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
 use senet_ai::{
     Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, PlayerSpec,
@@ -99,6 +99,36 @@ fn the_solved_values_do_not_depend_on_the_number_of_threads() {
     };
     let table = solve(KendallEndgame::new(immediate(), 2).unwrap(), &options).unwrap();
     assert_eq!(table.values(), two_pieces().values());
+}
+
+#[test]
+fn policy_steps_agree_with_plain_sweeps_and_need_fewer() {
+    // One piece a side already has slow cycles (a piece waiting for a 4 in the water).
+    let plain = solve(
+        KendallEndgame::new(immediate(), 1).unwrap(),
+        &SolveOptions {
+            policy_steps: PolicySteps::Never,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    let stepped = one_piece();
+    assert_eq!(plain.stats().policy_steps, 0);
+    assert!(stepped.stats().policy_steps > 0);
+    assert!(
+        stepped.stats().sweeps * 2 < plain.stats().sweeps,
+        "{} against {} sweeps",
+        stepped.stats().sweeps,
+        plain.stats().sweeps
+    );
+    let largest = plain
+        .values()
+        .iter()
+        .zip(stepped.values())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(largest < 1e-8, "values differ by {largest:e}");
+    assert!(stepped.bellman_residual().unwrap() <= TOLERANCE);
 }
 
 #[test]

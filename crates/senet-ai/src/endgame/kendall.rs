@@ -390,6 +390,12 @@ impl EndgameSpace for KendallEndgame {
         self.parts(state)
             .is_some_and(|parts| matches!(parts.must, Some((Whose::Mine, _))))
     }
+
+    /// A side holding 26 and 27 may wait in the water for a 4 while forced moves shuffle
+    /// the other side (K-5, K-7, K-9, K-14, K-16): plain sweeps creep there.
+    fn slow_cycles(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ pub use dispatch::{read_for, solve_file_for, solve_for, supports_endgame};
 pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
 pub use regency::RegencyEndgame;
-pub use solver::{SolveOptions, SolveStats, solve};
+pub use solver::{PolicySteps, SolveEvent, SolveOptions, SolveStats, solve};
 pub use table::{EndgameTable, ValueEncoding};
 
 use crate::player::outcome_value;
@@ -118,6 +118,13 @@ pub trait EndgameSpace: Send + Sync + 'static {
     /// unless a space says so.
     fn passes_through(&self, state: &<Self::Rules as Ruleset>::State) -> bool {
         let _ = state;
+        false
+    }
+
+    /// Whether some positions converge so slowly under plain sweeps (a side that can wait
+    /// in a cycle for a rare good moment) that the solver should take policy steps
+    /// ([`PolicySteps::Auto`]). No unless a space says so.
+    fn slow_cycles(&self) -> bool {
         false
     }
 }

@@ -27,7 +27,8 @@
 //!    right-hand side in place (Gauss–Seidel: each new value is used at once), until no
 //!    value changes by more than the tolerance in a sweep. Successors further on are then
 //!    already up to date; what takes many sweeps is the cycles through positions further
-//!    back (a piece sent from 27 to the start), whose influence travels one round per sweep.
+//!    back (a piece sent from 27 to the start), whose influence travels one round per
+//!    sweep, and the slow cycles below, which policy steps cut short.
 //! 4. measures the Bellman residual `max |V(s) − right-hand side(s)|` of the layer in one
 //!    more pass without writing. After a sweep whose changes were all within the tolerance
 //!    the residual is within it too: each update made its own equation hold exactly, and
@@ -40,8 +41,9 @@
 //! may wait in the water for a 4 (K-14, K-16) while the other side is shuffled back and
 //! forth by forced moves (K-5); it waits for a rare good moment, and the values of those
 //! positions creep towards their limit by a few parts in ten thousand per sweep. Whole
-//! sweeps would take tens of thousands of rounds, so the solver works on these *hot*
-//! states on their own:
+//! sweeps would take tens of thousands of rounds. Where a space says it has such cycles
+//! ([`EndgameSpace::slow_cycles`], see [`PolicySteps`]), the solver takes *policy steps*
+//! (below); otherwise it sweeps its *hot* states on their own:
 //!
 //! - after 32 whole sweeps, and every 16 after that, it notes the states whose value moved
 //!   by more than 1% of the largest change of the sweep before; when they are at most an
@@ -50,27 +52,65 @@
 //! - while doing so it follows each hot value from block to block of 64 sweeps and, where
 //!   the differences shrink by a steady ratio `q` (the last two ratios agree to 1% of
 //!   `1 − q`), moves it half of the way to the limit `d·q/(1 − q)` that geometric
-//!   convergence points to (Aitken's extrapolation, damped so as not to overshoot);
-//! - once a whole sweep changes nothing by more than the tolerance, it goes on sweeping
-//!   ("polishing") and settling the states that still move by more than a thousandth of
-//!   the tolerance, and stops only when a sweep is within the tolerance and the states
-//!   still moving settle at once.
+//!   convergence points to (Aitken's extrapolation, damped so as not to overshoot).
 //!
-//! The Bellman residual this guarantees is not an error bound: in a slow cycle the values
-//! can be off by much more than they change in a sweep. Solving Kendall's endgames with up
-//! to 2 pieces a side to tolerance 1e-9 and again to 1e-12 gives values that differ by at
-//! most 4.5e-8, within the precision of a 2-byte table file (7.6e-6).
+//! Either way, once a whole sweep changes nothing by more than the tolerance, the solver
+//! goes on sweeping ("polishing") and settling the states that still move by more than a
+//! thousandth of the tolerance, and stops when a sweep is within the tolerance and the
+//! states still moving settle at once, or after 8 such sweeps: a slow cycle magnifies
+//! rounding errors as much as it slows the sweeps (by `1/(1 − λ)` for a cycle left with
+//! probability `1 − λ` a round), so values that stand still to the last bit are not to be
+//! had there.
+//!
+//! # Policy steps
+//!
+//! In a slow cycle the sweeps are slow because they follow the play round by round, but
+//! once each position's best move is known the values solve a *linear* system, which can be
+//! solved at once. A policy step, taken after the 8th whole sweep of a layer and after every
+//! 8th after that until a sweep is within the tolerance:
+//!
+//! 1. takes the states whose value moved by more than a thousandth of the tolerance in the
+//!    sweep just made (the others are held fixed);
+//! 2. freezes each of their decisions at the move that is best for the current values
+//!    (the first best, as the sweeps' max/min would take), which leaves each right-hand
+//!    side a linear expression `x_i = c_i + Σ_j a_ij·x_j` in those states' values (`a_ij`
+//!    the chance of reaching `j`, negative when the other side acts there);
+//! 3. splits these equations into strongly connected components (Tarjan's algorithm) and
+//!    solves them in an order where every component's successors are solved before it:
+//!    up to 64 states by Gaussian elimination, larger ones by BiCGSTAB (stabilised
+//!    biconjugate gradients) from the current values, to a relative residual of 1e-14;
+//! 4. leaves a component as it is when play never leaves it under the frozen decisions
+//!    (every row keeps its whole weight inside): its equations are singular, and the
+//!    endless play they describe counts as a draw, which only the sweeps from ½ give.
+//!
+//! The frozen decisions are those of the current values, not of the solution, so the step
+//! can overshoot where a decision changes; the sweeps that follow correct that, and the
+//! stopping rule, the polishing and the residual check are those of plain sweeps, so a step
+//! changes how fast the values get there, not where they stop. A step is not repeated at
+//! once with the decisions that are best for its new values (Howard's policy iteration):
+//! tried on Kendall's endgames with 2 pieces a side, that reached another solution of the
+//! equations (1.6e-3 away in 900 positions where a side in the water could wait forever),
+//! not the one the sweeps from ½ reach. One step per 8 sweeps agrees
+//! with plain sweeps: for Kendall's endgames with up to 2 pieces a side, policy steps to
+//! tolerance 1e-9 and to 1e-12 give the same 4-byte table (to 2.3e-10), which differs from
+//! plain sweeps to 1e-9 by at most 4.5e-8, as much as plain sweeps to 1e-9 and to 1e-12
+//! differ: the error is the plain sweeps'.
+//!
+//! The Bellman residual the solver records is not an error bound: in a slow cycle the
+//! values can be off by much more than they change in a sweep (as the 4.5e-8 above shows
+//! for plain sweeps to 1e-9), still within the precision of a 2-byte table file (7.6e-6).
 //!
 //! A state the space leaves out on purpose ([`EndgameSpace::passes_through`]) is compiled as
 //! a chance node in place: its throws, weighted, each followed by the best play.
 //!
-//! Steps 1 and 2 (the expensive part) run on [`SolveOptions::threads`] threads with
-//! `std::thread::scope`. The work is cut into fixed chunks of states, each compiled on its
-//! own and put back in order, so the programs do not depend on the number of threads; the
-//! sweeps stay sequential. The values are therefore the same bit for bit on any number of
+//! Steps 1 and 2 run on [`SolveOptions::threads`] threads with `std::thread::scope`. The
+//! work is cut into fixed chunks of states, each compiled on its own and put back in order,
+//! so the programs do not depend on the number of threads; the sweeps and the policy steps
+//! stay sequential. The values are therefore the same bit for bit on any number of
 //! threads.
 
 use core::ops::Range;
+use std::time::Instant;
 
 use senet_core::{Board, MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
@@ -78,7 +118,7 @@ use super::{EndgameError, EndgameSpace, EndgameTable, MAX_MOVE_CHAIN};
 use crate::player::outcome_value;
 
 /// How precisely to solve.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct SolveOptions {
     /// Value iteration stops once no value changes by more than this in a sweep. The
     /// Bellman residual of the result is then at most this too.
@@ -88,11 +128,121 @@ pub struct SolveOptions {
     pub max_sweeps: u32,
     /// The most positions to take on; a larger space is refused with
     /// [`EndgameError::TooLarge`] before any memory is spent. The solver needs about 70 bytes
-    /// per position (Regency with 3 pieces a side: 9.8 million positions, 700 MB).
+    /// per position (Regency with 3 pieces a side: 9.8 million positions, 700 MB), more
+    /// with policy steps (Kendall with 3 pieces a side: 49.1 million positions, 15.6 GB at
+    /// the peak, most of it for the largest layer).
     pub max_states: usize,
     /// Threads that prepare each layer (0: one per core, as
     /// `std::thread::available_parallelism` reports). The values do not depend on it.
     pub threads: usize,
+    /// Called as the solve goes on (each layer compiled, each whole sweep, each layer
+    /// done), for a program that wants to show progress or measure where the time goes.
+    /// The values do not depend on it.
+    pub progress: Option<fn(&SolveEvent)>,
+    /// Whether to take *policy steps* between the sweeps (see the
+    /// [module documentation](self#policy-steps)); without them the solver only sweeps.
+    /// The stopping rule is the same either way.
+    pub policy_steps: PolicySteps,
+}
+
+/// When the solver takes policy steps (see the [module documentation](self#policy-steps)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PolicySteps {
+    /// Where the space has slow cycles ([`EndgameSpace::slow_cycles`]: Kendall's endgames).
+    /// Elsewhere plain sweeps are as fast: Regency's endgames with 3 pieces a side need 130
+    /// sweeps instead of 350 with policy steps, but take longer and three times the memory.
+    #[default]
+    Auto,
+    /// Always.
+    Always,
+    /// Never: plain sweeps only.
+    Never,
+}
+
+/// What [`SolveOptions::progress`] is told.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SolveEvent {
+    /// A layer's right-hand sides are compiled and its sweeps are about to start.
+    Compiled {
+        /// The layer's place among the layers, from 0.
+        layer: usize,
+        /// Its positions.
+        states: usize,
+        /// 32-bit words of its compiled programs.
+        words: usize,
+        /// Seconds spent sorting and compiling it.
+        seconds: f64,
+    },
+    /// A whole sweep of the layer is done (and any work on its slow states after it).
+    Sweep {
+        /// The layer's place among the layers, from 0.
+        layer: usize,
+        /// Whole sweeps of this layer so far.
+        sweep: u32,
+        /// The largest change of a value in this sweep.
+        change: f64,
+        /// States found converging slowly after this sweep (0 when none were looked for).
+        hot: usize,
+        /// Sweeps over those states alone after this sweep.
+        hot_sweeps: u32,
+        /// Seconds since the layer's sweeps started.
+        seconds: f64,
+    },
+    /// A policy step is done (see the [module documentation](self#policy-steps)).
+    PolicyStep {
+        /// The layer's place among the layers, from 0.
+        layer: usize,
+        /// Whole sweeps of this layer before it.
+        sweep: u32,
+        /// States whose values it solved for (those still moving).
+        states: usize,
+        /// Strongly connected components among them.
+        components: usize,
+        /// The most states in one component.
+        largest: usize,
+        /// States left as they were (in a component that play never leaves, or too large
+        /// to solve exactly).
+        left: usize,
+        /// Those of them in a component that play never leaves.
+        singular: usize,
+        /// The most states in one component left as it was.
+        largest_left: usize,
+        /// The most iterations of the iterative solver (BiCGSTAB) on one large component.
+        krylov_iterations: usize,
+        /// The largest residual it ended with, relative to the right-hand side.
+        krylov_residual: f64,
+        /// The largest Bellman residual of the states after it.
+        residual: f64,
+        /// Seconds it took.
+        seconds: f64,
+    },
+    /// A layer is solved.
+    Solved {
+        /// The layer's place among the layers, from 0.
+        layer: usize,
+        /// Whole sweeps it took.
+        sweeps: u32,
+        /// Its Bellman residual.
+        residual: f64,
+        /// Seconds spent sweeping it.
+        seconds: f64,
+    },
+}
+
+impl PartialEq for SolveOptions {
+    fn eq(&self, other: &SolveOptions) -> bool {
+        let same_progress = match (self.progress, other.progress) {
+            (None, None) => true,
+            (Some(a), Some(b)) => std::ptr::fn_addr_eq(a, b),
+            _ => false,
+        };
+        self.tolerance == other.tolerance
+            && self.max_sweeps == other.max_sweeps
+            && self.max_states == other.max_states
+            && self.threads == other.threads
+            && self.policy_steps == other.policy_steps
+            && same_progress
+    }
 }
 
 impl SolveOptions {
@@ -114,6 +264,8 @@ impl Default for SolveOptions {
             max_sweeps: 100_000,
             max_states: 1 << 26,
             threads: 0,
+            progress: None,
+            policy_steps: PolicySteps::Auto,
         }
     }
 }
@@ -141,6 +293,11 @@ pub struct SolveStats {
     pub hot_states: usize,
     /// Sweeps over such states alone, summed over the layers.
     pub hot_sweeps: u32,
+    /// Policy steps taken (see the [module documentation](self#policy-steps)), summed over
+    /// the layers.
+    pub policy_steps: u32,
+    /// The most states of one strongly connected component a policy step solved exactly.
+    pub largest_component: usize,
 }
 
 /// Whole sweeps of a layer before the solver looks for states that converge slowly.
@@ -157,6 +314,8 @@ const HOT_MOST_SHARE: usize = 8;
 /// a slow cycle moves its values little per sweep, so a small change does not yet mean a
 /// small error there.
 const HOT_PRECISION: f64 = 1e-3;
+/// The most whole sweeps spent polishing a layer (see the module documentation).
+const POLISH_MOST: u32 = 8;
 /// The most work spent on hot states at a time, in whole sweeps of the layer.
 const HOT_BUDGET: usize = 32;
 
@@ -217,8 +376,27 @@ pub fn solve<S: EndgameSpace>(
         ..SolveStats::default()
     };
     let threads = options.thread_count().max(1);
-    for layer in layers {
+    let steps_wanted = match options.policy_steps {
+        PolicySteps::Auto => space.slow_cycles(),
+        PolicySteps::Always => true,
+        PolicySteps::Never => false,
+    };
+    let report = |event: SolveEvent| {
+        if let Some(progress) = options.progress {
+            progress(&event);
+        }
+    };
+    for (layer_number, layer) in layers.into_iter().enumerate() {
+        let compiling = Instant::now();
+        let states = layer.len();
         let program = compile_layer(&space, layer, threads)?;
+        report(SolveEvent::Compiled {
+            layer: layer_number,
+            states,
+            words: program.words(),
+            seconds: compiling.elapsed().as_secs_f64(),
+        });
+        let sweeping = Instant::now();
         stats.program_words = stats.program_words.max(program.words());
         let mut local = vec![0.5; program.order.len()];
         let mut sweeps = 0;
@@ -226,18 +404,50 @@ pub fn solve<S: EndgameSpace>(
         let mut hot = Vec::new();
         let fine = options.tolerance * HOT_PRECISION;
         let mut polishing = false;
+        let mut polished = 0;
         loop {
-            let look = polishing || (sweeps >= HOT_START && sweeps % HOT_EVERY == 0);
-            let threshold = if polishing {
+            // Policy steps while the sweeps are not yet within the tolerance; plain sweeps
+            // (and hot states) from then on, so that the stopping rule is the plain one.
+            let policy_step = steps_wanted
+                && !polishing
+                && sweeps >= POLICY_START
+                && (sweeps - POLICY_START).is_multiple_of(POLICY_EVERY);
+            let look =
+                !policy_step && (polishing || (sweeps >= HOT_START && sweeps % HOT_EVERY == 0));
+            let threshold = if polishing || policy_step {
                 fine
             } else {
                 last_change * HOT_SHARE
             };
             hot.clear();
-            let most_hot = local.len() / if polishing { 2 } else { HOT_MOST_SHARE };
-            let record = look.then_some((threshold, most_hot, &mut hot));
+            let most_hot = if policy_step {
+                usize::MAX - 1
+            } else {
+                local.len() / if polishing { 2 } else { HOT_MOST_SHARE }
+            };
+            let record = (look || policy_step).then_some((threshold, most_hot, &mut hot));
             let change = program.sweep(&probabilities, &mut local, &values, record);
             sweeps += 1;
+            if policy_step && change > options.tolerance && !hot.is_empty() {
+                let started = Instant::now();
+                let step = program.policy_step(&probabilities, &mut local, &values, &hot);
+                stats.policy_steps += 1;
+                stats.largest_component = stats.largest_component.max(step.largest);
+                report(SolveEvent::PolicyStep {
+                    layer: layer_number,
+                    sweep: sweeps,
+                    states: hot.len(),
+                    components: step.components,
+                    largest: step.largest,
+                    left: step.left,
+                    singular: step.singular,
+                    largest_left: step.largest_left,
+                    krylov_iterations: step.krylov_iterations,
+                    krylov_residual: step.krylov_residual,
+                    residual: step.residual,
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            }
             if sweeps >= options.max_sweeps && change > options.tolerance {
                 return Err(EndgameError::NotConverged { sweeps, change });
             }
@@ -265,7 +475,21 @@ pub fn solve<S: EndgameSpace>(
                 stats.hot_states = stats.hot_states.max(hot.len());
                 stats.hot_sweeps += settled;
             }
-            if polishing && change <= options.tolerance && settled <= 1 {
+            report(SolveEvent::Sweep {
+                layer: layer_number,
+                sweep: sweeps,
+                change,
+                hot: if look { hot.len() } else { 0 },
+                hot_sweeps: settled,
+                seconds: sweeping.elapsed().as_secs_f64(),
+            });
+            if polishing {
+                polished += 1;
+            }
+            // Slow cycles magnify rounding errors by as much as they slow the sweeps, so
+            // the states still moving at all may never settle: polish only so long.
+            if polishing && change <= options.tolerance && (settled <= 1 || polished >= POLISH_MOST)
+            {
                 break;
             }
             if sweeps >= options.max_sweeps {
@@ -280,6 +504,12 @@ pub fn solve<S: EndgameSpace>(
         // Later layers never change this one, so its residual is final now.
         let residual = program.residual(&probabilities, &local, &values);
         stats.residual = stats.residual.max(residual);
+        report(SolveEvent::Solved {
+            layer: layer_number,
+            sweeps,
+            residual,
+            seconds: sweeping.elapsed().as_secs_f64(),
+        });
         for (&index, &value) in program.order.iter().zip(&local) {
             values[index as usize] = value;
         }
@@ -381,26 +611,7 @@ impl LayerProgram {
         target: f64,
         budget: usize,
     ) -> u32 {
-        // Where each hot state's program starts: walk its chunk from the start.
-        let mut starts = Vec::with_capacity(hot.len());
-        let mut walked = (usize::MAX, 0, 0);
-        for &place in hot {
-            let place = place as usize;
-            let chunk = place / CHUNK;
-            let (mut current, mut next, mut at) = walked;
-            if current != chunk {
-                (current, next, at) = (chunk, chunk * CHUNK, 0);
-            }
-            let words = &self.chunks[chunk];
-            while next < place {
-                for _ in probabilities {
-                    skip(words, &mut at);
-                }
-                next += 1;
-            }
-            starts.push((place, chunk, at));
-            walked = (current, next, at);
-        }
+        let starts = self.starts(probabilities, hot);
         let mut sweeps = 0;
         let mut spent = 0;
         let mut trend = Trend::new();
@@ -424,6 +635,541 @@ impl LayerProgram {
         }
         sweeps
     }
+}
+
+/// Whole sweeps of a layer before the first policy step (the first sweeps change the
+/// decisions a lot).
+const POLICY_START: u32 = 8;
+/// Whole sweeps between two policy steps.
+const POLICY_EVERY: u32 = 8;
+/// Components up to this many states are solved exactly (dense elimination); larger ones
+/// are left to the sweeps.
+const DENSE_MOST: usize = 64;
+/// A component whose every row keeps at least `1 − ESCAPE` of its weight inside it is one
+/// that play never leaves under the frozen decisions: its equations are singular.
+const ESCAPE: f64 = 1e-12;
+
+/// The linear equations `x_i = constant_i + Σ_j coefficient_ij · x_j` of a set of states
+/// under frozen decisions, one row per state.
+#[derive(Default)]
+struct Rows {
+    /// Where each row's terms start in `column`/`coefficient` (one more than the rows).
+    start: Vec<usize>,
+    column: Vec<u32>,
+    coefficient: Vec<f64>,
+    constant: Vec<f64>,
+}
+
+/// What a policy step did.
+struct PolicyReport {
+    components: usize,
+    largest: usize,
+    left: usize,
+    singular: usize,
+    largest_left: usize,
+    /// The most iterations of [`solve_sparse`] on one component, and the largest residual
+    /// (relative to the right-hand side) it ended with.
+    krylov_iterations: usize,
+    krylov_residual: f64,
+    /// The Bellman residual of the states after the step.
+    residual: f64,
+}
+
+impl LayerProgram {
+    /// Where the programs of the places `hot` (ascending) start: (place, chunk, word).
+    fn starts(&self, probabilities: &[f64], hot: &[u32]) -> Vec<(usize, usize, usize)> {
+        let mut starts = Vec::with_capacity(hot.len());
+        let mut walked = (usize::MAX, 0, 0);
+        for &place in hot {
+            let place = place as usize;
+            let chunk = place / CHUNK;
+            let (mut current, mut next, mut at) = walked;
+            if current != chunk {
+                (current, next, at) = (chunk, chunk * CHUNK, 0);
+            }
+            let words = &self.chunks[chunk];
+            while next < place {
+                for _ in probabilities {
+                    skip(words, &mut at);
+                }
+                next += 1;
+            }
+            starts.push((place, chunk, at));
+            walked = (current, next, at);
+        }
+        starts
+    }
+
+    /// One policy step on the places `hot` (ascending): freezes every decision of their
+    /// right-hand sides at the move that is best for the current values, and solves the
+    /// linear equations that are left for their values, the rest of the layer held fixed.
+    fn policy_step(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+    ) -> PolicyReport {
+        let starts = self.starts(probabilities, hot);
+        let mut report = PolicyReport {
+            components: 0,
+            largest: 0,
+            left: 0,
+            singular: 0,
+            largest_left: 0,
+            krylov_iterations: 0,
+            krylov_residual: 0.0,
+            residual: 0.0,
+        };
+        self.solve_frozen(probabilities, local, solved, hot, &starts, &mut report);
+        // Not repeated with the decisions that are best for the new values (Howard's policy
+        // iteration): in Kendall's endgames that led to another solution of the equations,
+        // in which an endless cycle kept values other than a draw's.
+        report.residual = self.residual_at(probabilities, local, solved, &starts);
+        report
+    }
+
+    /// The largest `|V(s) − right-hand side(s)|` over the places of `starts`.
+    fn residual_at(
+        &self,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+        starts: &[(usize, usize, usize)],
+    ) -> f64 {
+        let mut largest: f64 = 0.0;
+        for &(place, chunk, start) in starts {
+            let mut at = start;
+            let total = right_hand_side(&self.chunks[chunk], &mut at, probabilities, local, solved);
+            largest = largest.max((total - local[place]).abs());
+        }
+        largest
+    }
+
+    /// Freezes every decision of the right-hand sides of the places `hot` at the move that
+    /// is best for the current values, and solves the linear equations that are left.
+    fn solve_frozen(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+        starts: &[(usize, usize, usize)],
+        report: &mut PolicyReport,
+    ) {
+        let mut slot = vec![u32::MAX; local.len()];
+        for (i, &place) in hot.iter().enumerate() {
+            slot[place as usize] = i as u32;
+        }
+        let mut rows = Rows::default();
+        rows.start.push(0);
+        let mut terms: Vec<(u32, f64)> = Vec::new();
+        for &(_, chunk, start) in starts {
+            terms.clear();
+            let mut constant = 0.0;
+            let mut at = start;
+            let linear = Linear {
+                words: &self.chunks[chunk],
+                probabilities,
+                local,
+                solved,
+                slot: &slot,
+            };
+            for &p in probabilities {
+                linear.expression(&mut at, p, &mut terms, &mut constant);
+            }
+            terms.sort_unstable_by_key(|&(column, _)| column);
+            let mut last = u32::MAX;
+            for &(column, coefficient) in &terms {
+                if column == last {
+                    *rows.coefficient.last_mut().expect("a term was pushed") += coefficient;
+                } else {
+                    rows.column.push(column);
+                    rows.coefficient.push(coefficient);
+                    last = column;
+                }
+            }
+            rows.constant.push(constant);
+            rows.start.push(rows.column.len());
+        }
+        drop(slot);
+        let (members, bounds) = components(&rows);
+        let mut x: Vec<f64> = hot.iter().map(|&place| local[place as usize]).collect();
+        let mut position = vec![u32::MAX; hot.len()];
+        report.components = bounds.len() - 1;
+        report.left = 0;
+        report.singular = 0;
+        report.largest_left = 0;
+        let mut matrix = Vec::new();
+        let mut right = Vec::new();
+        let mut sparse = Rows::default();
+        for bound in bounds.windows(2) {
+            let component = &members[bound[0]..bound[1]];
+            let n = component.len();
+            for (k, &i) in component.iter().enumerate() {
+                position[i as usize] = k as u32;
+            }
+            // Right-hand sides with everything outside the component (solved already, or
+            // held fixed) moved into the constants; I − A inside, as dense rows for a small
+            // component, as sparse rows for a large one.
+            let mut escapes = false;
+            let dense = n <= DENSE_MOST;
+            matrix.clear();
+            if dense {
+                matrix.resize(n * n, 0.0);
+                for k in 0..n {
+                    matrix[k * n + k] = 1.0;
+                }
+            } else {
+                sparse.start.clear();
+                sparse.start.push(0);
+                sparse.column.clear();
+                sparse.coefficient.clear();
+            }
+            right.clear();
+            for (k, &i) in component.iter().enumerate() {
+                let i = i as usize;
+                let mut b = rows.constant[i];
+                let mut inside = 0.0;
+                for t in rows.start[i]..rows.start[i + 1] {
+                    let j = rows.column[t] as usize;
+                    let a = rows.coefficient[t];
+                    let at = position[j];
+                    if at == u32::MAX {
+                        b += a * x[j];
+                    } else {
+                        inside += a.abs();
+                        if dense {
+                            matrix[k * n + at as usize] -= a;
+                        } else {
+                            sparse.column.push(at);
+                            sparse.coefficient.push(a);
+                        }
+                    }
+                }
+                escapes |= inside < 1.0 - ESCAPE;
+                right.push(b);
+                if !dense {
+                    sparse.start.push(sparse.column.len());
+                }
+            }
+            let solution = if !escapes {
+                None
+            } else if dense {
+                solve_dense(&mut matrix, &mut right, n)
+            } else {
+                let guess: Vec<f64> = component.iter().map(|&i| x[i as usize]).collect();
+                let solved = solve_sparse(&sparse, &right, guess);
+                report.krylov_iterations = report.krylov_iterations.max(solved.iterations);
+                report.krylov_residual = report.krylov_residual.max(solved.residual);
+                solved.x
+            };
+            match solution {
+                Some(values) => {
+                    report.largest = report.largest.max(n);
+                    for (&i, v) in component.iter().zip(values) {
+                        x[i as usize] = v.clamp(0.0, 1.0);
+                    }
+                }
+                None => {
+                    report.left += n;
+                    report.largest_left = report.largest_left.max(n);
+                    if !escapes {
+                        report.singular += n;
+                    }
+                }
+            }
+            for &i in component {
+                position[i as usize] = u32::MAX;
+            }
+        }
+        for (&place, &value) in hot.iter().zip(&x) {
+            local[place as usize] = value;
+        }
+    }
+}
+
+/// Reads a right-hand side as a linear expression in the values of the states being
+/// solved for, the decisions frozen at the best move for the current values.
+struct Linear<'a> {
+    words: &'a [u32],
+    probabilities: &'a [f64],
+    local: &'a [f64],
+    solved: &'a [f64],
+    /// Each place's row among the states solved for, or `u32::MAX`.
+    slot: &'a [u32],
+}
+
+impl Linear<'_> {
+    /// Adds `scale` times the expression at `words[*at]` to `terms` and `constant`, moving
+    /// `at` past it.
+    fn expression(
+        &self,
+        at: &mut usize,
+        scale: f64,
+        terms: &mut Vec<(u32, f64)>,
+        constant: &mut f64,
+    ) {
+        let word = self.words[*at];
+        *at += 1;
+        let payload = (word & PAYLOAD) as usize;
+        match word >> TAG_SHIFT {
+            0 => match self.slot[payload] {
+                u32::MAX => *constant += scale * self.local[payload],
+                row => terms.push((row, scale)),
+            },
+            1 => match self.slot[payload] {
+                u32::MAX => *constant += scale * (1.0 - self.local[payload]),
+                row => {
+                    *constant += scale;
+                    terms.push((row, -scale));
+                }
+            },
+            2 => *constant += scale * self.solved[payload],
+            3 => *constant += scale * (1.0 - self.solved[payload]),
+            6 => *constant += scale * TERMINAL_VALUES[payload.min(2)],
+            tag @ (4 | 5) => {
+                // The first best move, as the sweeps' max/min would see it.
+                let mut probe = *at;
+                let mut best = 0;
+                let mut best_value = evaluate(
+                    self.words,
+                    &mut probe,
+                    self.probabilities,
+                    self.local,
+                    self.solved,
+                );
+                for k in 1..payload {
+                    let v = evaluate(
+                        self.words,
+                        &mut probe,
+                        self.probabilities,
+                        self.local,
+                        self.solved,
+                    );
+                    if (tag == 4 && v > best_value) || (tag == 5 && v < best_value) {
+                        best = k;
+                        best_value = v;
+                    }
+                }
+                for k in 0..payload {
+                    if k == best {
+                        self.expression(at, scale, terms, constant);
+                    } else {
+                        skip(self.words, at);
+                    }
+                }
+            }
+            _ => {
+                for &p in self.probabilities {
+                    self.expression(at, scale * p, terms, constant);
+                }
+            }
+        }
+    }
+}
+
+/// The strongly connected components of the graph with an edge `i → j` for each term of
+/// row `i` (Tarjan's algorithm, without recursion). Returns the rows component by
+/// component and where each component starts (and the end); every component comes after
+/// all those its rows have terms in.
+fn components(rows: &Rows) -> (Vec<u32>, Vec<usize>) {
+    const NONE: u32 = u32::MAX;
+    let n = rows.constant.len();
+    let mut index = vec![NONE; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut members = Vec::with_capacity(n);
+    let mut bounds = vec![0];
+    let mut calls: Vec<(u32, usize)> = Vec::new();
+    let mut counter = 0u32;
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        calls.push((root as u32, rows.start[root]));
+        while let Some(&(v, next)) = calls.last() {
+            let v = v as usize;
+            if next < rows.start[v + 1] {
+                calls.last_mut().expect("not empty").1 = next + 1;
+                let w = rows.column[next] as usize;
+                if index[w] == NONE {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    calls.push((w as u32, rows.start[w]));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                calls.pop();
+                if let Some(&(u, _)) = calls.last() {
+                    low[u as usize] = low[u as usize].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w as usize] = false;
+                        members.push(w);
+                        if w as usize == v {
+                            break;
+                        }
+                    }
+                    bounds.push(members.len());
+                }
+            }
+        }
+    }
+    (members, bounds)
+}
+
+/// The most iterations of [`solve_sparse`].
+const KRYLOV_MOST: usize = 2000;
+/// [`solve_sparse`] stops when the residual's 2-norm is this small against the right-hand
+/// side's.
+const KRYLOV_PRECISION: f64 = 1e-14;
+
+/// `y = (I − A) · x` for the rows `a` (their constants unused).
+fn multiply(a: &Rows, x: &[f64], y: &mut [f64]) {
+    for (k, out) in y.iter_mut().enumerate() {
+        let mut v = x[k];
+        for t in a.start[k]..a.start[k + 1] {
+            v -= a.coefficient[t] * x[a.column[t] as usize];
+        }
+        *out = v;
+    }
+}
+
+/// What [`solve_sparse`] found.
+struct Krylov {
+    /// The solution, or `None` when it ended no better than the guess.
+    x: Option<Vec<f64>>,
+    iterations: usize,
+    /// The residual's 2-norm relative to the right-hand side's.
+    residual: f64,
+}
+
+/// Solves `(I − A) · x = b` for the rows `a` by BiCGSTAB (van der Vorst's stabilised
+/// biconjugate gradients) from the guess `x`.
+fn solve_sparse(a: &Rows, b: &[f64], mut x: Vec<f64>) -> Krylov {
+    let n = b.len();
+    let norm = |v: &[f64]| dot(v, v).sqrt();
+    let mut r = vec![0.0; n];
+    multiply(a, &x, &mut r);
+    for (r, &b) in r.iter_mut().zip(b) {
+        *r = b - *r;
+    }
+    let first = norm(&r);
+    let scale = norm(b).max(f64::MIN_POSITIVE);
+    let goal = KRYLOV_PRECISION * scale;
+    if first <= goal {
+        return Krylov {
+            x: Some(x),
+            iterations: 0,
+            residual: first / scale,
+        };
+    }
+    let shadow = r.clone();
+    let (mut rho, mut alpha, mut omega) = (1.0, 1.0, 1.0);
+    let mut v = vec![0.0; n];
+    let mut p = vec![0.0; n];
+    let mut s = vec![0.0; n];
+    let mut t = vec![0.0; n];
+    let mut best = (first, x.clone());
+    let mut iterations = 0;
+    for _ in 0..KRYLOV_MOST {
+        iterations += 1;
+        let rho_next = dot(&shadow, &r);
+        if rho_next == 0.0 || omega == 0.0 {
+            break;
+        }
+        let beta = (rho_next / rho) * (alpha / omega);
+        for k in 0..n {
+            p[k] = r[k] + beta * (p[k] - omega * v[k]);
+        }
+        multiply(a, &p, &mut v);
+        let along = dot(&shadow, &v);
+        if along == 0.0 {
+            break;
+        }
+        alpha = rho_next / along;
+        for k in 0..n {
+            s[k] = r[k] - alpha * v[k];
+        }
+        multiply(a, &s, &mut t);
+        let tt = dot(&t, &t);
+        omega = if tt > 0.0 { dot(&t, &s) / tt } else { 0.0 };
+        for k in 0..n {
+            x[k] += alpha * p[k] + omega * s[k];
+            r[k] = s[k] - omega * t[k];
+        }
+        rho = rho_next;
+        let size = norm(&r);
+        if !size.is_finite() {
+            break;
+        }
+        if size < best.0 {
+            best = (size, x.clone());
+        }
+        if size <= goal {
+            break;
+        }
+    }
+    let (size, x) = best;
+    Krylov {
+        x: (size < first && x.iter().all(|v| v.is_finite())).then_some(x),
+        iterations,
+        residual: size / scale,
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Solves the `n × n` system `a · x = b` by Gaussian elimination with partial pivoting;
+/// `None` if it is singular to working precision.
+fn solve_dense(a: &mut [f64], b: &mut [f64], n: usize) -> Option<Vec<f64>> {
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&i, &j| a[i * n + col].abs().total_cmp(&a[j * n + col].abs()))
+            .expect("col < n");
+        if a[pivot * n + col].abs() < 1e-13 {
+            return None;
+        }
+        if pivot != col {
+            for k in 0..n {
+                a.swap(pivot * n + k, col * n + k);
+            }
+            b.swap(pivot, col);
+        }
+        let diagonal = a[col * n + col];
+        for row in col + 1..n {
+            let factor = a[row * n + col] / diagonal;
+            if factor != 0.0 {
+                for k in col..n {
+                    a[row * n + k] -= factor * a[col * n + k];
+                }
+                b[row] -= factor * b[col];
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let mut v = b[row];
+        for k in row + 1..n {
+            v -= a[row * n + k] * x[k];
+        }
+        x[row] = v / a[row * n + row];
+    }
+    x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
 /// Sweeps between two looks at how the hot values move.
@@ -965,6 +1711,74 @@ mod tests {
             program.settle(&[0.5, 0.5], &mut local, &[], &[0], 0.0, 10),
             10
         );
+    }
+
+    #[test]
+    fn components_come_after_those_they_lead_to() {
+        // 0 ⇄ 1 → 2, and 3 on its own with a loop.
+        let rows = Rows {
+            start: vec![0, 1, 3, 3, 4],
+            column: vec![1, 0, 2, 3],
+            coefficient: vec![0.5; 4],
+            constant: vec![0.0; 4],
+        };
+        let (members, bounds) = components(&rows);
+        let found: Vec<Vec<u32>> = bounds
+            .windows(2)
+            .map(|b| {
+                let mut c = members[b[0]..b[1]].to_vec();
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        assert_eq!(found, [vec![2], vec![0, 1], vec![3]]);
+    }
+
+    #[test]
+    fn dense_elimination_solves_and_refuses_singular_systems() {
+        let mut a = [0.0, 2.0, 1.0, 1.0];
+        let mut b = [4.0, 3.0];
+        assert_eq!(solve_dense(&mut a, &mut b, 2), Some(vec![1.0, 2.0]));
+        let mut a = [1.0, 1.0, 1.0, 1.0];
+        assert_eq!(solve_dense(&mut a, &mut [1.0, 2.0], 2), None);
+    }
+
+    #[test]
+    fn a_policy_step_solves_a_slow_cycle_at_once_and_leaves_an_endless_one() {
+        // Throws 1/1000 and 999/1000. Places 0 and 1 win on the rare throw, else go to each
+        // other: their values creep towards 1 from ½ by 0.2% a sweep. Place 2 may wait
+        // forever (a draw, its value stays ½) or lose at once.
+        let p = [0.001, 0.999];
+        let program = LayerProgram {
+            order: vec![0, 1, 2],
+            chunks: vec![vec![
+                TERMINAL | 2,
+                LOCAL_SAME | 1,
+                TERMINAL | 2,
+                LOCAL_SAME,
+                MAXIMUM | 2,
+                LOCAL_SAME | 2,
+                TERMINAL,
+                MAXIMUM | 2,
+                TERMINAL,
+                LOCAL_SAME | 2,
+            ]],
+        };
+        let mut local = vec![0.5; 3];
+        let step = program.policy_step(&p, &mut local, &[], &[0, 1, 2]);
+        assert!((local[0] - 1.0).abs() < 1e-12, "{local:?}");
+        assert!((local[1] - 1.0).abs() < 1e-12, "{local:?}");
+        assert_eq!(local[2], 0.5);
+        assert_eq!((step.components, step.largest, step.left), (2, 2, 1));
+        assert_eq!(step.singular, 1);
+        assert!(step.residual < 1e-12);
+        // Plain sweeps from ½ are still far off after a thousand sweeps.
+        let mut plain = vec![0.5; 3];
+        for _ in 0..1000 {
+            program.sweep(&p, &mut plain, &[], None);
+        }
+        assert!((plain[0] - 1.0).abs() > 0.01, "{plain:?}");
+        assert_eq!(plain[2], 0.5);
     }
 
     #[test]
