@@ -385,12 +385,10 @@ impl Ruleset for Bell {
                 }
                 own |= target;
             }
-            let mut sides = [0u32; 2];
-            sides[me.index()] = own;
-            sides[opp.index()] = theirs;
             board.replace_pieces(
-                SquareSet::from_bits_truncate(sides[0]),
-                SquareSet::from_bits_truncate(sides[1]),
+                me,
+                SquareSet::from_bits_truncate(own),
+                SquareSet::from_bits_truncate(theirs),
             );
         }
         // Be-4: the turn passes after one throw. A side with no piece left on the board could

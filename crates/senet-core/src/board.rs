@@ -292,25 +292,27 @@ impl BitBoard {
         self.hand[side.index()] = n;
     }
 
-    /// Replaces both sides' squares at once (the counters stay), for play code that computes
-    /// a move's result on raw bits. Returns false, and leaves the board as it was, when the
-    /// two sets overlap. Unlike [`BitBoard::set_pieces`] it builds no error value, so the hot
-    /// path carries no error to drop.
+    /// Replaces the squares of `side` and of its opponent at once (the counters stay), for
+    /// play code that computes a move's result on raw bits. Returns false, and leaves the
+    /// board as it was, when the two sets overlap. Unlike [`BitBoard::set_pieces`] it builds
+    /// no error value, so the hot path carries no error to drop.
     ///
     /// ```
     /// use senet_core::{BitBoard, Side, SquareSet};
     /// let mut board = BitBoard::EMPTY;
-    /// let (black, white) = (SquareSet::from_squares([1, 3]).unwrap(), SquareSet::from_squares([2]).unwrap());
-    /// assert!(board.replace_pieces(black, white));
-    /// assert_eq!(board.pieces_of(Side::White), white);
-    /// assert!(!board.replace_pieces(black, black));
-    /// assert_eq!(board.pieces_of(Side::White), white);
+    /// let (mine, theirs) = (SquareSet::from_squares([1, 3]).unwrap(), SquareSet::from_squares([2]).unwrap());
+    /// assert!(board.replace_pieces(Side::White, mine, theirs));
+    /// assert_eq!(board.pieces_of(Side::White), mine);
+    /// assert_eq!(board.pieces_of(Side::Black), theirs);
+    /// assert!(!board.replace_pieces(Side::White, mine, mine));
+    /// assert_eq!(board.pieces_of(Side::Black), theirs);
     /// ```
     #[inline]
-    pub fn replace_pieces(&mut self, black: SquareSet, white: SquareSet) -> bool {
-        let disjoint = (black & white).is_empty();
+    pub fn replace_pieces(&mut self, side: Side, own: SquareSet, theirs: SquareSet) -> bool {
+        let disjoint = (own & theirs).is_empty();
         if disjoint {
-            self.sides = [black, white];
+            self.sides[side.index()] = own;
+            self.sides[side.opponent().index()] = theirs;
         }
         disjoint
     }

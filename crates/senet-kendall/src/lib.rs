@@ -362,12 +362,10 @@ impl Kendall {
         let followed = &mut state.must_move[opp.index()];
         let follow = (hit != 0) & (*followed == to);
         *followed = if follow { from } else { *followed };
-        let mut sides = [0u32; 2];
-        sides[me.index()] = own;
-        sides[opp.index()] = theirs;
         board.replace_pieces(
-            SquareSet::from_bits_truncate(sides[0]),
-            SquareSet::from_bits_truncate(sides[1]),
+            me,
+            SquareSet::from_bits_truncate(own),
+            SquareSet::from_bits_truncate(theirs),
         );
         // K-13: entering the water by one's own move (a 1 from 26) ends the turn.
         to == WATER
