@@ -72,12 +72,7 @@ fn regency_sweeps_plainly_unless_policy_steps_are_asked_for() {
     .unwrap();
     assert!(stepped.stats().policy_steps > 0);
     assert!(stepped.stats().sweeps < plain.stats().sweeps);
-    let largest = plain
-        .values()
-        .iter()
-        .zip(stepped.values())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
+    let largest = plain.largest_difference(&stepped);
     assert!(largest < 1e-8, "values differ by {largest:e}");
     assert!(stepped.bellman_residual().unwrap() <= TOLERANCE);
 }
@@ -282,12 +277,7 @@ fn tables_round_trip_through_the_file_format() {
         );
         let space = RegencyEndgame::new(Regency::default(), 2).unwrap();
         let back = EndgameTable::from_bytes(space, &bytes).unwrap();
-        let worst = table
-            .values()
-            .iter()
-            .zip(back.values())
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+        let worst = table.largest_difference(&back);
         assert!(worst <= precision, "{encoding:?}: {worst:e}");
         assert_eq!(back.stats().residual, table.stats().residual);
         let mut reader = &bytes[..];

@@ -121,12 +121,7 @@ fn policy_steps_agree_with_plain_sweeps_and_need_fewer() {
         stepped.stats().sweeps,
         plain.stats().sweeps
     );
-    let largest = plain
-        .values()
-        .iter()
-        .zip(stepped.values())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
+    let largest = plain.largest_difference(stepped);
     assert!(largest < 1e-8, "values differ by {largest:e}");
     assert!(stepped.bellman_residual().unwrap() <= TOLERANCE);
 }
@@ -356,12 +351,7 @@ fn tables_round_trip_through_the_file_format_and_refuse_other_options() {
     let bytes = table.to_bytes(ValueEncoding::U32);
     let space = KendallEndgame::new(immediate(), 1).unwrap();
     let back = EndgameTable::from_bytes(space, &bytes).unwrap();
-    let worst = table
-        .values()
-        .iter()
-        .zip(back.values())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f64::max);
+    let worst = table.largest_difference(&back);
     assert!(worst <= 1.2e-10, "{worst:e}");
     let oracle = read_for(&immediate(), &bytes).unwrap();
     assert_eq!(oracle.spec().to_string(), "kendall(throw_timing=immediate)");

@@ -343,6 +343,20 @@ impl<S: EndgameSpace> EndgameTable<S> {
         &self.values
     }
 
+    /// The largest difference between a value of this table and the same position's value in
+    /// `other`: how far two solves (other tolerances, methods or encodings) disagree. Tables
+    /// of different sizes differ by infinity.
+    pub fn largest_difference(&self, other: &EndgameTable<S>) -> f64 {
+        if self.values.len() != other.values.len() {
+            return f64::INFINITY;
+        }
+        self.values
+            .iter()
+            .zip(&other.values)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max)
+    }
+
     /// Checks the Bellman equation at every position, straight from the turn machine (not
     /// from the solver's compiled programs): the largest `|V(s) − right-hand side(s)|`.
     pub fn bellman_residual(&self) -> Result<f64, EndgameError> {
