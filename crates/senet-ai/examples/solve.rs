@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use clap::Parser;
 use senet_ai::endgame::{
-    EndgameSpace, KendallEndgame, PolicySteps, RegencyEndgame, SolveEvent, SolveOptions,
-    ValueEncoding, solve,
+    EndgameSpace, KendallEndgame, PolicyStepReport, PolicySteps, RegencyEndgame, SolveEvent,
+    SolveOptions, ValueEncoding, solve,
 };
 use senet_core::{Ruleset, RulesetSpec};
 use senet_kendall::Kendall;
@@ -82,14 +82,17 @@ fn show(event: &SolveEvent) {
             layer,
             sweep,
             states,
-            components,
-            largest,
-            left,
-            singular,
-            largest_left,
-            krylov_iterations,
-            krylov_residual,
-            residual,
+            report:
+                PolicyStepReport {
+                    components,
+                    largest,
+                    left,
+                    singular,
+                    largest_left,
+                    krylov_iterations,
+                    krylov_residual,
+                    residual,
+                },
             seconds,
         } => eprintln!(
             "layer {layer} sweep {sweep}: policy step on {states} states, {components} \

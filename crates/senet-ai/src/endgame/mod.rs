@@ -49,7 +49,7 @@ pub use dispatch::{read_for, solve_file_for, solve_for, supports_endgame};
 pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
 pub use regency::RegencyEndgame;
-pub use solver::{PolicySteps, SolveEvent, SolveOptions, SolveStats, solve};
+pub use solver::{PolicyStepReport, PolicySteps, SolveEvent, SolveOptions, SolveStats, solve};
 pub use table::{EndgameTable, ValueEncoding};
 
 use crate::player::outcome_value;

@@ -196,23 +196,8 @@ pub enum SolveEvent {
         sweep: u32,
         /// States whose values it solved for (those still moving).
         states: usize,
-        /// Strongly connected components among them.
-        components: usize,
-        /// The most states in one component.
-        largest: usize,
-        /// States left as they were (in a component that play never leaves, or too large
-        /// to solve exactly).
-        left: usize,
-        /// Those of them in a component that play never leaves.
-        singular: usize,
-        /// The most states in one component left as it was.
-        largest_left: usize,
-        /// The most iterations of the iterative solver (BiCGSTAB) on one large component.
-        krylov_iterations: usize,
-        /// The largest residual it ended with, relative to the right-hand side.
-        krylov_residual: f64,
-        /// The largest Bellman residual of the states after it.
-        residual: f64,
+        /// What it found and did.
+        report: PolicyStepReport,
         /// Seconds it took.
         seconds: f64,
     },
@@ -437,14 +422,7 @@ pub fn solve<S: EndgameSpace>(
                     layer: layer_number,
                     sweep: sweeps,
                     states: hot.len(),
-                    components: step.components,
-                    largest: step.largest,
-                    left: step.left,
-                    singular: step.singular,
-                    largest_left: step.largest_left,
-                    krylov_iterations: step.krylov_iterations,
-                    krylov_residual: step.krylov_residual,
-                    residual: step.residual,
+                    report: step,
                     seconds: started.elapsed().as_secs_f64(),
                 });
             }
@@ -660,19 +638,26 @@ struct Rows {
     constant: Vec<f64>,
 }
 
-/// What a policy step did.
-struct PolicyReport {
-    components: usize,
-    largest: usize,
-    left: usize,
-    singular: usize,
-    largest_left: usize,
-    /// The most iterations of [`solve_sparse`] on one component, and the largest residual
-    /// (relative to the right-hand side) it ended with.
-    krylov_iterations: usize,
-    krylov_residual: f64,
-    /// The Bellman residual of the states after the step.
-    residual: f64,
+/// What a policy step found and did (see [`SolveEvent::PolicyStep`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PolicyStepReport {
+    /// Strongly connected components among the states it solved for.
+    pub components: usize,
+    /// The most states in one component.
+    pub largest: usize,
+    /// States left as they were (in a component that play never leaves, or too large to
+    /// solve exactly).
+    pub left: usize,
+    /// Those of them in a component that play never leaves.
+    pub singular: usize,
+    /// The most states in one component left as it was.
+    pub largest_left: usize,
+    /// The most iterations of the iterative solver (BiCGSTAB) on one large component.
+    pub krylov_iterations: usize,
+    /// The largest residual it ended with, relative to the right-hand side.
+    pub krylov_residual: f64,
+    /// The largest Bellman residual of the states after the step.
+    pub residual: f64,
 }
 
 impl LayerProgram {
@@ -709,18 +694,9 @@ impl LayerProgram {
         local: &mut [f64],
         solved: &[f64],
         hot: &[u32],
-    ) -> PolicyReport {
+    ) -> PolicyStepReport {
         let starts = self.starts(probabilities, hot);
-        let mut report = PolicyReport {
-            components: 0,
-            largest: 0,
-            left: 0,
-            singular: 0,
-            largest_left: 0,
-            krylov_iterations: 0,
-            krylov_residual: 0.0,
-            residual: 0.0,
-        };
+        let mut report = PolicyStepReport::default();
         self.solve_frozen(probabilities, local, solved, hot, &starts, &mut report);
         // Not repeated with the decisions that are best for the new values (Howard's policy
         // iteration): in Kendall's endgames that led to another solution of the equations,
@@ -755,7 +731,7 @@ impl LayerProgram {
         solved: &[f64],
         hot: &[u32],
         starts: &[(usize, usize, usize)],
-        report: &mut PolicyReport,
+        report: &mut PolicyStepReport,
     ) {
         let mut slot = vec![u32::MAX; local.len()];
         for (i, &place) in hot.iter().enumerate() {
