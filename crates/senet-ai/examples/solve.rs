@@ -63,8 +63,18 @@ fn show(event: &SolveEvent) {
         } => eprintln!(
             "layer {layer}: {states} positions, {words} words, compiled in {seconds:.2} s"
         ),
+        SolveEvent::Split {
+            layer,
+            components,
+            largest,
+            seconds,
+        } => eprintln!(
+            "layer {layer}: {components} strongly connected components (largest {largest}) \
+             found in {seconds:.2} s"
+        ),
         SolveEvent::Sweep {
             layer,
+            states,
             sweep,
             change,
             hot,
@@ -73,8 +83,8 @@ fn show(event: &SolveEvent) {
         } => {
             if verbosity >= 2 || hot_sweeps > 0 || sweep.is_power_of_two() {
                 eprintln!(
-                    "layer {layer} sweep {sweep}: change {change:.3e}, hot {hot}, \
-                     hot sweeps {hot_sweeps}, {seconds:.2} s"
+                    "layer {layer}, component of {states}, sweep {sweep}: change {change:.3e}, \
+                     hot {hot}, hot sweeps {hot_sweeps}, {seconds:.2} s"
                 );
             }
         }
@@ -102,11 +112,13 @@ fn show(event: &SolveEvent) {
         ),
         SolveEvent::Solved {
             layer,
-            sweeps,
+            evaluations,
+            most_sweeps,
             residual,
             seconds,
         } => eprintln!(
-            "layer {layer}: solved in {sweeps} sweeps, residual {residual:.2e}, {seconds:.2} s"
+            "layer {layer}: solved with {evaluations} evaluations (at most {most_sweeps} sweeps \
+             of a component), residual {residual:.2e}, {seconds:.2} s"
         ),
     }
 }
@@ -155,16 +167,19 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
     let elapsed = started.elapsed().as_secs_f64();
     let stats = table.stats();
     println!(
-        "{spec} endgames, k = {}: {} positions, {} layers, {} sweeps (at most {} in a layer), \
-         {} policy steps (components up to {} states), {} sweeps of slow states (at most {} states), \
+        "{spec} endgames, k = {}: {} positions, {} layers, {} components (largest {}), \
+         {} layer sweeps' worth of work (at most {} sweeps of a component), {} policy steps \
+         (components up to {} states), {} sweeps of slow states (at most {} states), \
          largest program {} words, residual {:.2e} (tolerance {:.0e}), {:.2} s on {} threads",
         args.pieces,
         stats.states,
         stats.layers,
-        stats.sweeps,
-        stats.max_layer_sweeps,
-        stats.policy_steps,
+        stats.components,
         stats.largest_component,
+        stats.sweeps,
+        stats.max_component_sweeps,
+        stats.policy_steps,
+        stats.largest_policy_component,
         stats.hot_sweeps,
         stats.hot_states,
         stats.program_words,
