@@ -48,7 +48,7 @@
 //!
 //! # Slow cycles
 //!
-//! Some positions converge far more slowly than the rest of their layer. In Kendall's
+//! Some positions converge far more slowly than the rest of their component. In Kendall's
 //! rules a side holding 26 and 27 (a protected pair the other side cannot pass, K-7, K-9)
 //! may wait in the water for a 4 (K-14, K-16) while the other side is shuffled back and
 //! forth by forced moves (K-5); it waits for a rare good moment, and the values of those
@@ -57,10 +57,11 @@
 //! ([`EndgameSpace::slow_cycles`], see [`PolicySteps`]), the solver takes *policy steps*
 //! (below); otherwise it sweeps its *hot* states on their own:
 //!
-//! - after 32 whole sweeps, and every 16 after that, it notes the states whose value moved
-//!   by more than 1% of the largest change of the sweep before; when they are at most an
-//!   eighth of the layer, it sweeps them alone (the rest held fixed) until they move by
-//!   less than 1% of that change, within a budget of 32 sweeps' worth of the layer;
+//! - after 32 whole sweeps of a component, and every 16 after that, it notes the states
+//!   whose value moved by more than 1% of the largest change of the sweep before; when
+//!   they are at most an eighth of the component, it sweeps them alone (the rest held
+//!   fixed) until they move by less than 1% of that change, within a budget of 32 sweeps'
+//!   worth of the component;
 //! - while doing so it follows each hot value from block to block of 64 sweeps and, where
 //!   the differences shrink by a steady ratio `q` (the last two ratios agree to 1% of
 //!   `1 − q`), moves it half of the way to the limit `d·q/(1 − q)` that geometric
@@ -78,11 +79,13 @@
 //!
 //! In a slow cycle the sweeps are slow because they follow the play round by round, but
 //! once each position's best move is known the values solve a *linear* system, which can be
-//! solved at once. A policy step, taken after the 8th whole sweep of a layer and after every
-//! 8th after that until a sweep is within the tolerance:
+//! solved at once. A policy step, taken after the 8th whole sweep of a component and after
+//! every 8th after that until a sweep is within the tolerance:
 //!
 //! 1. takes the states whose value moved by more than a thousandth of the tolerance in the
-//!    sweep just made (the others are held fixed);
+//!    sweep just made (the others are held fixed); when they are at most an eighth of the
+//!    component, it sweeps them alone instead, as for hot states above (cheaper, and a
+//!    step overshoots where their decisions still change);
 //! 2. freezes each of their decisions at the move that is best for the current values
 //!    (the first best, as the sweeps' max/min would take), which leaves each right-hand
 //!    side a linear expression `x_i = c_i + Σ_j a_ij·x_j` in those states' values (`a_ij`
@@ -117,9 +120,9 @@
 //!
 //! Steps 1 and 2 run on [`SolveOptions::threads`] threads with `std::thread::scope`. The
 //! work is cut into fixed chunks of states, each compiled on its own and put back in order,
-//! so the programs do not depend on the number of threads; the sweeps and the policy steps
-//! stay sequential. The values are therefore the same bit for bit on any number of
-//! threads.
+//! so the programs do not depend on the number of threads; the components, the sweeps and
+//! the policy steps are sequential. The values are therefore the same bit for bit on any
+//! number of threads.
 
 use core::ops::Range;
 use std::time::Instant;
@@ -135,8 +138,8 @@ pub struct SolveOptions {
     /// Value iteration stops once no value changes by more than this in a sweep. The
     /// Bellman residual of the result is then at most this too.
     pub tolerance: f64,
-    /// The most sweeps of one layer before giving up with
-    /// [`EndgameError::NotConverged`].
+    /// The most sweeps of one strongly connected component of a layer before giving up
+    /// with [`EndgameError::NotConverged`].
     pub max_sweeps: u32,
     /// The most positions to take on; a larger space is refused with
     /// [`EndgameError::TooLarge`] before any memory is spent. The solver needs about 70 bytes
@@ -147,8 +150,9 @@ pub struct SolveOptions {
     /// Threads that prepare each layer (0: one per core, as
     /// `std::thread::available_parallelism` reports). The values do not depend on it.
     pub threads: usize,
-    /// Called as the solve goes on (each layer compiled, each whole sweep, each layer
-    /// done), for a program that wants to show progress or measure where the time goes.
+    /// Called as the solve goes on (each layer compiled and split, each whole sweep of a
+    /// large component, each layer done), for a program that wants to show progress or
+    /// measure where the time goes.
     /// The values do not depend on it.
     pub progress: Option<fn(&SolveEvent)>,
     /// Whether to take *policy steps* between the sweeps (see the
@@ -324,23 +328,24 @@ pub struct SolveStats {
     pub largest_policy_component: usize,
 }
 
-/// Whole sweeps of a layer before the solver looks for states that converge slowly.
+/// Whole sweeps of a component before the solver looks for states that converge slowly.
 const HOT_START: u32 = 32;
 /// How often (in whole sweeps) it looks again.
 const HOT_EVERY: u32 = 16;
 /// A state is *hot* when its value moved by more than this share of the previous sweep's
 /// largest change.
 const HOT_SHARE: f64 = 0.01;
-/// Hot states are swept on their own only when they are at most this share of the layer
-/// (1/8): otherwise the whole layer is converging slowly, and whole sweeps are as good.
+/// Hot states are swept on their own only when they are at most this share of the
+/// component (1/8): otherwise the whole component is converging slowly, and whole sweeps
+/// are as good.
 const HOT_MOST_SHARE: usize = 8;
 /// Hot states are swept until their values move by less than this share of the tolerance:
 /// a slow cycle moves its values little per sweep, so a small change does not yet mean a
 /// small error there.
 const HOT_PRECISION: f64 = 1e-3;
-/// The most whole sweeps spent polishing a layer (see the module documentation).
+/// The most whole sweeps spent polishing a component (see the module documentation).
 const POLISH_MOST: u32 = 8;
-/// The most work spent on hot states at a time, in whole sweeps of the layer.
+/// The most work spent on hot states at a time, in whole sweeps of the component.
 const HOT_BUDGET: usize = 32;
 
 const TAG_SHIFT: u32 = 29;
@@ -794,7 +799,7 @@ impl LayerProgram {
     }
 }
 
-/// Whole sweeps of a layer before the first policy step (the first sweeps change the
+/// Whole sweeps of a component before the first policy step (the first sweeps change the
 /// decisions a lot).
 const POLICY_START: u32 = 8;
 /// Whole sweeps between two policy steps.
@@ -1479,11 +1484,16 @@ fn evaluate(
     let word = words[*at];
     *at += 1;
     let payload = (word & PAYLOAD) as usize;
-    match word >> TAG_SHIFT {
-        0 => local[payload],
-        1 => 1.0 - local[payload],
-        2 => solved[payload],
-        3 => 1.0 - solved[payload],
+    let tag = word >> TAG_SHIFT;
+    if tag <= 3 {
+        // A successor: in this layer or an earlier one, for this side or the other. Chosen
+        // by selects rather than a jump, which the kinds of successors, mixed at random,
+        // would keep mispredicting.
+        let values = if tag <= 1 { local } else { solved };
+        let value = values[payload];
+        return if tag & 1 == 0 { value } else { 1.0 - value };
+    }
+    match tag {
         6 => TERMINAL_VALUES[payload.min(2)],
         tag => evaluate_node(tag, payload, words, at, probabilities, local, solved),
     }
