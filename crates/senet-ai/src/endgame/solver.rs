@@ -83,9 +83,10 @@
 //! every 8th after that until a sweep is within the tolerance:
 //!
 //! 1. takes the states whose value moved by more than a thousandth of the tolerance in the
-//!    sweep just made (the others are held fixed); when they are at most an eighth of the
-//!    component, it sweeps them alone instead, as for hot states above (cheaper, and a
-//!    step overshoots where their decisions still change);
+//!    sweep just made (the others are held fixed). Even when they are few, a step beats
+//!    sweeping them alone: in a slow cycle the hot states' sweeps stop on a small change
+//!    long before the values are there (tried: values 5.9e-4 short in Kendall's endgames
+//!    with 3 pieces a side);
 //! 2. freezes each of their decisions at the move that is best for the current values
 //!    (the first best, as the sweeps' max/min would take), which leaves each right-hand
 //!    side a linear expression `x_i = c_i + Σ_j a_ij·x_j` in those states' values (`a_ij`
@@ -554,10 +555,11 @@ impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
         loop {
             // Policy steps while the sweeps are not yet within the tolerance; plain sweeps
             // (and hot states) from then on, so that the stopping rule is the plain one.
+            // Policy steps every few sweeps, and after every sweep while polishing: in a slow
+            // cycle only a step gets the values to their limit, sweeps creep.
             let policy_step = self.steps_wanted
-                && !polishing
                 && sweeps >= POLICY_START
-                && (sweeps - POLICY_START).is_multiple_of(POLICY_EVERY);
+                && (polishing || (sweeps - POLICY_START).is_multiple_of(POLICY_EVERY));
             let look =
                 !policy_step && (polishing || (sweeps >= HOT_START && sweeps % HOT_EVERY == 0));
             let threshold = if polishing || policy_step {
@@ -574,10 +576,7 @@ impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
             let record = (look || policy_step).then_some((threshold, most_hot, &mut hot));
             let change = program.sweep(places, probabilities, local, solved, record);
             sweeps += 1;
-            // A few states still moving are swept on their own instead: cheaper, and a step
-            // overshoots where their decisions are still changing.
-            let few = hot.len() <= places.len() / HOT_MOST_SHARE;
-            if policy_step && change > options.tolerance && !hot.is_empty() && !few {
+            if policy_step && (change > options.tolerance || polishing) && !hot.is_empty() {
                 let started = Instant::now();
                 if self.slot.is_empty() {
                     self.slot = vec![u32::MAX; local.len()];
@@ -605,7 +604,7 @@ impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
                 polishing = true;
                 continue;
             }
-            let settle = (look || (policy_step && few)) && !hot.is_empty() && hot.len() <= most_hot;
+            let settle = look && !hot.is_empty() && hot.len() <= most_hot;
             let settled = if settle {
                 let target = if polishing {
                     fine
@@ -639,8 +638,12 @@ impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
             }
             // Slow cycles magnify rounding errors by as much as they slow the sweeps, so
             // the states still moving at all may never settle: polish only so long.
-            if polishing && change <= options.tolerance && (settled <= 1 || polished >= POLISH_MOST)
-            {
+            let still = if policy_step {
+                hot.is_empty()
+            } else {
+                settled <= 1
+            };
+            if polishing && change <= options.tolerance && (still || polished >= POLISH_MOST) {
                 break;
             }
             if sweeps >= options.max_sweeps {

@@ -13,7 +13,7 @@
 //! | 12 | 8 | number of positions `n` |
 //! | 20 | 8 | tolerance of the solve (`f64`) |
 //! | 28 | 8 | Bellman residual measured by the solver (`f64`) |
-//! | 36 | 4 | sweeps the solver made (`u32`) |
+//! | 36 | 4 | the solver's work in layers' worth of sweeps ([`SolveStats::sweeps`], `u32`) |
 //! | 40 | 4 | the ruleset's rules revision ([`Ruleset::RULES_REVISION`], `u32`) |
 //! | 44 | 2 | length `a` of the ruleset specification |
 //! | 46 | `a` | the canonical ruleset specification, UTF-8, e.g. `regency(house_of_water=true)` |
@@ -168,7 +168,7 @@ pub struct TableHeader {
     pub tolerance: f64,
     /// Bellman residual measured by the solver.
     pub residual: f64,
-    /// Sweeps the solver made.
+    /// The solver's work in whole layers' worth of sweeps ([`SolveStats::sweeps`]).
     pub sweeps: u32,
     /// The rules revision of the ruleset when the table was solved.
     pub rules_revision: u32,
