@@ -1942,6 +1942,19 @@ mod tests {
         );
     }
 
+    /// The components of `graph`, in the order found, each as a sorted set.
+    fn component_sets<G: Graph>(graph: &G) -> Vec<Vec<u32>> {
+        let (members, bounds) = components(graph);
+        bounds
+            .windows(2)
+            .map(|b| {
+                let mut c = members[b[0]..b[1]].to_vec();
+                c.sort_unstable();
+                c
+            })
+            .collect()
+    }
+
     #[test]
     fn components_come_after_those_they_lead_to() {
         // 0 ⇄ 1 → 2, and 3 on its own with a loop.
@@ -1951,16 +1964,7 @@ mod tests {
             coefficient: vec![0.5; 4],
             constant: vec![0.0; 4],
         };
-        let (members, bounds) = components(&rows);
-        let found: Vec<Vec<u32>> = bounds
-            .windows(2)
-            .map(|b| {
-                let mut c = members[b[0]..b[1]].to_vec();
-                c.sort_unstable();
-                c
-            })
-            .collect();
-        assert_eq!(found, [vec![2], vec![0, 1], vec![3]]);
+        assert_eq!(component_sets(&rows), [vec![2], vec![0, 1], vec![3]]);
     }
 
     #[test]
@@ -1980,16 +1984,7 @@ mod tests {
             1,
         );
         assert_eq!(program.offsets, [0, 3, 5, 6]);
-        let (members, bounds) = components(&program);
-        let found: Vec<Vec<u32>> = bounds
-            .windows(2)
-            .map(|b| {
-                let mut c = members[b[0]..b[1]].to_vec();
-                c.sort_unstable();
-                c
-            })
-            .collect();
-        assert_eq!(found, [vec![0, 1], vec![2], vec![3]]);
+        assert_eq!(component_sets(&program), [vec![0, 1], vec![2], vec![3]]);
         let loops: Vec<bool> = (0..4).map(|p| program.leads_to_itself(p)).collect();
         assert_eq!(loops, [false, false, false, true]);
     }
