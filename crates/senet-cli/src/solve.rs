@@ -118,7 +118,8 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     writeln!(
         out,
         "{rules}: endgames with up to {} pieces a side, {} positions solved in {seconds:.1} s \
-         on {} threads ({} sweeps, Bellman residual {:.1e}, tolerance {:.0e})",
+         on {} threads ({} layers' worth of sweeps, Bellman residual {:.1e}, \
+         tolerance {:.0e})",
         args.pieces,
         stats.states,
         options.thread_count(),
