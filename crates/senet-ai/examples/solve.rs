@@ -8,6 +8,7 @@
 //!     --rules "kendall(throw_timing=immediate)"
 //! ```
 
+use std::io::Write;
 use std::time::Instant;
 
 use clap::Parser;
@@ -166,7 +167,24 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
     let table = solve(space, &options)?;
     let elapsed = started.elapsed().as_secs_f64();
     let stats = table.stats();
-    println!(
+    // The table first, so that a closed stdout (`| head`) cannot cost it; then the report,
+    // written rather than printed: a closed stdout is an error to report, not a panic.
+    let written = match &args.out {
+        Some(path) => {
+            let encoding = if args.wide {
+                ValueEncoding::U32
+            } else {
+                ValueEncoding::U16
+            };
+            let bytes = table.to_bytes(encoding);
+            std::fs::write(path, &bytes)?;
+            Some((path, bytes.len()))
+        }
+        None => None,
+    };
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "{spec} endgames, k = {}: {} positions, {} layers, {} components (largest {}), \
          {} layer sweeps' worth of work (at most {} sweeps of a component), {} policy steps \
          (components up to {} states), {} sweeps of slow states (at most {} states), \
@@ -187,16 +205,9 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
         stats.tolerance,
         elapsed,
         options.thread_count(),
-    );
-    if let Some(path) = &args.out {
-        let encoding = if args.wide {
-            ValueEncoding::U32
-        } else {
-            ValueEncoding::U16
-        };
-        let bytes = table.to_bytes(encoding);
-        std::fs::write(path, &bytes)?;
-        println!("wrote {} ({} bytes)", path.display(), bytes.len());
+    )?;
+    if let Some((path, size)) = written {
+        writeln!(out, "wrote {} ({size} bytes)", path.display())?;
     }
     Ok(())
 }
