@@ -1178,14 +1178,21 @@ fn components<G: Graph>(graph: &G) -> (Vec<u32>, Vec<usize>) {
         if index[root] != NONE {
             continue;
         }
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root as u32);
-        on_stack[root] = true;
-        let slots = graph.slots(root);
-        calls.push((root as u32, slots.start, slots.end));
-        while let Some(&(v, next, end)) = calls.last() {
+        // The node to visit next, if any: the root first, then each new node reached.
+        let mut entering = Some(root);
+        loop {
+            if let Some(w) = entering.take() {
+                index[w] = counter;
+                low[w] = counter;
+                counter += 1;
+                stack.push(w as u32);
+                on_stack[w] = true;
+                let slots = graph.slots(w);
+                calls.push((w as u32, slots.start, slots.end));
+            }
+            let Some(&(v, next, end)) = calls.last() else {
+                break;
+            };
             let v = v as usize;
             if next < end {
                 calls.last_mut().expect("not empty").1 = next + 1;
@@ -1193,13 +1200,7 @@ fn components<G: Graph>(graph: &G) -> (Vec<u32>, Vec<usize>) {
                     continue;
                 };
                 if index[w] == NONE {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w as u32);
-                    on_stack[w] = true;
-                    let slots = graph.slots(w);
-                    calls.push((w as u32, slots.start, slots.end));
+                    entering = Some(w);
                 } else if on_stack[w] {
                     low[v] = low[v].min(index[w]);
                 }
