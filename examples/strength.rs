@@ -305,7 +305,11 @@ fn tables<R: Ruleset>(
     }
     let (bytes, _) = solve_file_for(rules, pieces, &SolveOptions::default(), ValueEncoding::U32)?;
     std::fs::create_dir_all(dir)?;
-    std::fs::write(&path, &bytes)?;
+    // A temporary file renamed into place: an interrupted run leaves no half-written table.
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    std::io::Write::write_all(&mut file, &bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(&path)?;
     eprintln!("wrote {}", path.display());
     Ok(read_for(rules, &bytes)?)
 }

@@ -177,7 +177,12 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
                 ValueEncoding::U16
             };
             let bytes = table.to_bytes(encoding);
-            std::fs::write(path, &bytes)?;
+            // A temporary file renamed into place: an interrupted run leaves any old table whole.
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+            let mut file = tempfile::NamedTempFile::new_in(folder.unwrap_or(".".as_ref()))?;
+            file.write_all(&bytes)?;
+            file.as_file().sync_all()?;
+            file.persist(path)?;
             Some((path, bytes.len()))
         }
         None => None,

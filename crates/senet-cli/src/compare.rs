@@ -679,7 +679,7 @@ fn write_report(comparison: &Comparison, dir: &Path) -> Result<Vec<PathBuf>, Cli
     let mut written = Vec::new();
     for (name, contents) in files {
         let path = dir.join(&name);
-        std::fs::write(&path, contents)
+        crate::files::write_atomically(&path, contents.as_bytes())
             .map_err(|e| CliError::input(format!("--out: cannot write {}: {e}", path.display())))?;
         written.push(path);
     }

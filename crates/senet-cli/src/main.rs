@@ -11,6 +11,7 @@
 
 mod compare;
 mod error;
+mod files;
 mod moves;
 mod play;
 mod players;

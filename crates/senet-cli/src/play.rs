@@ -171,7 +171,8 @@ impl<R: Ruleset> Session<'_, R> {
             self.names[0], self.names[1]
         );
         let text = format!("{header}{}", self.game.record());
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        crate::files::write_atomically(path, text.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// Saves to `--save` at the end of the session, if it was given.

@@ -10,6 +10,7 @@ use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
 use senet_ai::endgame::{EndgameError, SolveOptions, SolveStats, ValueEncoding, solve_file_for};
 
 use crate::error::{CliError, parse_rules};
+use crate::files;
 
 /// Solve the endgames of a ruleset exactly and write the table file.
 ///
@@ -94,27 +95,17 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     } else {
         ValueEncoding::U16
     };
-    // Open the file first: a long solve should not end in a path that cannot be written.
-    let mut file = std::fs::File::create(&args.out).map_err(|e| cannot_write(args, &e))?;
+    // Check the path first, so that a long solve does not end in one that cannot be
+    // written; the file itself is written only once the table is complete.
+    files::check_writable(&args.out).map_err(|e| cannot_write(args, &e))?;
     let started = Instant::now();
-    let solved = rules.visit(Solve {
+    let (bytes, stats) = rules.visit(Solve {
         args,
         options,
         encoding,
-    });
-    let (bytes, stats) = match solved {
-        Ok(solved) => solved,
-        Err(e) => {
-            // Leave no empty file behind (it would only be refused later).
-            drop(file);
-            let _ = std::fs::remove_file(&args.out);
-            return Err(e);
-        }
-    };
+    })?;
     let seconds = started.elapsed().as_secs_f64();
-    file.write_all(&bytes)
-        .and_then(|()| file.flush())
-        .map_err(|e| cannot_write(args, &e))?;
+    files::write_atomically(&args.out, &bytes).map_err(|e| cannot_write(args, &e))?;
     writeln!(
         out,
         "{rules}: endgames with up to {} pieces a side, {} positions solved in {seconds:.1} s \

@@ -184,6 +184,49 @@ fn solve_refuses_what_it_cannot_solve() {
     assert!(!path.exists(), "no file is left behind by a refused solve");
 }
 
+/// A refused or failed solve leaves whatever `--out` names exactly as it was: an earlier
+/// table, any other file, a folder.
+#[test]
+fn a_refused_solve_leaves_an_existing_out_file_untouched() {
+    let path = temp_file("kept.tables");
+    let path_text = path.to_str().unwrap();
+    senet(&[
+        "solve", "--rules", "regency", "--pieces", "1", "--out", path_text,
+    ])
+    .ok();
+    let table = std::fs::read(&path).unwrap();
+    for args in [
+        ["--rules", "regency", "--pieces", "9"],
+        ["--rules", "regency", "--pieces", "0"],
+        ["--rules", "bell", "--pieces", "1"],
+        ["--rules", "regency", "--tolerance", "2"],
+    ] {
+        let mut command = vec!["solve"];
+        command.extend(args);
+        command.extend(["--out", path_text]);
+        senet(&command).refused("");
+        assert_eq!(std::fs::read(&path).unwrap(), table, "{args:?}");
+    }
+    let folder = temp_file("a-folder");
+    std::fs::create_dir_all(&folder).unwrap();
+    senet(&["solve", "--pieces", "1", "--out", folder.to_str().unwrap()])
+        .refused("not a regular file");
+    assert!(folder.is_dir());
+    // Solving again replaces the table whole, and leaves no temporary file beside it.
+    senet(&[
+        "solve", "--rules", "regency", "--pieces", "1", "--out", path_text,
+    ])
+    .ok();
+    assert_eq!(std::fs::read(&path).unwrap(), table);
+    let parent = path.parent().unwrap();
+    let leftovers: Vec<_> = std::fs::read_dir(parent)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".senet-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
 #[test]
 fn computer_players_play_whole_games_that_repeat_with_the_seed() {
     let args = [
