@@ -1,6 +1,6 @@
 //! `senet play`: a game in the terminal, against a computer player or another person.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -10,6 +10,7 @@ use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
 use senet::{Action, Board, DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset, Side, ThrowingDevice};
 
 use crate::error::{CliError, device_values, parse_position, parse_rules};
+use crate::files::Durability;
 use crate::players::{Player, PlayerKind, Roster};
 use crate::replay::{LoadedRecord, describe_action, describe_outcome};
 
@@ -48,22 +49,30 @@ pub(crate) struct PlayArgs {
     /// Type every throw yourself instead of letting the computer throw.
     #[arg(long)]
     manual_throws: bool,
-    /// Write the game record to this file when the game ends or you quit.
+    /// Keep the game record in this file: it is checked before the first move and written
+    /// again (atomically) after every throw and move, so an interrupted game is never lost.
     #[arg(long)]
     save: Option<PathBuf>,
-    /// Continue the game of a saved record (its ruleset and moves; --rules and --position do
-    /// not apply).
+    /// Continue the game of a saved record (its ruleset, moves and the position of its
+    /// seeded stream; --rules and --position do not apply).
     #[arg(long, conflicts_with = "position")]
     resume: Option<PathBuf>,
 }
 
 const HELP: &str = "\
 commands: a move (e.g. 9-12, 28-off, enter, pass) or its number in the list;
-          undo        take back your last move (and everything after it)
+          undo        take back your last move (the same throws come again)
           save [FILE] write the game record (to --save's file when FILE is left out)
           board       draw the board          position  print the position notation
           moves       list the legal moves    help      this text
-          quit        stop (the record is saved when --save is given)";
+          quit        stop (with --save, the record is already saved after every action)";
+
+/// The longest input line read; anything longer is refused rather than stored.
+const MAX_INPUT_LINE: u64 = 1024;
+
+/// The comment line of a saved game that says where the seeded stream stands, so that
+/// `--resume` goes on with the same throws: `# rng 1234`.
+pub(crate) const RNG_COMMENT: &str = "# rng ";
 
 /// A seed from the clock, for games where none is given.
 fn clock_seed() -> u64 {
@@ -86,6 +95,11 @@ struct Session<'a, R: Ruleset> {
     names: [String; 2],
     computers: [Option<Box<dyn Player<R>>>; 2],
     rng: ChaCha8Rng,
+    /// For each action made in this session, where the stream stood before it: taking an
+    /// action back puts the stream back too, so a player cannot fish for another throw.
+    stream_before: Vec<u128>,
+    /// Actions that were already played when the session started (from `--resume`).
+    resumed_actions: usize,
     manual_throws: bool,
     save: Option<&'a Path>,
     input: &'a mut dyn BufRead,
@@ -120,13 +134,22 @@ impl<R: Ruleset> Session<'_, R> {
     fn ask(&mut self, prompt: &str) -> Result<Reply, CliError> {
         write!(self.out, "{prompt}> ")?;
         self.out.flush()?;
-        let mut line = String::new();
-        match self.input.read_line(&mut line) {
+        let mut line = Vec::new();
+        let read = (&mut self.input)
+            .take(MAX_INPUT_LINE + 1)
+            .read_until(b'\n', &mut line);
+        match read {
             Ok(0) => {
                 writeln!(self.out)?;
                 Ok(Reply::EndOfInput)
             }
-            Ok(_) => Ok(Reply::Line(line.trim().to_string())),
+            Ok(_) if line.len() as u64 > MAX_INPUT_LINE => Err(CliError::input(format!(
+                "an input line is longer than {MAX_INPUT_LINE} bytes"
+            ))),
+            // Bytes that are not UTF-8 make an unknown command, answered like any other.
+            Ok(_) => Ok(Reply::Line(
+                String::from_utf8_lossy(&line).trim().to_string(),
+            )),
             Err(e) => Err(CliError::input(format!("cannot read the input: {e}"))),
         }
     }
@@ -165,30 +188,46 @@ impl<R: Ruleset> Session<'_, R> {
         Ok(())
     }
 
-    fn save_to(&mut self, path: &Path) -> Result<(), String> {
+    fn save_to(&mut self, path: &Path, durability: Durability) -> Result<(), String> {
         let header = format!(
             "# senet play: Black {}, White {}\n",
             self.names[0], self.names[1]
         );
-        let text = format!("{header}{}", self.game.record());
-        crate::files::write_atomically(path, text.as_bytes())
+        let stream = if self.manual_throws && self.computers.iter().all(Option::is_none) {
+            String::new()
+        } else {
+            format!("{RNG_COMMENT}{}\n", self.rng.get_word_pos())
+        };
+        let text = format!("{header}{stream}{}", self.game.record());
+        crate::files::write_with(path, text.as_bytes(), durability)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
-    /// Saves to `--save` at the end of the session, if it was given.
+    /// Saves to `--save`, if it was given.
+    fn autosave(&mut self, durability: Durability) -> Result<(), CliError> {
+        match self.save {
+            Some(path) => self.save_to(path, durability).map_err(CliError::input),
+            None => Ok(()),
+        }
+    }
+
+    /// Saves to `--save` at the end of the session, if it was given, and says so.
     fn save_at_end(&mut self) -> Result<(), CliError> {
         if let Some(path) = self.save {
-            self.save_to(path).map_err(CliError::input)?;
+            self.autosave(Durability::Synced)?;
             writeln!(self.out, "game saved to {}", path.display())?;
         }
         Ok(())
     }
 
     /// Takes back actions up to and including the last decision a person made (a move with
-    /// a choice, or a typed throw). Returns false, changing nothing, when there is none.
+    /// a choice, or a typed throw), and puts the seeded stream back to where it stood before
+    /// them, so that the same throws come again. Returns false, changing nothing, when there
+    /// is none since the session started.
     fn undo(&mut self) -> bool {
         let mut game = self.game.clone();
-        while let Some(action) = game.undo() {
+        while game.history().len() > self.resumed_actions {
+            let Some(action) = game.undo() else { break };
             let phase = game.phase();
             let by_person = match (action, phase) {
                 (Action::Throw(_), _) => self.manual_throws,
@@ -198,6 +237,11 @@ impl<R: Ruleset> Session<'_, R> {
                 _ => false,
             };
             if by_person {
+                let kept = game.history().len() - self.resumed_actions;
+                if let Some(&position) = self.stream_before.get(kept) {
+                    self.rng.set_word_pos(position);
+                }
+                self.stream_before.truncate(kept);
                 self.game = game;
                 return true;
             }
@@ -231,7 +275,7 @@ impl<R: Ruleset> Session<'_, R> {
                     Some(PathBuf::from(rest))
                 };
                 match path {
-                    Some(path) => match self.save_to(&path) {
+                    Some(path) => match self.save_to(&path, Durability::Synced) {
                         Ok(()) => writeln!(self.out, "game saved to {}", path.display())?,
                         Err(e) => writeln!(self.out, "{e}")?,
                     },
@@ -325,7 +369,18 @@ impl<R: Ruleset> Session<'_, R> {
         }
     }
 
+    /// Plays the session; whatever ends it (the game, `quit`, the end of the input, an error
+    /// such as a closed output), the record is saved to `--save` first.
     fn run(mut self) -> Result<(), CliError> {
+        let played = self.play_turns();
+        let saved = match &played {
+            Ok(()) => self.save_at_end(),
+            Err(_) => self.autosave(Durability::Synced),
+        };
+        played.and(saved)
+    }
+
+    fn play_turns(&mut self) -> Result<(), CliError> {
         writeln!(
             self.out,
             "senet play: {}; Black (B, moves first): {}; White (W): {}",
@@ -343,14 +398,16 @@ impl<R: Ruleset> Session<'_, R> {
         loop {
             if self.game.turns() > DEFAULT_TURN_CAP {
                 writeln!(self.out, "stopped after {DEFAULT_TURN_CAP} turns")?;
-                return self.save_at_end();
+                return Ok(());
             }
             let phase = self.game.phase();
+            let actions = self.game.history().len();
+            let stream = self.rng.get_word_pos();
             let stop = match phase {
                 Phase::Over(outcome) => {
                     self.show_board()?;
                     writeln!(self.out, "{}", describe_outcome(&outcome))?;
-                    return self.save_at_end();
+                    return Ok(());
                 }
                 Phase::Throw(side) if self.manual_throws => self.typed_throw(side)?,
                 Phase::Throw(_) => {
@@ -382,12 +439,17 @@ impl<R: Ruleset> Session<'_, R> {
                     false
                 }
             };
+            if self.game.history().len() > actions {
+                let new = self.game.history().len() - actions;
+                self.stream_before.extend(std::iter::repeat_n(stream, new));
+                self.autosave(Durability::Unsynced)?;
+            }
             if stop {
                 if let Phase::Over(_) = self.game.phase() {
                     continue;
                 }
                 writeln!(self.out, "game left unfinished")?;
-                return self.save_at_end();
+                return Ok(());
             }
         }
     }
@@ -412,7 +474,19 @@ impl RulesetVisitor for Play<'_> {
             input,
             out,
         } = self;
-        let seed = args.seed.unwrap_or_else(clock_seed);
+        if let Some(path) = &args.save {
+            crate::files::check_writable(path).map_err(|e| {
+                CliError::input(format!("--save: cannot write {}: {e}", path.display()))
+            })?;
+        }
+        let recorded = match start {
+            Start::Record(loaded) => loaded.record.seed.zip(loaded.rng_position),
+            Start::Position(_) => None,
+        };
+        let seed = match recorded {
+            Some((seed, _)) => seed,
+            None => args.seed.unwrap_or_else(clock_seed),
+        };
         let mut game = match start {
             Start::Record(loaded) => loaded.replay::<R>()?,
             Start::Position(text) => {
@@ -444,12 +518,18 @@ impl RulesetVisitor for Play<'_> {
             computers[seat] = Some(roster.player(rules, i)?);
             names[seat] = roster.name(i);
         }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        if let Some((_, position)) = recorded {
+            rng.set_word_pos(position);
+        }
         Session {
+            resumed_actions: game.history().len(),
             game,
             kinds,
             names,
             computers,
-            rng: ChaCha8Rng::seed_from_u64(seed),
+            rng,
+            stream_before: Vec::new(),
             manual_throws: args.manual_throws,
             save: args.save.as_deref(),
             input,

@@ -32,6 +32,9 @@ pub(crate) struct LoadedRecord {
     lines: Option<RecordLines>,
     /// The ruleset it names, configured.
     pub(crate) rules: AnyRuleset,
+    /// Where the seeded stream of `senet play` stood when the record was saved (its
+    /// `# rng N` comment), so that a resumed game goes on with the same throws.
+    pub(crate) rng_position: Option<u128>,
 }
 
 impl LoadedRecord {
@@ -70,11 +73,17 @@ impl LoadedRecord {
                 None => fail(&error),
             }
         })?;
+        let rng_position = text.lines().find_map(|line| {
+            line.trim()
+                .strip_prefix(crate::play::RNG_COMMENT)
+                .and_then(|n| n.trim().parse().ok())
+        });
         Ok(LoadedRecord {
             source,
             record,
             lines,
             rules,
+            rng_position,
         })
     }
 
