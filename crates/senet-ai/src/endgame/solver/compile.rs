@@ -1,0 +1,241 @@
+//! Compiling a layer: its sweep order, and each state's right-hand side as a program.
+
+use core::ops::Range;
+
+use senet_core::{Board, MoveList, Phase, Ruleset, Side, ThrowingDevice};
+
+use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
+use super::parallel::in_chunks;
+use super::program::{
+    CHANCE, CHUNK, FINAL_FLIP, FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, LayerProgram, MAXIMUM, MINIMUM,
+    TERMINAL,
+};
+use crate::player::outcome_value;
+
+/// How far play has got: the sum of every piece's square, pieces off counting 31. Forward
+/// moves raise it; swaps keep it; returns to the start lower it.
+fn progress<R: Ruleset>(rules: &R, state: &R::State) -> u32 {
+    let board = rules.board(state);
+    Side::BOTH
+        .iter()
+        .map(|&side| {
+            let squares: u32 = board
+                .pieces(side)
+                .iter()
+                .map(|sq| u32::from(sq.get()))
+                .sum();
+            squares + 31 * u32::from(board.off(side))
+        })
+        .sum()
+}
+
+pub(super) fn compile_layer<S: EndgameSpace>(
+    space: &S,
+    layer: Range<usize>,
+    threads: usize,
+) -> Result<LayerProgram, EndgameError> {
+    // Sweep order: most progress first, index order among equals.
+    let starts: Vec<usize> = layer.clone().step_by(CHUNK).collect();
+    let keyed_chunks = in_chunks(&starts, threads, |start| {
+        (start..(start + CHUNK).min(layer.end))
+            .map(|index| {
+                let state = state_at(space, index)?;
+                Ok((u32::MAX - progress(space.rules(), &state), index as u32))
+            })
+            .collect::<Result<Vec<(u32, u32)>, EndgameError>>()
+    })?;
+    let mut keyed: Vec<(u32, u32)> = keyed_chunks.into_iter().flatten().collect();
+    keyed.sort_unstable();
+    let mut place_of = vec![0u32; layer.len()];
+    for (place, &(_, index)) in keyed.iter().enumerate() {
+        place_of[index as usize - layer.start] = place as u32;
+    }
+    let order: Vec<u32> = keyed.into_iter().map(|(_, index)| index).collect();
+    let context = Context {
+        space,
+        layer,
+        place_of: &place_of,
+        order: &order,
+    };
+    let firsts: Vec<usize> = (0..order.len()).step_by(CHUNK).collect();
+    let compiled = in_chunks(&firsts, threads, |first| compile_chunk(&context, first))?;
+    let mut offsets = Vec::with_capacity(order.len());
+    let mut chunks = Vec::with_capacity(compiled.len());
+    for (words, starts) in compiled {
+        offsets.extend_from_slice(&starts);
+        chunks.push(words);
+    }
+    Ok(LayerProgram {
+        order,
+        chunks,
+        offsets,
+    })
+}
+
+/// What compiling a state needs to know about its layer.
+struct Context<'a, S> {
+    space: &'a S,
+    layer: Range<usize>,
+    /// The place in the sweep order of each index of the layer (offset by the layer start).
+    place_of: &'a [u32],
+    /// The index at each place.
+    order: &'a [u32],
+}
+
+/// A chunk's words, and where each of its states' programs starts among them.
+type Compiled = (Vec<u32>, Vec<u32>);
+
+/// Compiles the states at places `first..first + CHUNK`.
+fn compile_chunk<S: EndgameSpace>(
+    context: &Context<'_, S>,
+    first: usize,
+) -> Result<Compiled, EndgameError> {
+    let space = context.space;
+    let rules = space.rules();
+    let device = rules.device();
+    let places = first..(first + CHUNK).min(context.order.len());
+    let mut words = Vec::with_capacity(places.len() * 12);
+    let mut offsets = Vec::with_capacity(places.len());
+    let mut compiler = Compiler {
+        context,
+        words: &mut words,
+        moves: Vec::new(),
+    };
+    for &index in &context.order[places] {
+        offsets.push(compiler.words.len() as u32);
+        let index = index as usize;
+        let state = state_at(space, index)?;
+        if space.index(&state) != Some(index) {
+            return Err(EndgameError::Inconsistent {
+                index,
+                reason: format!(
+                    "the state {} indexes as {:?}",
+                    rules.position_string(&state),
+                    space.index(&state)
+                ),
+            });
+        }
+        let Phase::Throw(side) = rules.phase(&state) else {
+            return Err(EndgameError::Inconsistent {
+                index,
+                reason: format!(
+                    "the state {} does not wait for a throw",
+                    rules.position_string(&state)
+                ),
+            });
+        };
+        for outcome in device.outcomes() {
+            let mut next = state;
+            rules.throw_unchecked(&mut next, outcome.value);
+            compiler.expression(&next, side, index, 0)?;
+        }
+    }
+    Ok((words, offsets))
+}
+
+fn state_at<S: EndgameSpace>(
+    space: &S,
+    index: usize,
+) -> Result<<S::Rules as Ruleset>::State, EndgameError> {
+    space
+        .state(index)
+        .ok_or_else(|| EndgameError::Inconsistent {
+            index,
+            reason: "no state for this index".to_string(),
+        })
+}
+
+struct Compiler<'a, 'c, S: EndgameSpace> {
+    context: &'a Context<'c, S>,
+    words: &'a mut Vec<u32>,
+    /// One move list per level of moves in a row, reused from state to state.
+    moves: Vec<MoveList>,
+}
+
+impl<S: EndgameSpace> Compiler<'_, '_, S> {
+    /// Appends the expression for the value of `state` to `side`.
+    fn expression(
+        &mut self,
+        state: &<S::Rules as Ruleset>::State,
+        side: Side,
+        from: usize,
+        depth: usize,
+    ) -> Result<(), EndgameError> {
+        let space = self.context.space;
+        let rules = space.rules();
+        match rules.phase(state) {
+            Phase::Over(outcome) => {
+                let value = outcome_value(&outcome, side);
+                self.words.push(TERMINAL | (value * 2.0) as u32);
+            }
+            Phase::Throw(to_act) => {
+                let Some(index) = space.index(state) else {
+                    if !space.passes_through(state) {
+                        return Err(EndgameError::NotClosed {
+                            position: rules.position_string(state),
+                        });
+                    }
+                    if depth >= MAX_MOVE_CHAIN {
+                        return Err(EndgameError::TooManyMoves(
+                            MAX_MOVE_CHAIN,
+                            rules.position_string(state),
+                        ));
+                    }
+                    // Compiled in place: a chance node over the device's outcomes.
+                    self.words
+                        .push(CHANCE | rules.device().outcomes().len() as u32);
+                    for outcome in rules.device().outcomes() {
+                        let mut next = *state;
+                        rules.throw_unchecked(&mut next, outcome.value);
+                        self.expression(&next, side, from, depth + 1)?;
+                    }
+                    return Ok(());
+                };
+                let layer = &self.context.layer;
+                let flip = to_act != side;
+                let word = if index >= layer.end {
+                    return Err(EndgameError::LayerOrder { from, to: index });
+                } else if index >= layer.start {
+                    let place = self.context.place_of[index - layer.start];
+                    (if flip { LOCAL_FLIP } else { LOCAL_SAME }) | place
+                } else {
+                    (if flip { FINAL_FLIP } else { FINAL_SAME }) | index as u32
+                };
+                self.words.push(word);
+            }
+            Phase::Move(mover) => {
+                if depth >= MAX_MOVE_CHAIN {
+                    return Err(EndgameError::TooManyMoves(
+                        MAX_MOVE_CHAIN,
+                        rules.position_string(state),
+                    ));
+                }
+                while self.moves.len() <= depth {
+                    self.moves.push(MoveList::new());
+                }
+                rules.generate_moves(state, &mut self.moves[depth]);
+                let count = self.moves[depth].len();
+                if count == 0 {
+                    return Err(EndgameError::Inconsistent {
+                        index: from,
+                        reason: format!(
+                            "no legal move, not even a pass, in {}",
+                            rules.position_string(state)
+                        ),
+                    });
+                }
+                if count > 1 {
+                    let tag = if mover == side { MAXIMUM } else { MINIMUM };
+                    self.words.push(tag | count as u32);
+                }
+                for i in 0..count {
+                    let mv = self.moves[depth][i];
+                    let mut next = *state;
+                    rules.play_unchecked(&mut next, mv);
+                    self.expression(&next, side, from, depth + 1)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,236 @@
+//! Gauss–Seidel sweeps of a component, and when to settle hot states or take policy steps.
+
+use std::time::Instant;
+
+use super::super::EndgameError;
+use super::options::{SolveEvent, SolveOptions, SolveStats};
+use super::program::LayerProgram;
+
+/// Whole sweeps of a component before the solver looks for states that converge slowly.
+const HOT_START: u32 = 32;
+/// How often (in whole sweeps) it looks again.
+const HOT_EVERY: u32 = 16;
+/// A state is *hot* when its value moved by more than this share of the previous sweep's
+/// largest change.
+const HOT_SHARE: f64 = 0.01;
+/// Hot states are swept on their own only when they are at most this share of the
+/// component (1/8): otherwise the whole component is converging slowly, and whole sweeps
+/// are as good.
+const HOT_MOST_SHARE: usize = 8;
+/// Hot states are swept until their values move by less than this share of the tolerance:
+/// a slow cycle moves its values little per sweep, so a small change does not yet mean a
+/// small error there.
+const HOT_PRECISION: f64 = 1e-3;
+/// The most whole sweeps spent polishing a component (see the module documentation).
+const POLISH_MOST: u32 = 8;
+/// The most work spent on hot states at a time, in whole sweeps of the component.
+const HOT_BUDGET: usize = 32;
+
+/// Whole sweeps of a component before the first policy step (the first sweeps change the
+/// decisions a lot).
+const POLICY_START: u32 = 8;
+/// Whole sweeps between two policy steps.
+const POLICY_EVERY: u32 = 8;
+
+/// Components with at least this many states report their sweeps and policy steps
+/// ([`SolveEvent::Sweep`], [`SolveEvent::PolicyStep`]); smaller ones are too many to.
+const REPORTED_STATES: usize = 1 << 16;
+
+/// Solves the strongly connected components of one layer, each once those it leads to are.
+pub(super) struct ComponentSolver<'a, F: Fn(SolveEvent)> {
+    pub(super) program: &'a LayerProgram,
+    pub(super) probabilities: &'a [f64],
+    /// The values of the earlier layers.
+    pub(super) solved: &'a [f64],
+    pub(super) options: &'a SolveOptions,
+    pub(super) steps_wanted: bool,
+    pub(super) layer: usize,
+    pub(super) report: &'a F,
+    /// When the layer's sweeps started.
+    pub(super) started: Instant,
+    /// For policy steps: an entry per place of the layer, `u32::MAX` between steps (made
+    /// at the first step).
+    pub(super) slot: Vec<u32>,
+    /// The places of the component found still moving, reused from sweep to sweep.
+    pub(super) hot: Vec<u32>,
+    pub(super) stats: &'a mut SolveStats,
+}
+
+impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
+    /// Sweeps the component `places` (ascending) until it is within the tolerance (see the
+    /// module documentation), the values it leads to outside it final. Returns its sweeps.
+    pub(super) fn solve(&mut self, places: &[u32], local: &mut [f64]) -> Result<u32, EndgameError> {
+        let (program, probabilities, solved) = (self.program, self.probabilities, self.solved);
+        let options = self.options;
+        let reported = places.len() >= REPORTED_STATES;
+        let mut sweeps = 0;
+        let mut last_change = f64::INFINITY;
+        let fine = options.tolerance * HOT_PRECISION;
+        let mut polishing = false;
+        let mut polished = 0;
+        let mut hot = std::mem::take(&mut self.hot);
+        loop {
+            // Policy steps while the sweeps are not yet within the tolerance; plain sweeps
+            // (and hot states) from then on, so that the stopping rule is the plain one.
+            // Policy steps every few sweeps, and after every sweep while polishing: in a slow
+            // cycle only a step gets the values to their limit, sweeps creep.
+            let policy_step = self.steps_wanted
+                && sweeps >= POLICY_START
+                && (polishing || (sweeps - POLICY_START).is_multiple_of(POLICY_EVERY));
+            let look =
+                !policy_step && (polishing || (sweeps >= HOT_START && sweeps % HOT_EVERY == 0));
+            let threshold = if polishing || policy_step {
+                fine
+            } else {
+                last_change * HOT_SHARE
+            };
+            hot.clear();
+            let most_hot = if policy_step {
+                usize::MAX - 1
+            } else {
+                places.len() / if polishing { 2 } else { HOT_MOST_SHARE }
+            };
+            let record = (look || policy_step).then_some((threshold, most_hot, &mut hot));
+            let change = program.sweep(places, probabilities, local, solved, record);
+            sweeps += 1;
+            if policy_step && (change > options.tolerance || polishing) && !hot.is_empty() {
+                let started = Instant::now();
+                if self.slot.is_empty() {
+                    self.slot = vec![u32::MAX; local.len()];
+                }
+                let step = program.policy_step(probabilities, local, solved, &hot, &mut self.slot);
+                self.stats.policy_steps += 1;
+                self.stats.largest_policy_component =
+                    self.stats.largest_policy_component.max(step.largest);
+                if reported {
+                    (self.report)(SolveEvent::PolicyStep {
+                        layer: self.layer,
+                        sweep: sweeps,
+                        states: hot.len(),
+                        report: step,
+                        seconds: started.elapsed().as_secs_f64(),
+                    });
+                }
+            }
+            if sweeps >= options.max_sweeps && change > options.tolerance {
+                return Err(EndgameError::NotConverged { sweeps, change });
+            }
+            if change <= options.tolerance && !polishing {
+                // Converged to the tolerance, but in a slow cycle a small change need not be
+                // a small error: one more sweep finds every state still moving at all.
+                polishing = true;
+                continue;
+            }
+            let settle = look && !hot.is_empty() && hot.len() <= most_hot;
+            let settled = if settle {
+                let target = if polishing {
+                    fine
+                } else {
+                    fine.max(change * HOT_SHARE)
+                };
+                let budget = places
+                    .len()
+                    .saturating_mul(HOT_BUDGET * if polishing { 4 } else { 1 });
+                program.settle(probabilities, local, solved, &hot, target, budget)
+            } else {
+                0
+            };
+            if settle {
+                self.stats.hot_states = self.stats.hot_states.max(hot.len());
+                self.stats.hot_sweeps += settled;
+            }
+            if reported {
+                (self.report)(SolveEvent::Sweep {
+                    layer: self.layer,
+                    states: places.len(),
+                    sweep: sweeps,
+                    change,
+                    hot: if look || settle { hot.len() } else { 0 },
+                    hot_sweeps: settled,
+                    seconds: self.started.elapsed().as_secs_f64(),
+                });
+            }
+            if polishing {
+                polished += 1;
+            }
+            // Slow cycles magnify rounding errors by as much as they slow the sweeps, so
+            // the states still moving at all may never settle: polish only so long.
+            let still = if policy_step {
+                hot.is_empty()
+            } else {
+                settled <= 1
+            };
+            if polishing && change <= options.tolerance && (still || polished >= POLISH_MOST) {
+                break;
+            }
+            if sweeps >= options.max_sweeps {
+                // Within the tolerance, but the slow states never settled: stop all the same.
+                break;
+            }
+            polishing = polishing && change <= options.tolerance;
+            last_change = change;
+        }
+        self.hot = hot;
+        Ok(sweeps)
+    }
+}
+
+impl LayerProgram {
+    /// One Gauss–Seidel sweep over `places` in their order: each value is replaced by its
+    /// right-hand side as it is computed. Returns the largest change; with `record`, the
+    /// places whose value changed by more than its threshold are appended to its list (one
+    /// more than its limit at most).
+    pub(super) fn sweep(
+        &self,
+        places: &[u32],
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        mut record: Option<(f64, usize, &mut Vec<u32>)>,
+    ) -> f64 {
+        let mut largest: f64 = 0.0;
+        for &place in places {
+            let place = place as usize;
+            let total = self.right_hand_side(place, probabilities, local, solved);
+            let change = (total - local[place]).abs();
+            largest = largest.max(change);
+            if let Some((threshold, most, hot)) = &mut record
+                && change > *threshold
+                && hot.len() <= *most
+            {
+                hot.push(place as u32);
+            }
+            local[place] = total;
+        }
+        largest
+    }
+
+    /// The Bellman residual of the layer: the largest `|V(s) − right-hand side(s)|`.
+    pub(super) fn residual(&self, probabilities: &[f64], local: &[f64], solved: &[f64]) -> f64 {
+        let mut largest: f64 = 0.0;
+        for (place, &value) in local.iter().enumerate() {
+            let total = self.right_hand_side(place, probabilities, local, solved);
+            largest = largest.max((total - value).abs());
+        }
+        largest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::endgame::solver::program::{LOCAL_FLIP, TERMINAL};
+
+    #[test]
+    fn a_sweep_uses_new_values_at_once() {
+        // Place 0 wins at once; place 1 passes the turn to place 0 (the other side).
+        let program = LayerProgram::new(vec![7, 8], vec![vec![TERMINAL | 2, LOCAL_FLIP]], 1);
+        let mut local = vec![0.5, 0.5];
+        let mut hot = Vec::new();
+        let change = program.sweep(&[0, 1], &[1.0], &mut local, &[], Some((0.1, 5, &mut hot)));
+        assert_eq!(change, 0.5);
+        assert_eq!(local, [1.0, 0.0]);
+        assert_eq!(hot, [0, 1]);
+        assert_eq!(program.residual(&[1.0], &local, &[]), 0.0);
+    }
+}
