@@ -12,6 +12,46 @@
 //!                                        (max when the side of s decides, min otherwise)
 //! ```
 //!
+//! The position graph has cycles (swaps, passes, pieces sent back to the start), so [`solve`]
+//! iterates: every value starts at ½ and is replaced by its right-hand side until the
+//! values stand still to within [`SolveOptions::tolerance`].
+//!
+//! # What it guarantees
+//!
+//! - **The same values on any number of threads.** Only the preparation of a layer runs on
+//!   [`SolveOptions::threads`] threads, in fixed chunks put back in order; everything that
+//!   computes a value is sequential. The values, and the [`SolveStats`], are the same bit
+//!   for bit on any number of threads, with or without a
+//!   [`progress`](SolveOptions::progress) callback.
+//! - **Converged components.** A table is returned only when, in every strongly connected
+//!   component of a layer that has a cycle (below), the last whole sweep changed no value by
+//!   more than the tolerance. Otherwise the solve fails with [`EndgameError::NotConverged`] after
+//!   [`SolveOptions::max_sweeps`] sweeps of one component.
+//! - **A measured residual.** Once a layer is solved (later layers never change it), one
+//!   more pass measures its Bellman residual `max |V(s) − right-hand side(s)|`, and
+//!   [`SolveStats::residual`] records the largest over the layers (table files keep it).
+//!   After a sweep whose changes are all within the tolerance, the residual is within it
+//!   too: each update makes its own equation hold exactly, and a right-hand side (weighted
+//!   sums, maxima and minima of values) never moves by more than the values it reads do.
+//! - **Exact where play cannot come back.** A state alone in its component, whose
+//!   right-hand side does not read its own value, gets that right-hand side once, from
+//!   final values: its value carries no iteration error, only rounding.
+//! - **Endless play counts as a draw.** The values are the limit of the iteration started
+//!   from ½; policy steps leave the equations of play that never ends to the sweeps
+//!   (below).
+//! - **A checked contract.** Play from a state that reaches a state waiting for a throw
+//!   without an index is [`EndgameError::NotClosed`], one that reaches a later layer
+//!   [`EndgameError::LayerOrder`], an index that does not give back a state with that index
+//!   [`EndgameError::Inconsistent`]; a space larger than [`SolveOptions::max_states`] is
+//!   refused with [`EndgameError::TooLarge`] before any memory is spent.
+//!
+//! The residual bounds how far the equations are from holding, not how far a value is
+//! from its limit: in a slow cycle (below) a value can be further off than it moves in a
+//! sweep. `docs/players.md` gives the measured differences between tolerances and
+//! methods, and the solver's time and memory.
+//!
+//! # How it works
+//!
 //! The solver works layer by layer (see [`EndgameSpace::layers`]); earlier layers are final
 //! when a layer starts. For each layer it:
 //!
@@ -22,40 +62,36 @@
 //!    records the right-hand side as a short program of 32-bit words (successors, max/min
 //!    nodes, terminal values). Successors in the layer are named by their place in the
 //!    sorted order, so the values being iterated sit in memory in sweep order and a sweep
-//!    reads them from a sliding window rather than from all over the table.
+//!    reads them from a sliding window rather than from all over the table. A state the
+//!    space leaves out on purpose ([`EndgameSpace::passes_through`]) is compiled in place
+//!    as a chance node: its throws, weighted, each followed by the best play.
 //! 3. splits the layer into the *strongly connected components* of its move graph (an
 //!    edge from each state to every state of the layer that any throw and move of it can
 //!    lead to, whatever the decisions), with Tarjan's algorithm, which gives them in an
 //!    order where every component comes after those it leads to. Most components are a
-//!    single state that cannot come back to itself (Kendall's endgames with 3 pieces a
-//!    side: 4.4 million components in the 8.5 million positions with 2 pieces against 3).
+//!    single state that cannot come back to itself.
 //! 4. solves the components in that order, so that everything a component leads to outside
 //!    itself is final when it starts: a lone state by one evaluation of its right-hand
-//!    side, which is then exact; any other component by sweeping it in the sorted order
-//!    again and again, replacing each value by its right-hand side in place (Gauss–Seidel:
-//!    each new value is used at once), until no value changes by more than the tolerance
-//!    in a sweep. Successors further on are then already up to date; what takes many
-//!    sweeps is the cycles through positions further back (a piece sent from 27 to the
-//!    start), whose influence travels one round per sweep, and the slow cycles below,
-//!    which policy steps cut short. Sweeping the components one by one rather than the
-//!    whole layer spends those sweeps only where the cycles are (the idea of topological
-//!    value iteration): Kendall's layer of 2 against 3 pieces took 84 sweeps of the whole
-//!    layer before, and now the work of 18.
-//! 5. measures the Bellman residual `max |V(s) − right-hand side(s)|` of the layer in one
-//!    more pass without writing. After a sweep whose changes were all within the tolerance
-//!    the residual is within it too: each update made its own equation hold exactly, and
-//!    the right-hand side never magnifies the later changes of other values.
+//!    side; any other component by sweeping it in the sorted order again and again,
+//!    replacing each value by its right-hand side in place (Gauss–Seidel: each new value is
+//!    used at once), until no value changes by more than the tolerance in a sweep.
+//!    Successors further on are then already up to date; what takes many sweeps is the
+//!    cycles through positions further back (a piece sent from 27 to the start), whose
+//!    influence travels one round per sweep, and the slow cycles below. Sweeping the
+//!    components one by one rather than the whole layer spends the sweeps only where the
+//!    cycles are (topological value iteration).
+//! 5. measures the layer's Bellman residual in one more pass without writing.
 //!
 //! # Slow cycles
 //!
 //! Some positions converge far more slowly than the rest of their component. In Kendall's
 //! rules a side holding 26 and 27 (a protected pair the other side cannot pass, K-7, K-9)
 //! may wait in the water for a 4 (K-14, K-16) while the other side is shuffled back and
-//! forth by forced moves (K-5); it waits for a rare good moment, and the values of those
-//! positions creep towards their limit by a few parts in ten thousand per sweep. Whole
-//! sweeps would take tens of thousands of rounds. Where a space says it has such cycles
-//! ([`EndgameSpace::slow_cycles`], see [`PolicySteps`]), the solver takes *policy steps*
-//! (below); otherwise it sweeps its *hot* states on their own:
+//! forth by forced moves (K-5); it waits for a rare good moment, and play leaves the cycle
+//! so rarely in a round that the values of those positions creep towards their limit.
+//! Where a space says it has such cycles ([`EndgameSpace::slow_cycles`], see
+//! [`PolicySteps`]), the solver takes *policy steps* (below); otherwise it sweeps its *hot*
+//! states on their own:
 //!
 //! - after 32 whole sweeps of a component, and every 16 after that, it notes the states
 //!   whose value moved by more than 1% of the largest change of the sweep before; when
@@ -71,10 +107,9 @@
 //! goes on sweeping ("polishing") and settling the states that still move by more than a
 //! thousandth of the tolerance (with policy steps: taking a step on them, below), and stops
 //! when a sweep is within the tolerance and the states still moving settle at once (none
-//! is still moving), or after 8 such sweeps: a slow cycle magnifies
-//! rounding errors as much as it slows the sweeps (by `1/(1 − λ)` for a cycle left with
-//! probability `1 − λ` a round), so values that stand still to the last bit are not to be
-//! had there.
+//! is still moving), or after 8 such sweeps: a slow cycle magnifies rounding errors as much
+//! as it slows the sweeps (by `1/(1 − λ)` for a cycle left with probability `1 − λ` a
+//! round), so values that stand still to the last bit are not to be had there.
 //!
 //! # Policy steps
 //!
@@ -86,9 +121,8 @@
 //!
 //! 1. takes the states whose value moved by more than a thousandth of the tolerance in the
 //!    sweep just made (the others are held fixed). Even when they are few, a step beats
-//!    sweeping them alone: in a slow cycle the hot states' sweeps stop on a small change
-//!    long before the values are there (tried: values 5.9e-4 short in Kendall's endgames
-//!    with 3 pieces a side);
+//!    sweeping them alone: in a slow cycle their sweeps stop on a small change long before
+//!    the values are there;
 //! 2. freezes each of their decisions at the move that is best for the current values
 //!    (the first best, as the sweeps' max/min would take), which leaves each right-hand
 //!    side a linear expression `x_i = c_i + Σ_j a_ij·x_j` in those states' values (`a_ij`
@@ -105,28 +139,17 @@
 //! can overshoot where a decision changes; the sweeps that follow correct that, and the
 //! stopping rule and the residual check are those of plain sweeps. While polishing, the
 //! values are close to their limit and the decisions right, so a step lands on the limit
-//! where sweeps would creep towards it: for Kendall's endgames with 3 pieces a side, the
-//! positions with up to 2 against 3 solved to tolerance 1e-9 and to 1e-12 agree to 4.4e-9.
-//! A step is not repeated at once with the decisions that are best for its new values
-//! (Howard's policy iteration): tried, before the components, on Kendall's endgames with 2
-//! pieces a side, that reached another solution of the equations (1.6e-3 away in 900
-//! positions where a side in the water could wait forever), not the one the sweeps from ½
-//! reach. Measured on those endgames: policy steps to tolerance 1e-9 and to 1e-12 agree to
-//! 2.3e-10 (4-byte tables), and with plain sweeps to 1e-12 to 3.7e-9, while plain sweeps to
-//! 1e-9 are 3.6e-6 off: in a slow cycle the sweeps creep, and the error is theirs.
+//! where sweeps would creep towards it. A step is not repeated at once with the decisions
+//! that are best for its new values (Howard's policy iteration): that can reach another
+//! solution of the equations than the one the sweeps from ½ reach, one in which play that a
+//! side could keep going forever is not worth a draw.
 //!
-//! The Bellman residual the solver records is not an error bound: in a slow cycle the
-//! values can be off by much more than they change in a sweep (as the 3.6e-6 above shows
-//! for plain sweeps to 1e-9), still within the precision of a 2-byte table file (7.6e-6).
-//!
-//! A state the space leaves out on purpose ([`EndgameSpace::passes_through`]) is compiled as
-//! a chance node in place: its throws, weighted, each followed by the best play.
+//! # Threads
 //!
 //! Steps 1 and 2 run on [`SolveOptions::threads`] threads with `std::thread::scope`. The
 //! work is cut into fixed chunks of states, each compiled on its own and put back in order,
 //! so the programs do not depend on the number of threads; the components, the sweeps and
-//! the policy steps are sequential. The values are therefore the same bit for bit on any
-//! number of threads.
+//! the policy steps are sequential.
 
 mod compile;
 mod components;

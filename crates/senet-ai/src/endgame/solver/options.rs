@@ -1,19 +1,22 @@
 //! What a solve is asked to do, and what it reports.
 
+#[cfg(doc)]
+use crate::endgame::{EndgameError, EndgameSpace};
+
 /// How precisely to solve.
 #[derive(Clone, Copy, Debug)]
 pub struct SolveOptions {
-    /// Value iteration stops once no value changes by more than this in a sweep. The
-    /// Bellman residual of the result is then at most this too.
+    /// The sweeps of a component stop once a whole sweep changes no value by more than
+    /// this. The Bellman residual after such a sweep is at most this too (see
+    /// [what the solver guarantees](super#what-it-guarantees)).
     pub tolerance: f64,
     /// The most sweeps of one strongly connected component of a layer before giving up
-    /// with [`EndgameError::NotConverged`](crate::endgame::EndgameError::NotConverged).
+    /// with [`EndgameError::NotConverged`].
     pub max_sweeps: u32,
     /// The most positions to take on; a larger space is refused with
-    /// [`EndgameError::TooLarge`](crate::endgame::EndgameError::TooLarge) before any memory is spent. The solver needs about 100
-    /// bytes per position (Regency with 3 pieces a side: 9.8 million positions, 960 MB),
-    /// more where the programs are longer (Kendall with 3 pieces a side: 49.1 million
-    /// positions, 10.5 GB at the peak, most of it for the largest layer's programs).
+    /// [`EndgameError::TooLarge`] before any memory is spent. The memory a solve needs grows
+    /// with the positions and with the length of their programs, the largest layer's most
+    /// of all (`docs/players.md` gives measured figures).
     pub max_states: usize,
     /// Threads that prepare each layer (0: one per core, as
     /// `std::thread::available_parallelism` reports). The values do not depend on it.
@@ -32,10 +35,9 @@ pub struct SolveOptions {
 /// When the solver takes policy steps (see the [module documentation](super#policy-steps)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PolicySteps {
-    /// Where the space has slow cycles ([`EndgameSpace::slow_cycles`](crate::endgame::EndgameSpace::slow_cycles): Kendall's endgames).
-    /// Elsewhere plain sweeps are faster: Regency's endgames with 3 pieces a side take 95
-    /// layers' worth of sweeps instead of 152 with policy steps, but 80 s instead of 52 s and
-    /// twice the memory.
+    /// Where the space has slow cycles ([`EndgameSpace::slow_cycles`]: Kendall's endgames).
+    /// Elsewhere plain sweeps take less time and memory, though more sweeps
+    /// (`docs/players.md` gives measured figures).
     #[default]
     Auto,
     /// Always.
@@ -145,7 +147,7 @@ impl SolveOptions {
 }
 
 impl Default for SolveOptions {
-    /// Tolerance 1e-9, at most 100,000 sweeps per layer, at most 2^26 (67 million)
+    /// Tolerance 1e-9, at most 100,000 sweeps per component, at most 2^26 (67 million)
     /// positions, one thread per core.
     fn default() -> Self {
         SolveOptions {

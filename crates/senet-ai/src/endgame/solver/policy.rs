@@ -28,8 +28,8 @@ impl LayerProgram {
         let mut report = PolicyStepReport::default();
         self.solve_frozen(probabilities, local, solved, hot, slot, &mut report);
         // Not repeated with the decisions that are best for the new values (Howard's policy
-        // iteration): in Kendall's endgames that led to another solution of the equations,
-        // in which an endless cycle kept values other than a draw's.
+        // iteration): that can reach another solution of the equations, one in which an
+        // endless cycle is not worth a draw.
         report.residual = self.residual_at(probabilities, local, solved, hot);
         report
     }
