@@ -151,6 +151,10 @@
 //! so the programs do not depend on the number of threads; the components, the sweeps and
 //! the policy steps are sequential.
 
+// The code by concern: `options`, what a solve is asked and what it reports; `compile`
+// (steps 1 and 2, its threads in `parallel`) and `program`, the compiled words and their
+// evaluation; `components`, step 3; `sweep`, step 4 and its schedule; `hot`, slow states
+// swept on their own; `policy` and `linear`, policy steps and their equations.
 mod compile;
 mod components;
 mod hot;

@@ -73,7 +73,7 @@ pub enum SolveEvent {
         seconds: f64,
     },
     /// A whole sweep of a component of at least 65,536 positions is done (and any work on
-    /// its slow states after it). Smaller components are not reported: there are millions.
+    /// its slow states after it). Smaller components are not reported: there can be millions.
     Sweep {
         /// The layer's place among the layers, from 0.
         layer: usize,

@@ -35,7 +35,7 @@ impl LayerProgram {
     }
 
     /// The largest `|V(s) − right-hand side(s)|` over the places of `starts`.
-    pub(super) fn residual_at(
+    fn residual_at(
         &self,
         probabilities: &[f64],
         local: &[f64],
@@ -54,7 +54,7 @@ impl LayerProgram {
     /// Freezes every decision of the right-hand sides of the places `hot` at the move that
     /// is best for the current values, and solves the linear equations that are left
     /// (`slot` as for [`policy_step`](Self::policy_step)).
-    pub(super) fn solve_frozen(
+    fn solve_frozen(
         &self,
         probabilities: &[f64],
         local: &mut [f64],

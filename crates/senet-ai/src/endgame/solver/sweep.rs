@@ -21,7 +21,8 @@ const HOT_MOST_SHARE: usize = 8;
 /// a slow cycle moves its values little per sweep, so a small change does not yet mean a
 /// small error there.
 const HOT_PRECISION: f64 = 1e-3;
-/// The most whole sweeps spent polishing a component (see the module documentation).
+/// The most whole sweeps spent polishing a component (see the
+/// [solver's documentation](super#slow-cycles)).
 const POLISH_MOST: u32 = 8;
 /// The most work spent on hot states at a time, in whole sweeps of the component.
 const HOT_BUDGET: usize = 32;
@@ -58,7 +59,8 @@ pub(super) struct ComponentSolver<'a, F: Fn(SolveEvent)> {
 
 impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
     /// Sweeps the component `places` (ascending) until it is within the tolerance (see the
-    /// module documentation), the values it leads to outside it final. Returns its sweeps.
+    /// [solver's documentation](super)), the values it leads to outside it final. Returns its
+    /// sweeps.
     pub(super) fn solve(&mut self, places: &[u32], local: &mut [f64]) -> Result<u32, EndgameError> {
         let (program, probabilities, solved) = (self.program, self.probabilities, self.solved);
         let options = self.options;
