@@ -4,8 +4,8 @@
 //! that take the attacked piece out of the game, marked squares that protect a piece and must
 //! be left first, exact exits, and a game that ends when the board is empty: the side that bore
 //! off more pieces wins (a draw is possible). The rule ids (`Be-1` … `Be-9`, `I-1`, `I-2`) are
-//! those of the project's specification `shared/rules/bell.md`; `docs/rules/bell.md` explains
-//! them and the choices made where the text is silent.
+//! defined in `docs/rules/bell.md`, which also explains the choices made where the text is
+//! silent.
 //!
 //! Black is the even set (Bell's black pieces, which move first), White the odd set.
 //!

@@ -1,6 +1,5 @@
-//! One test (at least) per rule, option, interpretation and scenario of
-//! `shared/rules/bell.md`, and per choice documented in `docs/rules/bell.md`. Each test fails
-//! if its rule is broken.
+//! One test (at least) per rule, option, interpretation, scenario and documented choice of
+//! `docs/rules/bell.md`. Each test fails if its rule is broken.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;

@@ -5,8 +5,8 @@
 //! 26, 28, 29 and 30, and three traits of its own: a side that cannot move any piece forward
 //! must move one **backward**; a throw larger than needed to reach 30 **bounces** back from
 //! 30; and square 27 sends a piece to the start. The loser pays a penalty per piece left on
-//! the board. The rule ids (`B-1` … `B-14`, `I-1` … `I-5`) are those of the project's
-//! specification `shared/rules/botermans.md`; `docs/rules/botermans.md` explains them.
+//! the board. The rule ids (`B-1` … `B-14`, `I-1` … `I-5`) are defined and explained in
+//! `docs/rules/botermans.md`.
 //!
 //! Black is the even set, the source's **jackals**, which move first; White is the odd set,
 //! the **lions**.

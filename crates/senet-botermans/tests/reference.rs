@@ -1,4 +1,4 @@
-//! A straightforward reference generator, written from `shared/rules/botermans.md` with an
+//! A straightforward reference generator, written from `docs/rules/botermans.md` with an
 //! array of 30 squares and no bit tricks, must agree with the fast generator on more than
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 

@@ -8,8 +8,7 @@
 //! piece, which goes back to the start. Square 26 jumps over 27 with a 1; a piece landing on
 //! 27 goes back to 15, or, if 15 is taken, stays and **strands** its side until a 4 takes it
 //! off; pieces leave from 28, 29 and 30 with exactly 3, 2 and 1. The rule ids (`C-1` …
-//! `C-13`, `I-1` … `I-5`) are those of the project's specification `shared/rules/cemea.md`;
-//! `docs/rules/cemea.md` explains them.
+//! `C-13`, `I-1` … `I-5`) are defined and explained in `docs/rules/cemea.md`.
 //!
 //! Black is the even set, which moves first; White is the odd set.
 //!

@@ -4,8 +4,8 @@
 //! and 6 (even when the throw cannot be used), attacks that send the victim back to the lowest
 //! empty square, protected pairs, blockades of three, unmoved pieces that wait for the square
 //! ahead to clear, backward moves when nothing can go forward, and free bearing off once a side
-//! has every piece in the third row. The rule ids (`J-1` … `J-12`, `I-1`, `I-2`) are those of
-//! the project's specification `shared/rules/jequier.md`; `docs/rules/jequier.md` explains them.
+//! has every piece in the third row. The rule ids (`J-1` … `J-12`, `I-1`, `I-2`) are defined
+//! and explained in `docs/rules/jequier.md`.
 //!
 //! Black is the even set (the player who first throws a 1), White the odd set.
 //!

@@ -1,4 +1,4 @@
-//! A straightforward reference, written from `shared/rules/jequier.md` with an array of 30
+//! A straightforward reference, written from `docs/rules/jequier.md` with an array of 30
 //! squares and no bit tricks, must agree with the fast ruleset on more than 100,000
 //! (position, throw) pairs taken from random games under every option combination: the same
 //! legal moves, and the same position after each of them.

@@ -4,9 +4,8 @@
 //! throws** (a turn throws until a 2 or 3, then spends the throws one at a time in any order),
 //! swaps that also work backward, no blockade, the gate of 26, special exits from 26 and 28–30,
 //! attacks from 26 that send the victim into the water (27), and the water square itself. The
-//! rule ids (`K-1` … `K-17`, `I-1` … `I-6`) are those of the project's specification
-//! `shared/rules/kendall.md`; `docs/rules/kendall.md` explains them and the choices made where
-//! the text is silent.
+//! rule ids (`K-1` … `K-17`, `I-1` … `I-6`) are defined in `docs/rules/kendall.md`, which
+//! also explains the choices made where the text is silent.
 //!
 //! Black is the even set (Kendall's cones, the set of whoever first throws a 1), White the odd
 //! set (the spools).

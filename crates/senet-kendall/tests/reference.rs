@@ -1,5 +1,5 @@
-//! A straightforward reference generator, written from `shared/rules/kendall.md` (and the
-//! choices of `docs/rules/kendall.md`) with an array of 30 squares and no bit tricks, must
+//! A straightforward reference generator, written from `docs/rules/kendall.md` (rules and
+//! documented choices) with an array of 30 squares and no bit tricks, must
 //! agree with the fast generator on more than 100,000 decision points of random games under
 //! all 32 option combinations, and on variants of them with other stored throws and with a
 //! piece that must move (K-15).

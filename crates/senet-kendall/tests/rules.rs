@@ -1,6 +1,5 @@
-//! One test (at least) per rule, option, interpretation and scenario of
-//! `shared/rules/kendall.md`, and per choice documented in `docs/rules/kendall.md`. Each test
-//! fails if its rule is broken.
+//! One test (at least) per rule, option, interpretation, scenario and documented choice of
+//! `docs/rules/kendall.md`. Each test fails if its rule is broken.
 //!
 //! Positions use the scenario notation: `me` is Black (to act), `opp` White, every other piece
 //! is off. Where a scenario lists no opposing piece the tests put one on square 1, out of the

@@ -4,8 +4,8 @@
 //! throwing sticks (no marked side counts 5), throws that may be **split** into whole steps
 //! among several pieces, no captures, backward moves when nothing can go forward, extra throws
 //! on a 5, after entering and on landing on 15 or 26, the square 27 that sends a piece back to
-//! hand, and exact exits. The rule ids (`P-1` … `P-12`, `I-1` … `I-4`) are those of the
-//! project's specification `shared/rules/piccione.md`; `docs/rules/piccione.md` explains them.
+//! hand, and exact exits. The rule ids (`P-1` … `P-12`, `I-1` … `I-4`) are defined and
+//! explained in `docs/rules/piccione.md`.
 //!
 //! Black is the side that moves first, White the other.
 //!

@@ -1,4 +1,4 @@
-//! A straightforward reference, written from `shared/rules/piccione.md` with an array of
+//! A straightforward reference, written from `docs/rules/piccione.md` with an array of
 //! squares: it tries every sequence of steps (no pruning), keeps the complete ones, groups
 //! them by the position they lead to, and offers each position once, as its way with the
 //! fewest steps (ties: the smallest origins and step lengths first). It must agree with the

@@ -1,4 +1,4 @@
-//! One test (at least) per rule, interpretation and scenario of `shared/rules/piccione.md`.
+//! One test (at least) per rule, interpretation and scenario of `docs/rules/piccione.md`.
 //! Each test fails if its rule is broken.
 
 use senet_core::conformance::{move_strings, scenario};

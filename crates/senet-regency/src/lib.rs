@@ -3,8 +3,7 @@
 //! Five pieces a side, four throwing sticks (no marked side counts 6), extra throws on 1, 4
 //! and 6, swaps on attack, pairs that protect, blockades of three, the square 27 that sends a
 //! piece back to the start, and no backward moves: a throw that cannot be used is lost. The
-//! rule ids (`R-1` … `R-15`, `I-1` … `I-5`) are those of the project's specification
-//! `shared/rules/regency.md`; `docs/rules/regency.md` explains them.
+//! rule ids (`R-1` … `R-15`, `I-1` … `I-5`) are defined and explained in `docs/rules/regency.md`.
 //!
 //! Black is the even set (the sheet's first player), White the odd set.
 //!

@@ -1,5 +1,5 @@
 //! One test (at least) per rule, option, interpretation and scenario of
-//! `shared/rules/regency.md`. Each test fails if its rule is broken.
+//! `docs/rules/regency.md`. Each test fails if its rule is broken.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
