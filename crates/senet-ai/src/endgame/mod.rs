@@ -301,6 +301,7 @@ pub(crate) fn bellman_value<R: Ruleset>(
 /// Spreads the low bits of `compressed` over the zero bits of `taken`: bit j of the result
 /// is set when the j-th position not in `taken` is in `compressed` (the endgame spaces rank
 /// one side's squares among those the other side leaves free).
+#[cfg(any(feature = "regency", feature = "kendall"))]
 fn expand(compressed: u32, taken: u32) -> u32 {
     let mut out = 0;
     let mut source = compressed;
