@@ -33,6 +33,7 @@ mod error;
 mod game;
 mod moves;
 mod opening;
+pub mod perft;
 mod playout;
 mod record;
 mod ruleset;
