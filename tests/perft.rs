@@ -238,3 +238,30 @@ fn perft_counts_piccione_start_by_hand() {
     });
     assert_eq!(counts, by_hand);
 }
+
+/// The walk allocates nothing: `Perft::new` allocates the lists and counts (which also shows
+/// that the counting allocator of `allocation-counter` watches this thread), `Perft::run`
+/// reuses them, for every registered ruleset.
+#[test]
+fn perft_walks_without_allocating() {
+    struct Allocations;
+    impl RulesetVisitor for Allocations {
+        type Output = (u64, u64);
+        fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64) {
+            let start = rules.initial_state();
+            let mut perft = None;
+            let new = allocation_counter::measure(|| perft = Some(Perft::new(5)));
+            let mut perft = perft.expect("set by the closure");
+            let run = allocation_counter::measure(|| {
+                std::hint::black_box(perft.run(rules, &start));
+            });
+            (new.count_total, run.count_total)
+        }
+    }
+    for info in RULESETS {
+        let rules = AnyRuleset::parse(info.id).expect("a registered id parses");
+        let (new, run) = rules.visit(Allocations);
+        assert!(new > 0, "{}: Perft::new allocated nothing", info.id);
+        assert_eq!(run, 0, "{}: Perft::run allocated", info.id);
+    }
+}
