@@ -228,6 +228,7 @@ fn perft_counts_match_the_checked_in_files() {
 /// a piece (P-3) and any other throw finds nothing to move and passes (P-8), one move each;
 /// every one of those 5 sequences is followed by a throw of 5 values (the extra throw of an
 /// entry or of a 5, or White's), and no game ends.
+#[cfg(feature = "piccione")]
 #[test]
 fn perft_counts_piccione_start_by_hand() {
     let rules = senet::Piccione;
