@@ -30,7 +30,7 @@ impl RulesetVisitor for BenchPerft<'_> {
         let expected = file::start_counts(&items, R::ID)
             .unwrap_or_else(|| panic!("{}: no start position for {}", path.display(), R::ID));
         let start = rules.initial_state();
-        let mut perft = Perft::new(expected.len());
+        let mut perft = Perft::new(expected.len()).unwrap();
         assert_eq!(
             perft.run(rules, &start),
             expected,

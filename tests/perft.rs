@@ -77,7 +77,10 @@ impl RulesetVisitor for CheckPosition<'_> {
             };
             *self.counts = deepest_within(rules, &state, budget);
         } else {
-            let computed = Perft::new(self.counts.len()).run(rules, &state).to_vec();
+            let computed = Perft::new(self.counts.len())
+                .unwrap()
+                .run(rules, &state)
+                .to_vec();
             if self.bless {
                 *self.counts = computed;
             } else {
@@ -104,9 +107,9 @@ impl RulesetVisitor for CheckPosition<'_> {
 /// The counts down to the deepest depth whose walk, summed over the depths, stays within
 /// `budget` sequences (and before any depth no sequence reaches).
 fn deepest_within<R: Ruleset>(rules: &R, state: &R::State, budget: u64) -> Vec<PerftCount> {
-    let mut best = Perft::new(1).run(rules, state).to_vec();
+    let mut best = Perft::new(1).unwrap().run(rules, state).to_vec();
     for depth in 2..=MAX_DEPTH {
-        let counts = Perft::new(depth).run(rules, state).to_vec();
+        let counts = Perft::new(depth).unwrap().run(rules, state).to_vec();
         let total: u64 = counts.iter().map(|c| c.sequences).sum();
         if total > budget || counts[depth - 1].sequences == 0 {
             break;
@@ -232,12 +235,22 @@ fn perft_counts_match_the_checked_in_files() {
 #[test]
 fn perft_counts_piccione_start_by_hand() {
     let rules = senet::Piccione;
-    let counts = Perft::new(3).run(&rules, &rules.initial_state()).to_vec();
+    let counts = Perft::new(3)
+        .unwrap()
+        .run(&rules, &rules.initial_state())
+        .to_vec();
     let by_hand = [5, 5, 25].map(|sequences| PerftCount {
         sequences,
         game_over: 0,
     });
     assert_eq!(counts, by_hand);
+}
+
+#[test]
+fn a_depth_above_the_cap_is_refused() {
+    assert!(Perft::new(senet::perft::MAX_DEPTH).is_ok());
+    let refused = Perft::new(senet::perft::MAX_DEPTH + 1).unwrap_err();
+    assert_eq!(refused.to_string(), "perft depth 65 is above the cap of 64");
 }
 
 /// The walk allocates nothing: `Perft::new` allocates the lists and counts (which also shows
@@ -251,7 +264,7 @@ fn perft_walks_without_allocating() {
         fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64) {
             let start = rules.initial_state();
             let mut perft = None;
-            let new = allocation_counter::measure(|| perft = Some(Perft::new(5)));
+            let new = allocation_counter::measure(|| perft = Perft::new(5).ok());
             let mut perft = perft.expect("set by the closure");
             let run = allocation_counter::measure(|| {
                 std::hint::black_box(perft.run(rules, &start));

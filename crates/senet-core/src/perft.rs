@@ -18,7 +18,7 @@
 //!
 //! fn print_perft<R: Ruleset>(rules: &R, depth: usize) {
 //!     // One list of moves per depth, allocated here; the walk itself allocates nothing.
-//!     let mut perft = Perft::new(depth);
+//!     let Ok(mut perft) = Perft::new(depth) else { return };
 //!     for (d, count) in perft.run(rules, &rules.initial_state()).iter().enumerate() {
 //!         println!("depth {} {} {}", d + 1, count.sequences, count.game_over);
 //!     }
@@ -28,6 +28,15 @@
 use crate::moves::MoveList;
 use crate::ruleset::{Phase, Ruleset};
 use crate::throw::ThrowingDevice;
+
+/// The deepest walk [`Perft::new`] accepts: far beyond what finishes (the counts grow about
+/// tenfold a depth), and the walk recurses once a depth, so the stack stays small.
+pub const MAX_DEPTH: usize = 64;
+
+/// A perft depth beyond [`MAX_DEPTH`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("perft depth {0} is above the cap of {MAX_DEPTH}")]
+pub struct DepthError(pub usize);
 
 /// What perft counts at one depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -47,12 +56,15 @@ pub struct Perft {
 }
 
 impl Perft {
-    /// A walker for depths 1 to `depth`.
-    pub fn new(depth: usize) -> Perft {
-        Perft {
+    /// A walker for depths 1 to `depth`, at most [`MAX_DEPTH`].
+    pub fn new(depth: usize) -> Result<Perft, DepthError> {
+        if depth > MAX_DEPTH {
+            return Err(DepthError(depth));
+        }
+        Ok(Perft {
             lists: vec![MoveList::new(); depth],
             counts: vec![PerftCount::default(); depth],
-        }
+        })
     }
 
     /// Counts the sequences from `state` to each depth; element `d - 1` of the result is
