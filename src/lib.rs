@@ -2,10 +2,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod any_game;
 pub mod metrics;
 pub mod registry;
 pub mod stats;
 
+pub use any_game::AnyGame;
 pub use senet_core::*;
 
 /// The Regency Chess "simple" ruleset (feature `regency`).

@@ -26,7 +26,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use senet_core::{FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError};
+use senet_core::{
+    FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError, ThrowOutcome, ThrowingDevice,
+};
 
 /// Generic code to run with whichever ruleset was picked at run time.
 pub trait RulesetVisitor {
@@ -51,8 +53,11 @@ pub struct RulesetInfo {
     pub field_info: &'static [FieldInfo],
 }
 
+/// Generates, from one line per ruleset: [`AnyRuleset`], [`RULESETS`], the typed game of
+/// each ruleset behind [`AnyGame`](crate::AnyGame), and the macros that run the same code on
+/// whichever variant is there (`$d` is a `$`, for those macros).
 macro_rules! registry {
-    ($( $feature:literal => $variant:ident($ty:path) ),* $(,)?) => {
+    ($d:tt $( $feature:literal => $variant:ident($ty:path) ),* $(,)?) => {
         /// Any registered ruleset, configured.
         #[derive(Clone, Debug, PartialEq, Eq)]
         #[non_exhaustive]
@@ -105,10 +110,85 @@ macro_rules! registry {
                 }
             }
         }
+
+        /// The typed game of each registered ruleset, behind [`AnyGame`](crate::AnyGame).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub(crate) enum GameOf {
+            $(
+                #[cfg(feature = $feature)]
+                $variant(senet_core::Game<$ty>),
+            )*
+        }
+
+        $(
+            #[cfg(feature = $feature)]
+            impl From<senet_core::Game<$ty>> for crate::AnyGame {
+                fn from(game: senet_core::Game<$ty>) -> crate::AnyGame {
+                    crate::AnyGame(GameOf::$variant(game))
+                }
+            }
+        )*
+
+        /// `with_rules!(rules, r => body)`: `body` with the pattern `r` (`ref r`, `r`)
+        /// bound to the concrete ruleset of the place `rules`; every variant's body has the
+        /// same type. A place, not a reference, so that a build without rulesets compiles.
+        macro_rules! with_rules {
+            ($d rules:expr, $d r:pat => $d body:expr) => {
+                match $d rules {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::AnyRuleset::$variant($d r) => $d body,
+                    )*
+                }
+            };
+        }
+
+        /// `with_game!(game_of, g => body)`: `body` with the pattern `g` (`ref g`,
+        /// `ref mut g`) bound to the typed game of the place `game_of`.
+        macro_rules! with_game {
+            ($d game:expr, $d g:pat => $d body:expr) => {
+                match $d game {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::GameOf::$variant($d g) => $d body,
+                    )*
+                }
+            };
+        }
+
+        /// `game_from_rules!(rules, r => result)`: the `GameOf` of the same variant as
+        /// `rules`, from `result`, a `Result` of the typed game built from `r`.
+        macro_rules! game_from_rules {
+            ($d rules:expr, $d r:pat => $d body:expr) => {
+                match $d rules {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::AnyRuleset::$variant($d r) => {
+                            $d body.map(crate::registry::GameOf::$variant)
+                        }
+                    )*
+                }
+            };
+        }
+
+        /// `rules_of_game!(game_of)`: the ruleset of a `GameOf`, as an `AnyRuleset`.
+        macro_rules! rules_of_game {
+            ($d game:expr) => {
+                match $d game {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::GameOf::$variant(ref g) => {
+                            crate::registry::AnyRuleset::$variant(g.rules().clone())
+                        }
+                    )*
+                }
+            };
+        }
     };
 }
 
 registry! {
+    $
     "regency" => Regency(senet_regency::Regency),
     "botermans" => Botermans(senet_botermans::Botermans),
     "cemea" => Cemea(senet_cemea::Cemea),
@@ -118,20 +198,14 @@ registry! {
     "piccione" => Piccione(senet_piccione::Piccione),
 }
 
+pub(crate) use {game_from_rules, rules_of_game, with_game};
+
 fn known_ids() -> String {
     RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
 }
 
 /// The ruleset used when none is named: Regency.
 pub const DEFAULT_RULESET: &str = "regency";
-
-struct SpecOf;
-impl RulesetVisitor for SpecOf {
-    type Output = RulesetSpec;
-    fn visit<R: Ruleset>(self, rules: &R) -> RulesetSpec {
-        rules.spec()
-    }
-}
 
 impl AnyRuleset {
     /// Parses and configures `id` or `id(option=value,…)`.
@@ -141,19 +215,25 @@ impl AnyRuleset {
 
     /// The canonical specification (options at their defaults left out).
     pub fn spec(&self) -> RulesetSpec {
-        self.visit(SpecOf)
+        with_rules!(*self, ref rules => rules.spec())
     }
 
     /// The ruleset's id.
     pub fn id(&self) -> &'static str {
-        struct Id;
-        impl RulesetVisitor for Id {
-            type Output = &'static str;
-            fn visit<R: Ruleset>(self, _: &R) -> &'static str {
-                R::ID
-            }
+        fn id_of<R: Ruleset>(_: &R) -> &'static str {
+            R::ID
         }
-        self.visit(Id)
+        with_rules!(*self, ref rules => id_of(rules))
+    }
+
+    /// Pieces per side.
+    pub fn pieces_per_side(&self) -> u8 {
+        with_rules!(*self, ref rules => rules.pieces_per_side())
+    }
+
+    /// The throwing device's exact outcome table: each value with its integer weight.
+    pub fn throw_outcomes(&self) -> &'static [ThrowOutcome] {
+        with_rules!(*self, ref rules => rules.device().outcomes())
     }
 
     /// The registry entry of this ruleset.
