@@ -53,9 +53,9 @@ pub struct RulesetInfo {
     pub field_info: &'static [FieldInfo],
 }
 
-/// Generates, from one line per ruleset: [`AnyRuleset`], [`RULESETS`], the typed game of
-/// each ruleset behind [`AnyGame`](crate::AnyGame), and the macros that run the same code on
-/// whichever variant is there (`$d` is a `$`, for those macros).
+/// Generates, from one line per ruleset: [`AnyRuleset`], [`RULESETS`], the typed game and
+/// player of each ruleset behind [`AnyGame`](crate::AnyGame) and `AnyPlayer`, and the macros
+/// that run the same code on whichever variant is there (`$d` is a `$`, for those macros).
 macro_rules! registry {
     ($d:tt $( $feature:literal => $variant:ident($ty:path) ),* $(,)?) => {
         /// Any registered ruleset, configured.
@@ -129,6 +129,15 @@ macro_rules! registry {
             }
         )*
 
+        /// The player of each registered ruleset, behind `AnyPlayer`.
+        #[cfg(feature = "ai")]
+        pub(crate) enum PlayerOf {
+            $(
+                #[cfg(feature = $feature)]
+                $variant(Box<dyn senet_ai::Player<$ty>>),
+            )*
+        }
+
         /// `with_rules!(rules, r => body)`: `body` with the pattern `r` (`ref r`, `r`)
         /// bound to the concrete ruleset of the place `rules`; every variant's body has the
         /// same type. A place, not a reference, so that a build without rulesets compiles.
@@ -184,6 +193,56 @@ macro_rules! registry {
                 }
             };
         }
+
+        /// `player_from_rules!(rules, r => result)`: like `game_from_rules!` for a `PlayerOf`.
+        #[cfg(feature = "ai")]
+        macro_rules! player_from_rules {
+            ($d rules:expr, $d r:pat => $d body:expr) => {
+                match $d rules {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::AnyRuleset::$variant($d r) => {
+                            $d body.map(crate::registry::PlayerOf::$variant)
+                        }
+                    )*
+                }
+            };
+        }
+
+        /// `with_player!(player_of, p => body)`: like `with_game!` for a `PlayerOf`.
+        #[cfg(feature = "ai")]
+        macro_rules! with_player {
+            ($d player:expr, $d p:pat => $d body:expr) => {
+                match $d player {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::PlayerOf::$variant($d p) => $d body,
+                    )*
+                }
+            };
+        }
+
+        /// `with_player_and_game!(player_of, game_of, p, g => body, otherwise)`: `body` when
+        /// both are of the same ruleset, else `otherwise`.
+        #[cfg(feature = "ai")]
+        macro_rules! with_player_and_game {
+            (
+                $d player:expr, $d game:expr, $d p:ident, $d g:ident => $d body:expr,
+                $d otherwise:expr
+            ) => {
+                #[allow(unreachable_patterns)]
+                match ($d player, $d game) {
+                    $(
+                        #[cfg(feature = $feature)]
+                        (
+                            crate::registry::PlayerOf::$variant($d p),
+                            crate::registry::GameOf::$variant($d g),
+                        ) => $d body,
+                    )*
+                    _ => $d otherwise,
+                }
+            };
+        }
     };
 }
 
@@ -199,6 +258,8 @@ registry! {
 }
 
 pub(crate) use {game_from_rules, rules_of_game, with_game};
+#[cfg(feature = "ai")]
+pub(crate) use {player_from_rules, with_player, with_player_and_game, with_rules};
 
 fn known_ids() -> String {
     RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
