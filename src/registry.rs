@@ -1,24 +1,41 @@
 //! Picking a ruleset by name at run time: `regency`, `regency(house_of_water=true)`.
 //!
-//! Rulesets are distinct types (each with its own `State`), so code that works with any of
-//! them is written once, generic over [`Ruleset`], and reached through a
-//! [`RulesetVisitor`]: [`AnyRuleset::visit`] calls it with the concrete ruleset.
+//! Rulesets are distinct types (each with its own `State`). Code that plays or loads a game
+//! of whichever ruleset was named uses [`AnyGame`](crate::AnyGame) (and, with the `ai`
+//! feature, `AnyPlayer`): one type, no generics. Code that runs millions of decisions
+//! (simulations, playouts, metrics) is written once, generic over [`Ruleset`], and reached
+//! through a [`RulesetVisitor`]: [`AnyRuleset::visit`] calls it with the concrete ruleset,
+//! and from then on every call is static.
 //!
 //! ```
 //! use senet::registry::{AnyRuleset, RulesetVisitor};
-//! use senet::Ruleset;
+//! use senet::{MoveList, Ruleset, random_playout};
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_core::SeedableRng;
 //!
-//! struct PiecesPerSide;
-//! impl RulesetVisitor for PiecesPerSide {
-//!     type Output = u8;
-//!     fn visit<R: Ruleset>(self, rules: &R) -> u8 {
-//!         rules.pieces_per_side()
+//! /// Decisions in `games` random games, on the allocation-free playout loop.
+//! struct Decisions {
+//!     games: u64,
+//! }
+//! impl RulesetVisitor for Decisions {
+//!     type Output = u64;
+//!     fn visit<R: Ruleset>(self, rules: &R) -> u64 {
+//!         let mut moves = MoveList::new();
+//!         (0..self.games)
+//!             .map(|seed| {
+//!                 let mut state = rules.initial_state();
+//!                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
+//!                 let playout = random_playout(rules, &mut state, &mut rng, &mut moves, 1000);
+//!                 u64::from(playout.decisions)
+//!             })
+//!             .sum()
 //!     }
 //! }
 //!
 //! let rules = AnyRuleset::parse("regency(house_of_water=true)").unwrap();
 //! assert_eq!(rules.id(), "regency");
-//! assert_eq!(rules.visit(PiecesPerSide), 5);
+//! assert_eq!(rules.pieces_per_side(), 5);
+//! assert!(rules.visit(Decisions { games: 10 }) > 0);
 //! assert!(AnyRuleset::parse("regency(water=true)").is_err());
 //! assert!(AnyRuleset::parse("chess").is_err());
 //! ```
