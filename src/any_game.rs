@@ -37,7 +37,7 @@ use senet_core::{
     PositionError, RecordError, Ruleset, Side, ThrowOutcome, ThrowingDevice,
 };
 
-use crate::registry::{AnyRuleset, GameOf, game_from_rules, rules_of_game, with_game};
+use crate::registry::{AnyRuleset, GameOf, from_rules, rules_of_game, with_game};
 
 /// A game of any registered ruleset: the typed [`Game`] of that ruleset behind one type.
 ///
@@ -56,7 +56,7 @@ impl AnyGame {
     /// A new game of `rules` from its initial position.
     pub fn new(rules: AnyRuleset) -> AnyGame {
         let game: Result<GameOf, core::convert::Infallible> =
-            game_from_rules!(rules, r => Ok(Game::new(r)));
+            from_rules!(GameOf, rules, r => Ok(Game::new(r)));
         let Ok(game) = game;
         AnyGame(game)
     }
@@ -73,7 +73,7 @@ impl AnyGame {
     /// ```
     pub fn from_position(rules: AnyRuleset, position: &str) -> Result<AnyGame, PositionError> {
         let game: Result<GameOf, PositionError> =
-            game_from_rules!(rules, r => Game::from_position(r, position));
+            from_rules!(GameOf, rules, r => Game::from_position(r, position));
         game.map(AnyGame)
     }
 
@@ -82,7 +82,7 @@ impl AnyGame {
     pub fn from_record(record: &GameRecord) -> Result<AnyGame, RecordError> {
         let rules = AnyRuleset::from_spec(&record.rules)?;
         let game: Result<GameOf, RecordError> =
-            game_from_rules!(rules, _ => Game::from_record(record));
+            from_rules!(GameOf, rules, _ => Game::from_record(record));
         game.map(AnyGame)
     }
 

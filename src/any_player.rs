@@ -37,7 +37,7 @@ use senet_core::rand_core::Rng;
 
 use crate::AnyGame;
 use crate::registry::{
-    AnyRuleset, PlayerOf, player_from_rules, with_player, with_player_and_game, with_rules,
+    AnyRuleset, PlayerOf, from_rules, with_player, with_player_and_game, with_rules,
 };
 
 /// A computer player (see [`senet_ai::PlayerSpec`]) made for one ruleset configuration, for
@@ -61,7 +61,7 @@ impl AnyPlayer {
     /// first (see [`PlayerSpec::build`]) and fails for a ruleset without an endgame space.
     pub fn new(spec: &PlayerSpec, rules: &AnyRuleset) -> Result<AnyPlayer, PlayerSpecError> {
         let player: Result<PlayerOf, PlayerSpecError> =
-            player_from_rules!(*rules, ref r => spec.build(r));
+            from_rules!(PlayerOf, *rules, ref r => spec.build(r));
         let player = player?;
         Ok(AnyPlayer {
             rules: rules.clone(),
@@ -92,7 +92,7 @@ impl AnyPlayer {
         rules: &AnyRuleset,
         tables: &[u8],
     ) -> Result<AnyPlayer, PlayerSpecError> {
-        let player: Result<PlayerOf, PlayerSpecError> = player_from_rules!(*rules, ref r => match spec {
+        let player: Result<PlayerOf, PlayerSpecError> = from_rules!(PlayerOf, *rules, ref r => match spec {
             PlayerSpec::Perfect(_) => read_for(r, tables)
                 .map_err(PlayerSpecError::from)
                 .and_then(|oracle| spec.build_with_tables(r, oracle)),
@@ -119,38 +119,35 @@ impl AnyPlayer {
     /// [`senet_ai::Player::analyse`]). Refused when no move is due, or when `game` is played
     /// under another configuration than the player was made for.
     pub fn analyse(&mut self, game: &AnyGame, rng: &mut dyn Rng) -> Result<Analysis, PlayerError> {
-        if game.rules() != self.rules {
-            return Err(other_rules(&self.rules, game));
-        }
-        with_player_and_game!(
-            &mut self.player,
-            &game.0,
-            p,
-            g => p.analyse(g.rules(), g.state(), rng),
-            Err(other_rules(&self.rules, game))
-        )
+        self.check_rules(game)?;
+        with_player_and_game!(&mut self.player, &game.0, p, g => {
+            p.analyse(g.rules(), g.state(), rng)
+        }, Err(self.other_rules(game)))
     }
 
     /// The player's move in `game` (see [`senet_ai::Player::choose`]); refused as
     /// [`analyse`](AnyPlayer::analyse) is.
     pub fn choose(&mut self, game: &AnyGame, rng: &mut dyn Rng) -> Result<Move, PlayerError> {
-        if game.rules() != self.rules {
-            return Err(other_rules(&self.rules, game));
-        }
-        with_player_and_game!(
-            &mut self.player,
-            &game.0,
-            p,
-            g => p.choose(g.rules(), g.state(), rng),
-            Err(other_rules(&self.rules, game))
-        )
+        self.check_rules(game)?;
+        with_player_and_game!(&mut self.player, &game.0, p, g => {
+            p.choose(g.rules(), g.state(), rng)
+        }, Err(self.other_rules(game)))
     }
-}
 
-fn other_rules(player: &AnyRuleset, game: &AnyGame) -> PlayerError {
-    PlayerError::OtherRules {
-        player: player.to_string(),
-        game: game.rules().to_string(),
+    /// Refuses a game of another configuration than the player's.
+    fn check_rules(&self, game: &AnyGame) -> Result<(), PlayerError> {
+        if game.rules() == self.rules {
+            Ok(())
+        } else {
+            Err(self.other_rules(game))
+        }
+    }
+
+    fn other_rules(&self, game: &AnyGame) -> PlayerError {
+        PlayerError::OtherRules {
+            player: self.rules.to_string(),
+            game: game.rules().to_string(),
+        }
     }
 }
 

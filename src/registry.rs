@@ -182,15 +182,16 @@ macro_rules! registry {
             };
         }
 
-        /// `game_from_rules!(rules, r => result)`: the `GameOf` of the same variant as
-        /// `rules`, from `result`, a `Result` of the typed game built from `r`.
-        macro_rules! game_from_rules {
-            ($d rules:expr, $d r:pat => $d body:expr) => {
+        /// `from_rules!(GameOf, rules, r => result)`: the variant of `GameOf` (or `PlayerOf`)
+        /// of the same ruleset as `rules`, from `result`, a `Result` of what is built from
+        /// `r`.
+        macro_rules! from_rules {
+            ($d target:ident, $d rules:expr, $d r:pat => $d body:expr) => {
                 match $d rules {
                     $(
                         #[cfg(feature = $feature)]
                         crate::registry::AnyRuleset::$variant($d r) => {
-                            $d body.map(crate::registry::GameOf::$variant)
+                            $d body.map(crate::registry::$d target::$variant)
                         }
                     )*
                 }
@@ -205,21 +206,6 @@ macro_rules! registry {
                         #[cfg(feature = $feature)]
                         crate::registry::GameOf::$variant(ref g) => {
                             crate::registry::AnyRuleset::$variant(g.rules().clone())
-                        }
-                    )*
-                }
-            };
-        }
-
-        /// `player_from_rules!(rules, r => result)`: like `game_from_rules!` for a `PlayerOf`.
-        #[cfg(feature = "ai")]
-        macro_rules! player_from_rules {
-            ($d rules:expr, $d r:pat => $d body:expr) => {
-                match $d rules {
-                    $(
-                        #[cfg(feature = $feature)]
-                        crate::registry::AnyRuleset::$variant($d r) => {
-                            $d body.map(crate::registry::PlayerOf::$variant)
                         }
                     )*
                 }
@@ -274,9 +260,9 @@ registry! {
     "piccione" => Piccione(senet_piccione::Piccione),
 }
 
-pub(crate) use {game_from_rules, rules_of_game, with_game};
+pub(crate) use {from_rules, rules_of_game, with_game};
 #[cfg(feature = "ai")]
-pub(crate) use {player_from_rules, with_player, with_player_and_game, with_rules};
+pub(crate) use {with_player, with_player_and_game, with_rules};
 
 fn known_ids() -> String {
     RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
