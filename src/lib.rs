@@ -2,10 +2,16 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod any_game;
+#[cfg(feature = "ai")]
+mod any_player;
 pub mod metrics;
 pub mod registry;
 pub mod stats;
 
+pub use any_game::AnyGame;
+#[cfg(feature = "ai")]
+pub use any_player::AnyPlayer;
 pub use senet_core::*;
 
 /// The Regency Chess "simple" ruleset (feature `regency`).

@@ -1,24 +1,41 @@
 //! Picking a ruleset by name at run time: `regency`, `regency(house_of_water=true)`.
 //!
-//! Rulesets are distinct types (each with its own `State`), so code that works with any of
-//! them is written once, generic over [`Ruleset`], and reached through a
-//! [`RulesetVisitor`]: [`AnyRuleset::visit`] calls it with the concrete ruleset.
+//! Rulesets are distinct types (each with its own `State`). Code that plays or loads a game
+//! of whichever ruleset was named uses [`AnyGame`](crate::AnyGame) (and, with the `ai`
+//! feature, `AnyPlayer`): one type, no generics. Code that runs millions of decisions
+//! (simulations, playouts, metrics) is written once, generic over [`Ruleset`], and reached
+//! through a [`RulesetVisitor`]: [`AnyRuleset::visit`] calls it with the concrete ruleset,
+//! and from then on every call is static.
 //!
 //! ```
 //! use senet::registry::{AnyRuleset, RulesetVisitor};
-//! use senet::Ruleset;
+//! use senet::{MoveList, Ruleset, random_playout};
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_core::SeedableRng;
 //!
-//! struct PiecesPerSide;
-//! impl RulesetVisitor for PiecesPerSide {
-//!     type Output = u8;
-//!     fn visit<R: Ruleset>(self, rules: &R) -> u8 {
-//!         rules.pieces_per_side()
+//! /// Decisions in `games` random games, on the allocation-free playout loop.
+//! struct Decisions {
+//!     games: u64,
+//! }
+//! impl RulesetVisitor for Decisions {
+//!     type Output = u64;
+//!     fn visit<R: Ruleset>(self, rules: &R) -> u64 {
+//!         let mut moves = MoveList::new();
+//!         (0..self.games)
+//!             .map(|seed| {
+//!                 let mut state = rules.initial_state();
+//!                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
+//!                 let playout = random_playout(rules, &mut state, &mut rng, &mut moves, 1000);
+//!                 u64::from(playout.decisions)
+//!             })
+//!             .sum()
 //!     }
 //! }
 //!
 //! let rules = AnyRuleset::parse("regency(house_of_water=true)").unwrap();
 //! assert_eq!(rules.id(), "regency");
-//! assert_eq!(rules.visit(PiecesPerSide), 5);
+//! assert_eq!(rules.pieces_per_side(), 5);
+//! assert!(rules.visit(Decisions { games: 10 }) > 0);
 //! assert!(AnyRuleset::parse("regency(water=true)").is_err());
 //! assert!(AnyRuleset::parse("chess").is_err());
 //! ```
@@ -26,7 +43,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use senet_core::{FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError};
+use senet_core::{
+    FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError, ThrowOutcome, ThrowingDevice,
+};
 
 /// Generic code to run with whichever ruleset was picked at run time.
 pub trait RulesetVisitor {
@@ -51,8 +70,11 @@ pub struct RulesetInfo {
     pub field_info: &'static [FieldInfo],
 }
 
+/// Generates, from one line per ruleset: [`AnyRuleset`], [`RULESETS`], the typed game and
+/// player of each ruleset behind [`AnyGame`](crate::AnyGame) and `AnyPlayer`, and the macros
+/// that run the same code on whichever variant is there (`$d` is a `$`, for those macros).
 macro_rules! registry {
-    ($( $feature:literal => $variant:ident($ty:path) ),* $(,)?) => {
+    ($d:tt $( $feature:literal => $variant:ident($ty:path) ),* $(,)?) => {
         /// Any registered ruleset, configured.
         #[derive(Clone, Debug, PartialEq, Eq)]
         #[non_exhaustive]
@@ -105,10 +127,130 @@ macro_rules! registry {
                 }
             }
         }
+
+        /// The typed game of each registered ruleset, behind [`AnyGame`](crate::AnyGame).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub(crate) enum GameOf {
+            $(
+                #[cfg(feature = $feature)]
+                $variant(senet_core::Game<$ty>),
+            )*
+        }
+
+        $(
+            #[cfg(feature = $feature)]
+            impl From<senet_core::Game<$ty>> for crate::AnyGame {
+                fn from(game: senet_core::Game<$ty>) -> crate::AnyGame {
+                    crate::AnyGame(GameOf::$variant(game))
+                }
+            }
+        )*
+
+        /// The player of each registered ruleset, behind `AnyPlayer`.
+        #[cfg(feature = "ai")]
+        pub(crate) enum PlayerOf {
+            $(
+                #[cfg(feature = $feature)]
+                $variant(Box<dyn senet_ai::Player<$ty>>),
+            )*
+        }
+
+        /// `with_rules!(rules, r => body)`: `body` with the pattern `r` (`ref r`, `r`)
+        /// bound to the concrete ruleset of the place `rules`; every variant's body has the
+        /// same type. A place, not a reference, so that a build without rulesets compiles.
+        macro_rules! with_rules {
+            ($d rules:expr, $d r:pat => $d body:expr) => {
+                match $d rules {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::AnyRuleset::$variant($d r) => $d body,
+                    )*
+                }
+            };
+        }
+
+        /// `with_game!(game_of, g => body)`: `body` with the pattern `g` (`ref g`,
+        /// `ref mut g`) bound to the typed game of the place `game_of`.
+        macro_rules! with_game {
+            ($d game:expr, $d g:pat => $d body:expr) => {
+                match $d game {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::GameOf::$variant($d g) => $d body,
+                    )*
+                }
+            };
+        }
+
+        /// `from_rules!(GameOf, rules, r => result)`: the variant of `GameOf` (or `PlayerOf`)
+        /// of the same ruleset as `rules`, from `result`, a `Result` of what is built from
+        /// `r`.
+        macro_rules! from_rules {
+            ($d target:ident, $d rules:expr, $d r:pat => $d body:expr) => {
+                match $d rules {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::AnyRuleset::$variant($d r) => {
+                            $d body.map(crate::registry::$d target::$variant)
+                        }
+                    )*
+                }
+            };
+        }
+
+        /// `rules_of_game!(game_of)`: the ruleset of a `GameOf`, as an `AnyRuleset`.
+        macro_rules! rules_of_game {
+            ($d game:expr) => {
+                match $d game {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::GameOf::$variant(ref g) => {
+                            crate::registry::AnyRuleset::$variant(g.rules().clone())
+                        }
+                    )*
+                }
+            };
+        }
+
+        /// `with_player!(player_of, p => body)`: like `with_game!` for a `PlayerOf`.
+        #[cfg(feature = "ai")]
+        macro_rules! with_player {
+            ($d player:expr, $d p:pat => $d body:expr) => {
+                match $d player {
+                    $(
+                        #[cfg(feature = $feature)]
+                        crate::registry::PlayerOf::$variant($d p) => $d body,
+                    )*
+                }
+            };
+        }
+
+        /// `with_player_and_game!(player_of, game_of, p, g => body, otherwise)`: `body` when
+        /// both are of the same ruleset, else `otherwise`.
+        #[cfg(feature = "ai")]
+        macro_rules! with_player_and_game {
+            (
+                $d player:expr, $d game:expr, $d p:ident, $d g:ident => $d body:expr,
+                $d otherwise:expr
+            ) => {
+                #[allow(unreachable_patterns)]
+                match ($d player, $d game) {
+                    $(
+                        #[cfg(feature = $feature)]
+                        (
+                            crate::registry::PlayerOf::$variant($d p),
+                            crate::registry::GameOf::$variant($d g),
+                        ) => $d body,
+                    )*
+                    _ => $d otherwise,
+                }
+            };
+        }
     };
 }
 
 registry! {
+    $
     "regency" => Regency(senet_regency::Regency),
     "botermans" => Botermans(senet_botermans::Botermans),
     "cemea" => Cemea(senet_cemea::Cemea),
@@ -118,20 +260,16 @@ registry! {
     "piccione" => Piccione(senet_piccione::Piccione),
 }
 
+pub(crate) use {from_rules, rules_of_game, with_game};
+#[cfg(feature = "ai")]
+pub(crate) use {with_player, with_player_and_game, with_rules};
+
 fn known_ids() -> String {
     RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
 }
 
 /// The ruleset used when none is named: Regency.
 pub const DEFAULT_RULESET: &str = "regency";
-
-struct SpecOf;
-impl RulesetVisitor for SpecOf {
-    type Output = RulesetSpec;
-    fn visit<R: Ruleset>(self, rules: &R) -> RulesetSpec {
-        rules.spec()
-    }
-}
 
 impl AnyRuleset {
     /// Parses and configures `id` or `id(option=value,…)`.
@@ -141,19 +279,25 @@ impl AnyRuleset {
 
     /// The canonical specification (options at their defaults left out).
     pub fn spec(&self) -> RulesetSpec {
-        self.visit(SpecOf)
+        with_rules!(*self, ref rules => rules.spec())
     }
 
     /// The ruleset's id.
     pub fn id(&self) -> &'static str {
-        struct Id;
-        impl RulesetVisitor for Id {
-            type Output = &'static str;
-            fn visit<R: Ruleset>(self, _: &R) -> &'static str {
-                R::ID
-            }
+        fn id_of<R: Ruleset>(_: &R) -> &'static str {
+            R::ID
         }
-        self.visit(Id)
+        with_rules!(*self, ref rules => id_of(rules))
+    }
+
+    /// Pieces per side.
+    pub fn pieces_per_side(&self) -> u8 {
+        with_rules!(*self, ref rules => rules.pieces_per_side())
+    }
+
+    /// The throwing device's exact outcome table: each value with its integer weight.
+    pub fn throw_outcomes(&self) -> &'static [ThrowOutcome] {
+        with_rules!(*self, ref rules => rules.device().outcomes())
     }
 
     /// The registry entry of this ruleset.

@@ -17,21 +17,20 @@ mod common;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
-use senet::registry::RulesetVisitor;
+use senet::registry::{AnyRuleset, RulesetVisitor};
 use senet::stats::SimulationSummary;
 use senet::{
-    DEFAULT_TURN_CAP, Game, GameRecord, MoveList, Phase, PlayoutEnd, Ruleset, ThrowingDevice,
+    AnyGame, DEFAULT_TURN_CAP, Game, GameRecord, MoveList, Phase, PlayoutEnd, Ruleset,
     random_playout, uniform_below,
 };
 
 /// Makes one action the way `Game::play_random` does (a device throw, or a uniformly chosen
 /// legal move, from `rng`); false once the game is over.
-fn step<R: Ruleset, G: Rng + ?Sized>(game: &mut Game<R>, rng: &mut G) -> bool {
+fn step<G: Rng + ?Sized>(game: &mut AnyGame, rng: &mut G) -> bool {
     match game.phase() {
         Phase::Over(_) => false,
         Phase::Throw(_) => {
-            let value = game.rules().device().sample(rng);
-            game.throw(value).expect("a device throw is accepted");
+            game.throw_random(rng).expect("a device throw is accepted");
             true
         }
         Phase::Move(_) => {
@@ -44,6 +43,7 @@ fn step<R: Ruleset, G: Rng + ?Sized>(game: &mut Game<R>, rng: &mut G) -> bool {
 }
 
 struct SameSeedSameGame {
+    rules: AnyRuleset,
     seeds: u64,
 }
 
@@ -95,11 +95,16 @@ impl RulesetVisitor for SameSeedSameGame {
             assert_eq!(playout.turns, first.turns());
             if let PlayoutEnd::Finished(_) = end {
                 // Stepping has no cap, so it is compared on finished games.
-                let mut stepped = Game::new(rules.clone());
+                let mut stepped = AnyGame::new(self.rules.clone());
                 stepped.set_seed(Some(seed));
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
                 while step(&mut stepped, &mut rng) {}
-                assert_eq!(stepped, first, "{} seed {seed}", rules.spec());
+                assert_eq!(
+                    stepped.record(),
+                    first.record(),
+                    "{} seed {seed}",
+                    rules.spec()
+                );
             }
 
             // Replays: the record, its text form and JSON give back the final position.
@@ -119,7 +124,10 @@ impl RulesetVisitor for SameSeedSameGame {
 #[test]
 fn the_same_seed_gives_the_same_game_and_records_replay_it() {
     for rules in common::configurations() {
-        rules.visit(SameSeedSameGame { seeds: 3 });
+        rules.visit(SameSeedSameGame {
+            rules: rules.clone(),
+            seeds: 3,
+        });
     }
 }
 
@@ -212,70 +220,57 @@ fn games_do_not_depend_on_the_number_of_threads() {
     }
 }
 
-struct ResumeMidGame {
-    seed: u64,
-}
-
-impl RulesetVisitor for ResumeMidGame {
-    type Output = ();
-
-    fn visit<R: Ruleset>(self, rules: &R) {
-        let mut whole = Game::new(rules.clone());
-        whole.set_seed(Some(self.seed));
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        while step(&mut whole, &mut rng) {}
-        let total = whole.history().len();
-        for cut in [1, total / 3, total / 2, total - 1] {
-            for form in ["text", "json"] {
-                let mut game = Game::new(rules.clone());
-                game.set_seed(Some(self.seed));
-                let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-                for _ in 0..cut {
-                    step(&mut game, &mut rng);
-                }
-                // Save, drop the game, load it back: only the RNG carries over.
-                let saved = match form {
-                    "text" => game.record().to_string(),
-                    _ => serde_json::to_string(&game).unwrap(),
-                };
-                drop(game);
-                let mut resumed: Game<R> = match form {
-                    "text" => Game::from_record_text(&saved).unwrap(),
-                    _ => serde_json::from_str(&saved).unwrap(),
-                };
-                assert_eq!(resumed.history().len(), cut);
-                while step(&mut resumed, &mut rng) {}
-                assert_eq!(
-                    resumed,
-                    whole,
-                    "{} cut at {cut} of {total} ({form})",
-                    rules.spec()
-                );
+fn resume_mid_game(rules: &AnyRuleset, seed: u64) {
+    let mut whole = AnyGame::new(rules.clone());
+    whole.set_seed(Some(seed));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    while step(&mut whole, &mut rng) {}
+    let total = whole.history().len();
+    for cut in [1, total / 3, total / 2, total - 1] {
+        for form in ["text", "json"] {
+            let mut game = AnyGame::new(rules.clone());
+            game.set_seed(Some(seed));
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            for _ in 0..cut {
+                step(&mut game, &mut rng);
             }
+            // Save, drop the game, load it back: only the RNG carries over.
+            let saved = match form {
+                "text" => game.record_text(),
+                _ => serde_json::to_string(&game).unwrap(),
+            };
+            drop(game);
+            let mut resumed = match form {
+                "text" => AnyGame::from_record_text(&saved).unwrap(),
+                _ => serde_json::from_str(&saved).unwrap(),
+            };
+            assert_eq!(resumed.history().len(), cut);
+            while step(&mut resumed, &mut rng) {}
+            assert_eq!(resumed, whole, "{rules} cut at {cut} of {total} ({form})");
         }
-
-        // A game resumed from the position alone (a `start` line) goes on identically too.
-        let cut = total / 2;
-        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
-        let mut first_half = Game::new(rules.clone());
-        for _ in 0..cut {
-            step(&mut first_half, &mut rng);
-        }
-        let mut second_half = Game::from_position(rules.clone(), &first_half.position()).unwrap();
-        while step(&mut second_half, &mut rng) {}
-        assert_eq!(second_half.state(), whole.state());
-        let record: GameRecord = second_half.record().to_string().parse().unwrap();
-        assert!(record.start.is_some());
-        assert_eq!(
-            Game::<R>::from_record(&record).unwrap().state(),
-            whole.state()
-        );
     }
+
+    // A game resumed from the position alone (a `start` line) goes on identically too.
+    let cut = total / 2;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut first_half = AnyGame::new(rules.clone());
+    for _ in 0..cut {
+        step(&mut first_half, &mut rng);
+    }
+    let mut second_half = AnyGame::from_position(rules.clone(), &first_half.position()).unwrap();
+    while step(&mut second_half, &mut rng) {}
+    assert_eq!(second_half.position(), whole.position());
+    let record: GameRecord = second_half.record_text().parse().unwrap();
+    assert!(record.start.is_some());
+    assert_eq!(
+        AnyGame::from_record(&record).unwrap().position(),
+        whole.position()
+    );
 }
 
 #[test]
 fn a_game_saved_in_the_middle_resumes_identically() {
     for rules in common::configurations() {
-        rules.visit(ResumeMidGame { seed: 77 });
+        resume_mid_game(&rules, 77);
     }
 }

@@ -5,10 +5,9 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::conformance::sample_states;
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
-use senet::{DEFAULT_TURN_CAP, Phase, Ruleset, ThrowingDevice, TurnCounter};
-use senet_ai::{Player, PlayerSpec};
+use senet::registry::{AnyRuleset, RULESETS};
+use senet::{AnyGame, AnyPlayer, DEFAULT_TURN_CAP, Phase, uniform_below};
+use senet_ai::Player;
 
 const PLAYERS: [&str; 5] = [
     "random",
@@ -18,65 +17,69 @@ const PLAYERS: [&str; 5] = [
     "mcts:30",
 ];
 
-struct PlayEveryPlayer;
+/// Decision points checked per configuration, and one decision in how many is checked.
+const DECISIONS: usize = 40;
+const EVERY: u32 = 5;
 
-impl RulesetVisitor for PlayEveryPlayer {
-    type Output = Result<(), String>;
-
-    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), String> {
-        let spec = rules.spec();
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let mut players: Vec<Box<dyn Player<R>>> = PLAYERS
-            .iter()
-            .map(|name| name.parse::<PlayerSpec>().and_then(|p| p.build(rules)))
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("{spec}: {e}"))?;
-        let states = sample_states(rules, &mut rng, 40, DEFAULT_TURN_CAP, |p| {
-            matches!(p, Phase::Move(_))
-        });
-        for state in &states {
-            let position = rules.position_string(state);
-            let legal = rules.legal_moves(state);
+fn play_every_player(rules: &AnyRuleset) -> Result<(), String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut players = PLAYERS
+        .iter()
+        .map(|name| AnyPlayer::parse(name, rules))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("{rules}: {e}"))?;
+    // Decision points from random games.
+    let mut game = AnyGame::new(rules.clone());
+    let mut checked = 0;
+    while checked < DECISIONS {
+        if game.outcome().is_some() || game.turns() > DEFAULT_TURN_CAP {
+            game = AnyGame::new(rules.clone());
+        }
+        if let Phase::Throw(_) = game.phase() {
+            game.throw_random(&mut rng)
+                .map_err(|e| format!("{rules}: {e}"))?;
+            continue;
+        }
+        let legal = game.legal_moves();
+        if game.decisions().is_multiple_of(EVERY) {
+            let position = game.position();
             for player in &mut players {
                 let name = player.name();
                 let analysis = player
-                    .analyse(rules, state, &mut rng)
-                    .map_err(|e| format!("{spec} {name} {position}: {e}"))?;
+                    .analyse(&game, &mut rng)
+                    .map_err(|e| format!("{rules} {name} {position}: {e}"))?;
                 if analysis.moves().len() != legal.len()
                     || analysis.moves().iter().any(|m| !legal.contains(&m.mv))
                 {
-                    return Err(format!("{spec} {name} {position}: lists other moves"));
+                    return Err(format!("{rules} {name} {position}: lists other moves"));
                 }
-                let mut next = *state;
-                rules
-                    .try_play(&mut next, analysis.chosen())
-                    .map_err(|e| format!("{spec} {name} {position}: {e}"))?;
+                game.position_after(analysis.chosen())
+                    .map_err(|e| format!("{rules} {name} {position}: {e}"))?;
             }
+            checked += 1;
         }
-        // A whole game: expectiminimax:2 (Black) against mcts:30 (White).
-        let mut state = rules.initial_state();
-        let mut turns = TurnCounter::default();
-        let device = rules.device();
-        loop {
-            let phase = rules.phase(&state);
-            if let Some(side) = phase.side()
-                && turns.observe(side)
-                && turns.turns() > DEFAULT_TURN_CAP
-            {
-                return Err(format!("{spec}: the game did not end"));
+        let pick = uniform_below(&mut rng, legal.len() as u32) as usize;
+        game.play(legal[pick])
+            .map_err(|e| format!("{rules}: {e}"))?;
+    }
+    // A whole game: expectiminimax:2 (Black) against mcts:30 (White).
+    let mut game = AnyGame::new(rules.clone());
+    loop {
+        if game.turns() > DEFAULT_TURN_CAP {
+            return Err(format!("{rules}: the game did not end"));
+        }
+        match game.phase() {
+            Phase::Over(_) => return Ok(()),
+            Phase::Throw(_) => {
+                game.throw_random(&mut rng)
+                    .map_err(|e| format!("{rules}: {e}"))?;
             }
-            match phase {
-                Phase::Over(_) => return Ok(()),
-                Phase::Throw(_) => rules.throw_unchecked(&mut state, device.sample(&mut rng)),
-                Phase::Move(side) => {
-                    let player = &mut players[if side.index() == 0 { 2 } else { 4 }];
-                    let mv = player
-                        .choose(rules, &state, &mut rng)
-                        .map_err(|e| format!("{spec}: {e}"))?;
-                    rules
-                        .try_play(&mut state, mv)
-                        .map_err(|e| format!("{spec}: {e}"))?;
-                }
+            Phase::Move(side) => {
+                let player = &mut players[if side.index() == 0 { 2 } else { 4 }];
+                let mv = player
+                    .choose(&game, &mut rng)
+                    .map_err(|e| format!("{rules}: {e}"))?;
+                game.play(mv).map_err(|e| format!("{rules}: {e}"))?;
             }
         }
     }
@@ -93,17 +96,61 @@ fn every_player_plays_every_ruleset_under_every_option() {
                 .map(move |value| format!("{}({}={value})", info.id, option.name))
         });
         for text in core::iter::once(info.id.to_string()).chain(variants) {
-            let rules = AnyRuleset::parse(&text).unwrap();
-            rules.visit(PlayEveryPlayer).unwrap();
+            play_every_player(&AnyRuleset::parse(&text).unwrap()).unwrap();
         }
     }
+}
+
+/// A player made for one configuration refuses a game of another, and a decision that is
+/// not due, with typed errors.
+#[test]
+fn a_player_refuses_games_it_was_not_made_for() {
+    let regency = AnyRuleset::parse("regency").unwrap();
+    let water = AnyRuleset::parse("regency(house_of_water=true)").unwrap();
+    let mut player = AnyPlayer::parse("greedy", &regency).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    for other in [water, AnyRuleset::parse("bell").unwrap()] {
+        let mut game = AnyGame::new(other);
+        game.throw(1).unwrap();
+        assert!(matches!(
+            player.choose(&game, &mut rng),
+            Err(senet_ai::PlayerError::OtherRules { .. })
+        ));
+    }
+    let game = AnyGame::new(regency);
+    assert!(matches!(
+        player.analyse(&game, &mut rng),
+        Err(senet_ai::PlayerError::NotADecision(Phase::Throw(_)))
+    ));
+}
+
+/// A perfect player from a table file plays the moves of one solved on the spot.
+#[test]
+fn a_perfect_player_reads_its_tables_from_a_file() {
+    use senet_ai::endgame::{SolveOptions, ValueEncoding};
+    let rules = AnyRuleset::parse("regency").unwrap();
+    let (bytes, _) = rules
+        .solve_endgame_file(1, &SolveOptions::default(), ValueEncoding::U32)
+        .unwrap();
+    let spec = "perfect:1".parse().unwrap();
+    let mut from_file = AnyPlayer::with_table_file(&spec, &rules, &bytes).unwrap();
+    let mut solved = AnyPlayer::new(&spec, &rules).unwrap();
+    let bell = AnyRuleset::parse("bell").unwrap();
+    assert!(AnyPlayer::with_table_file(&spec, &bell, &bytes).is_err());
+    let mut game = AnyGame::from_position(rules, &format!("{}WB. b", ".".repeat(27))).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    game.throw(2).unwrap();
+    assert_eq!(
+        from_file.analyse(&game, &mut rng).unwrap(),
+        solved.analyse(&game, &mut rng).unwrap()
+    );
 }
 
 /// Bell's captures take a piece out of the game for good (`Ruleset::captured`); the players
 /// count such a piece as sent back the whole way (31 pips), never as borne off.
 #[test]
 fn players_treat_a_piece_captured_in_bell_as_lost_not_as_borne_off() {
-    use senet::{Bell, Side};
+    use senet::{Bell, Ruleset, Side};
     use senet_ai::{Evaluator, Greedy, RaceEvaluator};
     let rules = Bell::default();
     // Black to move with a 2: 18-20 captures White's piece on 20, 21-23 does not.

@@ -140,6 +140,15 @@ pub enum PlayerError {
     /// Players choose moves; the state is waiting for a throw or the game is over.
     #[error("there is no move to choose: the game is in phase {0:?}")]
     NotADecision(Phase),
+    /// A player made for one ruleset configuration was asked about a game of another (a
+    /// player chosen at run time, such as the facade's `AnyPlayer`).
+    #[error("the player was made for `{player}`, the game is played under `{game}`")]
+    OtherRules {
+        /// The configuration the player was made for.
+        player: String,
+        /// The configuration of the game.
+        game: String,
+    },
 }
 
 /// A computer player: chooses a move for the side to move and explains the choice.

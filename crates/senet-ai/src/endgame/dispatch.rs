@@ -1,12 +1,16 @@
 //! Endgame tables for whichever ruleset generic code is playing.
 //!
-//! Code written once for every [`Ruleset`] (the CLI, the [`PlayerSpec`](crate::PlayerSpec)
-//! builder) cannot name a ruleset's endgame space. These functions find it by the ruleset's
-//! type: the rulesets with a space are listed in [`SUPPORTED`]; any other gives
-//! [`EndgameError::Unsupported`]. A ruleset of your own with an [`EndgameSpace`] does not
-//! need them: solve it with [`solve`](super::solve) and hand the table to the player.
+//! A ruleset with an endgame space implements [`EndgameRules`], which builds the space from
+//! the ruleset value; code that knows its ruleset uses that trait directly
+//! ([`EndgameRules::solve_endgames`], [`EndgameRules::read_endgames`]).
+//!
+//! Code written once for every [`Ruleset`] (the [`PlayerSpec`](crate::PlayerSpec) builder,
+//! the registry's `AnyRuleset` and `AnyPlayer`) cannot name a ruleset's space, so the
+//! functions below look it up in [`endgame_rulesets!`]: the one list of the rulesets that have
+//! a space. An entry whose type does not implement [`EndgameRules`] does not compile; a
+//! ruleset missing from the list gives [`EndgameError::Unsupported`].
 
-// In a build without any ruleset space, the conversions below have nothing to convert.
+// In a build without any ruleset space, the lookup below has nothing to find.
 #![cfg_attr(
     not(any(feature = "regency", feature = "kendall")),
     allow(unused_imports, unused_variables, dead_code)
@@ -23,41 +27,147 @@ use super::{
     ValueEncoding, solve,
 };
 
-/// The ids of the rulesets this build has endgame spaces for.
-pub(crate) const SUPPORTED: &[&str] = &[
-    #[cfg(feature = "regency")]
-    "regency",
-    #[cfg(feature = "kendall")]
-    "kendall(throw_timing=immediate)",
-];
+/// A ruleset with an endgame space: builds the space of its endgames from the ruleset value.
+///
+/// ```
+/// use senet_ai::endgame::{EndgameRules, PositionOracle, SolveOptions};
+/// use senet_regency::Regency;
+/// let table = Regency::default().solve_endgames(1, &SolveOptions::default()).unwrap();
+/// assert_eq!(table.max_pieces(), 1);
+/// ```
+pub trait EndgameRules: Ruleset {
+    /// The space of its endgames.
+    type Space: EndgameSpace<Rules = Self>;
+
+    /// The configurations that have a space, for messages: `regency`,
+    /// `kendall(throw_timing=immediate)`.
+    const ENDGAME_SPECS: &'static str;
+
+    /// Whether this configuration has a space (Kendall's only with immediate throws).
+    fn has_endgame_space(&self) -> bool {
+        true
+    }
+
+    /// The space of positions with at most `max_pieces` pieces a side on the board; fails
+    /// for options without a space and for a number of pieces out of range.
+    fn endgame_space(&self, max_pieces: u8) -> Result<Self::Space, EndgameError>;
+
+    /// Solves the endgames with up to `max_pieces` pieces a side.
+    fn solve_endgames(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+    ) -> Result<EndgameTable<Self::Space>, EndgameError> {
+        solve(self.endgame_space(max_pieces)?, options)
+    }
+
+    /// Reads a table file written by [`EndgameTable::to_bytes`] for this configuration.
+    fn read_endgames(&self, bytes: &[u8]) -> Result<EndgameTable<Self::Space>, EndgameError> {
+        let (header, _) = TableHeader::parse(bytes)?;
+        Ok(EndgameTable::from_bytes(
+            self.endgame_space(header.max_pieces)?,
+            bytes,
+        )?)
+    }
+}
+
+/// The endgame operations of one ruleset, with the space's type erased so that generic code
+/// can hold them for its `R`.
+trait ErasedEndgame<R: Ruleset> {
+    fn supported(&self) -> bool;
+    fn solve(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+    ) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
+    fn solve_file(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+        encoding: ValueEncoding,
+    ) -> Result<(Vec<u8>, SolveStats), EndgameError>;
+    fn read(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
+}
+
+struct Typed<E>(E);
+
+impl<E: EndgameRules> ErasedEndgame<E> for Typed<E> {
+    fn supported(&self) -> bool {
+        self.0.has_endgame_space()
+    }
+
+    fn solve(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+    ) -> Result<Arc<dyn PositionOracle<E>>, EndgameError> {
+        Ok(Arc::new(self.0.solve_endgames(max_pieces, options)?))
+    }
+
+    fn solve_file(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+        encoding: ValueEncoding,
+    ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
+        let table = self.0.solve_endgames(max_pieces, options)?;
+        Ok((table.to_bytes(encoding), *table.stats()))
+    }
+
+    fn read(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<E>>, EndgameError> {
+        Ok(Arc::new(self.0.read_endgames(bytes)?))
+    }
+}
+
+/// The operations of `E` as those of `R`, when `R` is `E`. Without specialisation, generic
+/// code learns that its `R` is a particular ruleset only by `Any`: this is the one place
+/// that does it.
+fn erased_as<R: Ruleset, E: EndgameRules>(rules: &R) -> Option<Box<dyn ErasedEndgame<R>>> {
+    let rules = (rules as &dyn Any).downcast_ref::<E>()?;
+    let erased: Box<dyn ErasedEndgame<E>> = Box::new(Typed(rules.clone()));
+    let boxed: Box<dyn Any> = Box::new(erased);
+    boxed
+        .downcast::<Box<dyn ErasedEndgame<R>>>()
+        .ok()
+        .map(|b| *b)
+}
+
+/// Declares the rulesets that have an endgame space, each behind its feature.
+macro_rules! endgame_rulesets {
+    ($( $feature:literal => $ty:ty ),* $(,)?) => {
+        /// The configurations this build has endgame spaces for.
+        pub(crate) const SUPPORTED: &[&str] = &[
+            $(
+                #[cfg(feature = $feature)]
+                <$ty as EndgameRules>::ENDGAME_SPECS,
+            )*
+        ];
+
+        fn erased<R: Ruleset>(rules: &R) -> Option<Box<dyn ErasedEndgame<R>>> {
+            $(
+                #[cfg(feature = $feature)]
+                if let Some(found) = erased_as::<R, $ty>(rules) {
+                    return Some(found);
+                }
+            )*
+            None
+        }
+    };
+}
+
+endgame_rulesets! {
+    "regency" => senet_regency::Regency,
+    "kendall" => senet_kendall::Kendall,
+}
+
+fn erased_or_unsupported<R: Ruleset>(rules: &R) -> Result<Box<dyn ErasedEndgame<R>>, EndgameError> {
+    erased(rules).ok_or_else(|| EndgameError::Unsupported(rules.spec().to_string()))
+}
 
 /// Whether this build can solve endgames of `rules`, with its options (Kendall's only with
 /// immediate throws).
 pub fn supports_endgame<R: Ruleset>(rules: &R) -> bool {
-    #[cfg(feature = "regency")]
-    if core::any::TypeId::of::<R>() == core::any::TypeId::of::<senet_regency::Regency>() {
-        return true;
-    }
-    #[cfg(feature = "kendall")]
-    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
-        return kendall.throw_timing() == senet_kendall::ThrowTiming::Immediate;
-    }
-    false
-}
-
-/// Turns a table of one ruleset into an oracle for `R`, which is that same ruleset (the
-/// caller has checked the type): `Arc<dyn PositionOracle<Regency>>` and
-/// `Arc<dyn PositionOracle<R>>` are then the same type, and `Any` converts between them
-/// without `unsafe`.
-fn as_oracle_of<R: Ruleset, S: EndgameSpace>(
-    table: EndgameTable<S>,
-) -> Result<Arc<dyn PositionOracle<R>>, EndgameError> {
-    let oracle: Arc<dyn PositionOracle<S::Rules>> = Arc::new(table);
-    let boxed: Box<dyn Any> = Box::new(oracle);
-    boxed
-        .downcast::<Arc<dyn PositionOracle<R>>>()
-        .map(|b| *b)
-        .map_err(|_| EndgameError::Unsupported(R::ID.to_string()))
+    erased(rules).is_some_and(|e| e.supported())
 }
 
 /// Solves the endgames of `rules` with up to `max_pieces` pieces a side and returns the
@@ -75,17 +185,7 @@ pub fn solve_for<R: Ruleset>(
     max_pieces: u8,
     options: &SolveOptions,
 ) -> Result<Arc<dyn PositionOracle<R>>, EndgameError> {
-    #[cfg(feature = "regency")]
-    if let Some(regency) = (rules as &dyn Any).downcast_ref::<senet_regency::Regency>() {
-        let space = super::RegencyEndgame::new(*regency, max_pieces)?;
-        return as_oracle_of::<R, _>(solve(space, options)?);
-    }
-    #[cfg(feature = "kendall")]
-    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
-        let space = super::KendallEndgame::new(*kendall, max_pieces)?;
-        return as_oracle_of::<R, _>(solve(space, options)?);
-    }
-    Err(EndgameError::Unsupported(rules.spec().to_string()))
+    erased_or_unsupported(rules)?.solve(max_pieces, options)
 }
 
 /// Solves the endgames of `rules` with up to `max_pieces` pieces a side and returns the
@@ -107,17 +207,7 @@ pub fn solve_file_for<R: Ruleset>(
     options: &SolveOptions,
     encoding: ValueEncoding,
 ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
-    #[cfg(feature = "regency")]
-    if let Some(regency) = (rules as &dyn Any).downcast_ref::<senet_regency::Regency>() {
-        let table = solve(super::RegencyEndgame::new(*regency, max_pieces)?, options)?;
-        return Ok((table.to_bytes(encoding), *table.stats()));
-    }
-    #[cfg(feature = "kendall")]
-    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
-        let table = solve(super::KendallEndgame::new(*kendall, max_pieces)?, options)?;
-        return Ok((table.to_bytes(encoding), *table.stats()));
-    }
-    Err(EndgameError::Unsupported(rules.spec().to_string()))
+    erased_or_unsupported(rules)?.solve_file(max_pieces, options, encoding)
 }
 
 /// Reads a table file written by [`EndgameTable::to_bytes`] for `rules`; the file must have
@@ -126,16 +216,5 @@ pub fn read_for<R: Ruleset>(
     rules: &R,
     bytes: &[u8],
 ) -> Result<Arc<dyn PositionOracle<R>>, EndgameError> {
-    let (header, _) = TableHeader::parse(bytes)?;
-    #[cfg(feature = "regency")]
-    if let Some(regency) = (rules as &dyn Any).downcast_ref::<senet_regency::Regency>() {
-        let space = super::RegencyEndgame::new(*regency, header.max_pieces)?;
-        return as_oracle_of::<R, _>(EndgameTable::from_bytes(space, bytes)?);
-    }
-    #[cfg(feature = "kendall")]
-    if let Some(kendall) = (rules as &dyn Any).downcast_ref::<senet_kendall::Kendall>() {
-        let space = super::KendallEndgame::new(*kendall, header.max_pieces)?;
-        return as_oracle_of::<R, _>(EndgameTable::from_bytes(space, bytes)?);
-    }
-    Err(EndgameError::Unsupported(rules.spec().to_string()))
+    erased_or_unsupported(rules)?.read(bytes)
 }

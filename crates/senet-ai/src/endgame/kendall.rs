@@ -5,7 +5,7 @@ use core::ops::Range;
 use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
-use super::{EndgameError, EndgameSpace, expand};
+use super::{EndgameError, EndgameRules, EndgameSpace, expand};
 
 /// Squares a piece can stand on: all thirty (27 is the water, K-13; 28–30 are exits, K-11).
 const SQUARES: usize = 30;
@@ -298,6 +298,19 @@ fn compress(mut mask: u32, taken: u32) -> u32 {
         out |= 1 << (p - below);
     }
     out
+}
+
+impl EndgameRules for Kendall {
+    type Space = KendallEndgame;
+    const ENDGAME_SPECS: &'static str = "kendall(throw_timing=immediate)";
+
+    fn has_endgame_space(&self) -> bool {
+        self.throw_timing() == ThrowTiming::Immediate
+    }
+
+    fn endgame_space(&self, max_pieces: u8) -> Result<KendallEndgame, EndgameError> {
+        KendallEndgame::new(*self, max_pieces)
+    }
 }
 
 impl EndgameSpace for KendallEndgame {

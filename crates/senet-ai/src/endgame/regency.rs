@@ -5,7 +5,7 @@ use core::ops::Range;
 use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_regency::{ExitRule, PIECES, Regency, RegencyState};
 
-use super::{EndgameError, EndgameSpace, expand};
+use super::{EndgameError, EndgameRules, EndgameSpace, expand};
 
 /// Squares on the track, plus one so that square numbers index arrays directly.
 const SLOTS: usize = 31;
@@ -166,6 +166,15 @@ impl RegencyEndgame {
             top = p;
         }
         mask
+    }
+}
+
+impl EndgameRules for Regency {
+    type Space = RegencyEndgame;
+    const ENDGAME_SPECS: &'static str = "regency";
+
+    fn endgame_space(&self, max_pieces: u8) -> Result<RegencyEndgame, EndgameError> {
+        RegencyEndgame::new(*self, max_pieces)
     }
 }
 

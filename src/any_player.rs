@@ -1,0 +1,178 @@
+//! Computer players and endgame tables for a game of any registered ruleset (feature `ai`).
+//!
+//! ```
+//! use rand_chacha::ChaCha8Rng;
+//! use rand_core::SeedableRng;
+//! use senet::registry::AnyRuleset;
+//! use senet::{AnyGame, AnyPlayer, Phase};
+//!
+//! let rules = AnyRuleset::parse("piccione").unwrap();
+//! let mut players = [
+//!     AnyPlayer::parse("greedy", &rules).unwrap(),
+//!     AnyPlayer::parse("expectiminimax:1", &rules).unwrap(),
+//! ];
+//! let mut rng = ChaCha8Rng::seed_from_u64(3);
+//! let mut game = AnyGame::new(rules);
+//! while let Some(side) = game.phase().side() {
+//!     if let Phase::Throw(_) = game.phase() {
+//!         game.throw_random(&mut rng).unwrap();
+//!     } else {
+//!         let analysis = players[side.index()].analyse(&game, &mut rng).unwrap();
+//!         assert!(analysis.moves().iter().all(|m| game.legal_moves().contains(&m.mv)));
+//!         game.play(analysis.chosen()).unwrap();
+//!     }
+//! }
+//! assert!(game.outcome().is_some());
+//! ```
+
+use core::fmt;
+
+use senet_ai::endgame::{
+    EndgameError, SolveOptions, SolveStats, ValueEncoding, read_for, solve_file_for,
+    supports_endgame,
+};
+use senet_ai::{Analysis, PlayerError, PlayerSpec, PlayerSpecError};
+use senet_core::Move;
+use senet_core::rand_core::Rng;
+
+use crate::AnyGame;
+use crate::registry::{
+    AnyRuleset, PlayerOf, from_rules, with_player, with_player_and_game, with_rules,
+};
+
+/// A computer player (see [`senet_ai::PlayerSpec`]) made for one ruleset configuration, for
+/// games of that configuration.
+pub struct AnyPlayer {
+    rules: AnyRuleset,
+    player: PlayerOf,
+}
+
+impl fmt::Debug for AnyPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnyPlayer")
+            .field("rules", &self.rules.to_string())
+            .field("player", &self.name())
+            .finish()
+    }
+}
+
+impl AnyPlayer {
+    /// The player `spec` names, for games of `rules`. A perfect player solves its tables
+    /// first (see [`PlayerSpec::build`]) and fails for a ruleset without an endgame space.
+    pub fn new(spec: &PlayerSpec, rules: &AnyRuleset) -> Result<AnyPlayer, PlayerSpecError> {
+        let player: Result<PlayerOf, PlayerSpecError> =
+            from_rules!(PlayerOf, *rules, ref r => spec.build(r));
+        let player = player?;
+        Ok(AnyPlayer {
+            rules: rules.clone(),
+            player,
+        })
+    }
+
+    /// The player named by `text` (`greedy`, `expectiminimax:3`, `perfect:2`…), for games
+    /// of `rules`.
+    ///
+    /// ```
+    /// use senet::AnyPlayer;
+    /// let rules = "bell".parse().unwrap();
+    /// assert_eq!(AnyPlayer::parse("mcts:50", &rules).unwrap().name(), "mcts:50");
+    /// assert!(AnyPlayer::parse("alphazero", &rules).is_err());
+    /// // Bell's rules have no endgame space, so no perfect player.
+    /// assert!(AnyPlayer::parse("perfect:1", &rules).is_err());
+    /// ```
+    pub fn parse(text: &str, rules: &AnyRuleset) -> Result<AnyPlayer, PlayerSpecError> {
+        AnyPlayer::new(&text.parse()?, rules)
+    }
+
+    /// The player `spec` names, for games of `rules`; a perfect player plays from the table
+    /// file `tables` (see [`AnyRuleset::solve_endgame_file`]), which must have been solved
+    /// for the same configuration. Other players ignore the file.
+    pub fn with_table_file(
+        spec: &PlayerSpec,
+        rules: &AnyRuleset,
+        tables: &[u8],
+    ) -> Result<AnyPlayer, PlayerSpecError> {
+        let player: Result<PlayerOf, PlayerSpecError> = from_rules!(PlayerOf, *rules, ref r => match spec {
+            PlayerSpec::Perfect(_) => read_for(r, tables)
+                .map_err(PlayerSpecError::from)
+                .and_then(|oracle| spec.build_with_tables(r, oracle)),
+            _ => spec.build(r),
+        });
+        let player = player?;
+        Ok(AnyPlayer {
+            rules: rules.clone(),
+            player,
+        })
+    }
+
+    /// The player's name, as a [`PlayerSpec`] would print it.
+    pub fn name(&self) -> String {
+        with_player!(self.player, ref p => p.name())
+    }
+
+    /// The ruleset configuration the player was made for.
+    pub fn rules(&self) -> &AnyRuleset {
+        &self.rules
+    }
+
+    /// The player's value of each legal move of `game` and its choice among them (see
+    /// [`senet_ai::Player::analyse`]). Refused when no move is due, or when `game` is played
+    /// under another configuration than the player was made for.
+    pub fn analyse(&mut self, game: &AnyGame, rng: &mut dyn Rng) -> Result<Analysis, PlayerError> {
+        self.check_rules(game)?;
+        with_player_and_game!(&mut self.player, &game.0, p, g => {
+            p.analyse(g.rules(), g.state(), rng)
+        }, Err(self.other_rules(game)))
+    }
+
+    /// The player's move in `game` (see [`senet_ai::Player::choose`]); refused as
+    /// [`analyse`](AnyPlayer::analyse) is.
+    pub fn choose(&mut self, game: &AnyGame, rng: &mut dyn Rng) -> Result<Move, PlayerError> {
+        self.check_rules(game)?;
+        with_player_and_game!(&mut self.player, &game.0, p, g => {
+            p.choose(g.rules(), g.state(), rng)
+        }, Err(self.other_rules(game)))
+    }
+
+    /// Refuses a game of another configuration than the player's.
+    fn check_rules(&self, game: &AnyGame) -> Result<(), PlayerError> {
+        if game.rules() == self.rules {
+            Ok(())
+        } else {
+            Err(self.other_rules(game))
+        }
+    }
+
+    fn other_rules(&self, game: &AnyGame) -> PlayerError {
+        PlayerError::OtherRules {
+            player: self.rules.to_string(),
+            game: game.rules().to_string(),
+        }
+    }
+}
+
+impl AnyRuleset {
+    /// Whether this build can solve endgames of this configuration.
+    ///
+    /// ```
+    /// use senet::registry::AnyRuleset;
+    /// assert!(AnyRuleset::parse("regency").unwrap().supports_endgame());
+    /// assert!(AnyRuleset::parse("kendall(throw_timing=immediate)").unwrap().supports_endgame());
+    /// assert!(!AnyRuleset::parse("kendall").unwrap().supports_endgame());
+    /// assert!(!AnyRuleset::parse("bell").unwrap().supports_endgame());
+    /// ```
+    pub fn supports_endgame(&self) -> bool {
+        with_rules!(*self, ref r => supports_endgame(r))
+    }
+
+    /// Solves the endgames with up to `max_pieces` pieces a side and returns the table file
+    /// (for [`AnyPlayer::with_table_file`]) with the solver's statistics.
+    pub fn solve_endgame_file(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+        encoding: ValueEncoding,
+    ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
+        with_rules!(*self, ref r => solve_file_for(r, max_pieces, options, encoding))
+    }
+}
