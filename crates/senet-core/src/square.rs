@@ -340,13 +340,17 @@ impl SquareSet {
     }
 
     /// The squares n such that n, n + 1, …, n + k − 1 are all in the set (the starts of runs
-    /// of at least `k` consecutive squares).
+    /// of at least `k` consecutive squares). Empty for `k` above 30: no run is that long.
     #[inline]
     pub const fn run_starts(self, k: u8) -> SquareSet {
         let mut acc = self.0;
         let mut i = 1;
         while i < k {
-            acc &= self.0 >> i;
+            // A shift by the width of the word or more would overflow; it leaves nothing.
+            acc &= match self.0.checked_shr(i as u32) {
+                Some(shifted) => shifted,
+                None => 0,
+            };
             i += 1;
         }
         SquareSet(acc & Self::VALID)
@@ -607,6 +611,10 @@ mod tests {
             set.run_starts(2),
             SquareSet::from_squares([3, 4, 20]).unwrap()
         );
+        assert_eq!(SquareSet::ALL.run_starts(30), SquareSet::from_squares([1]).unwrap());
+        for k in [31, 32, 33, 255] {
+            assert!(SquareSet::ALL.run_starts(k).is_empty(), "k = {k}");
+        }
     }
 
     #[test]
