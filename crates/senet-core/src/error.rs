@@ -6,6 +6,49 @@ use crate::moves::Move;
 use crate::side::Side;
 use crate::square::Square;
 
+/// The most characters of user input an error message quotes (escapes included).
+pub const QUOTE_LIMIT: usize = 32;
+
+/// `text` quoted for an error message, cut to its first [`QUOTE_LIMIT`] characters (with
+/// its length said) when it is longer: a message about a 100 KB argument stays one short
+/// line. Every message of this workspace that quotes input goes through it.
+///
+/// ```
+/// use senet_core::quote;
+/// assert_eq!(quote("robot"), "\"robot\"");
+/// let long = "x".repeat(100_000);
+/// assert_eq!(quote(&long), format!("\"{}\"… (100000 characters)", "x".repeat(32)));
+/// ```
+pub fn quote(text: &str) -> String {
+    let (prefix, whole) = escaped_prefix(text);
+    if whole {
+        format!("\"{prefix}\"")
+    } else {
+        format!("\"{prefix}\"… ({} characters)", text.chars().count())
+    }
+}
+
+/// The escaped form of `text` up to [`QUOTE_LIMIT`] characters, and whether it is all there.
+fn escaped_prefix(text: &str) -> (String, bool) {
+    let mut prefix = String::new();
+    for c in text.chars() {
+        let escaped = c.escape_debug();
+        if prefix.len() + escaped.len() > QUOTE_LIMIT {
+            return (prefix, false);
+        }
+        prefix.extend(escaped);
+    }
+    (prefix, true)
+}
+
+/// `text` unquoted, cut like [`quote`]: for names that are printed bare.
+fn short(text: &str) -> String {
+    match escaped_prefix(text) {
+        (prefix, true) => prefix,
+        (prefix, false) => format!("{prefix}…"),
+    }
+}
+
 /// A number, text or bit pattern that does not name a square.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SquareError {
@@ -13,7 +56,7 @@ pub enum SquareError {
     #[error("square {0} is off the board (squares are 1..=30)")]
     OutOfRange(u8),
     /// The text is not a number.
-    #[error("{0:?} is not a square number")]
+    #[error("{} is not a square number", quote(.0))]
     NotANumber(String),
     /// Bits outside 1..=30 are set.
     #[error("bit pattern {0:#010x} names squares outside 1..=30")]
@@ -60,13 +103,13 @@ pub enum PositionError {
         reason: &'static str,
     },
     /// The side to move is not `b` or `w`.
-    #[error("{0:?} is not a side (use b or w)")]
+    #[error("{} is not a side (use b or w)", quote(.0))]
     BadSide(String),
     /// The notation ended early.
     #[error("a position needs a board and a side to move, e.g. \"{}\" b", ".".repeat(30))]
     Incomplete,
     /// A field the ruleset does not know.
-    #[error("field {name:?} does not apply to this ruleset (known fields: {known})")]
+    #[error("field {} does not apply to this ruleset (known fields: {known})", quote(.name))]
     UnknownField {
         /// The field name given.
         name: String,
@@ -74,13 +117,13 @@ pub enum PositionError {
         known: String,
     },
     /// A field given twice.
-    #[error("field {0:?} is given twice")]
+    #[error("field {} is given twice", quote(.0))]
     DuplicateField(String),
     /// A field without `=`.
-    #[error("{0:?} is not a field (use name=value)")]
+    #[error("{} is not a field (use name=value)", quote(.0))]
     FieldSyntax(String),
     /// A field value that cannot be read or cannot hold.
-    #[error("field {name}={value:?}: {reason}")]
+    #[error("field {}={}: {reason}", short(.name), quote(.value))]
     BadField {
         /// The field name.
         name: String,
@@ -107,13 +150,13 @@ pub enum MoveParseError {
     #[error("a move has at most 5 steps, found {0}")]
     TooManySteps(usize),
     /// A step endpoint that is not a square, `hand` or `off`.
-    #[error("{0:?} in {1:?} is not a square (1..=30), hand or off")]
+    #[error("{} in {} is not a square (1..=30), hand or off", quote(.0), quote(.1))]
     BadPlace(String, String),
     /// A step that is not `from-to`.
-    #[error("{0:?} is not a step (use from-to, e.g. 9-12 or 28-off)")]
+    #[error("{} is not a step (use from-to, e.g. 9-12 or 28-off)", quote(.0))]
     BadStep(String),
     /// A throw suffix that is not 1..=6.
-    #[error("throw {0:?} after '/' must be a number from 1 to 6")]
+    #[error("throw {} after '/' must be a number from 1 to 6", quote(.0))]
     BadThrow(String),
 }
 
@@ -146,7 +189,7 @@ pub enum PlayError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
     /// The text is not of the form `id(option=value,…)`.
-    #[error("cannot read ruleset {text:?}: {reason}")]
+    #[error("cannot read ruleset {}: {reason}", quote(.text))]
     Syntax {
         /// The text given.
         text: String,
@@ -154,7 +197,7 @@ pub enum SpecError {
         reason: &'static str,
     },
     /// No ruleset has this id.
-    #[error("unknown ruleset {id:?} (known: {known})")]
+    #[error("unknown ruleset {} (known: {known})", quote(.id))]
     UnknownRuleset {
         /// The id given.
         id: String,
@@ -162,7 +205,7 @@ pub enum SpecError {
         known: String,
     },
     /// The ruleset has no such option.
-    #[error("ruleset {ruleset} has no option {option:?} (options: {known})")]
+    #[error("ruleset {ruleset} has no option {} (options: {known})", quote(.option))]
     UnknownOption {
         /// The ruleset id.
         ruleset: &'static str,
@@ -172,10 +215,10 @@ pub enum SpecError {
         known: String,
     },
     /// The option is given twice.
-    #[error("option {0:?} is given twice")]
+    #[error("option {} is given twice", quote(.0))]
     DuplicateOption(String),
     /// A value outside the option's range.
-    #[error("option {option}={value:?} is not allowed (use one of: {allowed})")]
+    #[error("option {}={} is not allowed (use one of: {allowed})", short(.option), quote(.value))]
     BadValue {
         /// The option.
         option: String,

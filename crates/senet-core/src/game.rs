@@ -6,7 +6,7 @@ use core::str::FromStr;
 use rand_core::Rng;
 
 use crate::board::BitBoard;
-use crate::error::{PlayError, PositionError, RecordError};
+use crate::error::{PlayError, PositionError, RecordError, quote};
 use crate::moves::{Move, MoveList};
 use crate::playout::{PlayoutEnd, TurnCounter};
 use crate::ruleset::{Outcome, Phase, Ruleset};
@@ -37,8 +37,6 @@ impl fmt::Display for Action {
 impl FromStr for Action {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        // Messages quote at most 32 characters of the input, however long it is.
-        let quote = |text: &str| format!("{:?}", text.chars().take(32).collect::<String>());
         let (kind, rest) = s
             .trim()
             .split_once(char::is_whitespace)

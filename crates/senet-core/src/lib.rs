@@ -44,7 +44,10 @@ mod square;
 mod throw;
 
 pub use board::{BitBoard, Board, MailboxBoard};
-pub use error::{MoveParseError, PlayError, PositionError, RecordError, SpecError, SquareError};
+pub use error::{
+    MoveParseError, PlayError, PositionError, QUOTE_LIMIT, RecordError, SpecError, SquareError,
+    quote,
+};
 pub use game::{Action, Game, GameRecord};
 pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
 pub use opening::{SeatDraw, SeatRule, draw_seats};

@@ -23,7 +23,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::RecordError;
+use crate::error::{RecordError, quote};
 use crate::game::{Action, Game, GameRecord};
 use crate::ruleset::Ruleset;
 use crate::setup::Setup;
@@ -80,11 +80,6 @@ fn at_line(line: usize, error: RecordError) -> RecordError {
         line,
         source: Box::new(error),
     }
-}
-
-/// At most 32 characters of `text`, quoted, for an error message.
-fn quote(text: &str) -> String {
-    format!("{:?}", text.chars().take(32).collect::<String>())
 }
 
 /// The longest line accepted (a position with every field is far shorter).
@@ -206,8 +201,8 @@ impl GameRecord {
                     return Err(syntax(
                         number,
                         format!(
-                            "{:?} is not a record line (use rules, revision, seed, start, throw or move)",
-                            other.chars().take(32).collect::<String>()
+                            "{} is not a record line (use rules, revision, seed, start, throw or move)",
+                            quote(other)
                         ),
                     ));
                 }

@@ -611,7 +611,10 @@ mod tests {
             set.run_starts(2),
             SquareSet::from_squares([3, 4, 20]).unwrap()
         );
-        assert_eq!(SquareSet::ALL.run_starts(30), SquareSet::from_squares([1]).unwrap());
+        assert_eq!(
+            SquareSet::ALL.run_starts(30),
+            SquareSet::from_squares([1]).unwrap()
+        );
         for k in [31, 32, 33, 255] {
             assert!(SquareSet::ALL.run_starts(k).is_empty(), "k = {k}");
         }
