@@ -29,6 +29,7 @@ use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for, supports_endgam
 use senet_ai::{Player, PlayerSpec};
 
 use crate::error::CliError;
+use crate::limits::{check_games, check_threads};
 
 mod plots;
 mod report;
@@ -91,8 +92,6 @@ const DEFAULT_LADDER: &str = "random,greedy,expectiminimax:2";
 
 /// The report's file name in `--out`.
 pub(crate) const REPORT: &str = "ruleset-comparison.md";
-/// More worker threads than this is surely a typing mistake.
-const MAX_THREADS: usize = 1024;
 /// Rulesets with more option combinations than this get their defaults and each option value
 /// alone instead.
 const MAX_COMBINATIONS: usize = 64;
@@ -452,7 +451,8 @@ fn parse_configurations(texts: &[String], argument: &str) -> Result<Vec<AnyRules
             AnyRuleset::parse(text).map_err(|e| CliError::input(format!("{argument}: {e}")))?;
         if parsed.contains(&rules) {
             return Err(CliError::input(format!(
-                "{argument} {rules}: given twice (as {text:?})"
+                "{argument} {rules}: given twice (as {})",
+                senet::quote(text)
             )));
         }
         parsed.push(rules);
@@ -470,7 +470,8 @@ fn parse_ladder(text: &str) -> Result<Vec<PlayerSpec>, CliError> {
         .collect::<Result<_, _>>()?;
     if ladder.len() < 2 {
         return Err(CliError::input(format!(
-            "--ladder {text:?}: needs at least two players, weakest first, e.g. random,greedy"
+            "--ladder {}: needs at least two players, weakest first, e.g. random,greedy",
+            senet::quote(text)
         )));
     }
     for (i, spec) in ladder.iter().enumerate() {
@@ -561,18 +562,12 @@ pub(crate) fn default_skill_configs(random: &[RandomResult]) -> Vec<AnyRuleset> 
 }
 
 pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    if args.games == 0 {
-        return Err(CliError::input("--games must be at least 1"));
-    }
+    check_games("--games", args.games, 1)?;
+    check_games("--skill-games", args.skill_games, 0)?;
     if args.turn_cap == 0 {
         return Err(CliError::input("--turn-cap must be at least 1"));
     }
-    if args.threads > MAX_THREADS {
-        return Err(CliError::input(format!(
-            "--threads {}: at most {MAX_THREADS}",
-            args.threads
-        )));
-    }
+    check_threads(args.threads)?;
     let ladder = parse_ladder(&args.ladder)?;
     let chosen = parse_configurations(&args.rules, "--rules")?;
     let chosen_skill = parse_configurations(&args.skill_rules, "--skill-rules")?;

@@ -12,6 +12,7 @@
 mod compare;
 mod error;
 mod files;
+mod limits;
 mod moves;
 mod play;
 mod players;

@@ -23,6 +23,7 @@ use senet::{
 use serde::Serialize;
 
 use crate::error::{CliError, parse_rules};
+use crate::limits::{check_games, check_threads};
 use crate::players::{PLAYER_NAMES, Player, PlayerKind, Roster};
 use senet_ai::PlayerSpec;
 
@@ -430,9 +431,6 @@ fn print_text(
     )
 }
 
-/// More worker threads than this is surely a typing mistake.
-const MAX_THREADS: usize = 1024;
-
 pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = parse_rules(&args.rules)?;
     let specs = PlayerKind::parse_pair(&args.players)?.map(|kind| match kind {
@@ -448,12 +446,8 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
     if args.turn_cap == 0 {
         return Err(CliError::input("--turn-cap must be at least 1"));
     }
-    if args.threads > MAX_THREADS {
-        return Err(CliError::input(format!(
-            "--threads {}: at most {MAX_THREADS}",
-            args.threads
-        )));
-    }
+    check_games("--games", args.games, 1)?;
+    check_threads(args.threads)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()

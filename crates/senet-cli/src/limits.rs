@@ -1,0 +1,54 @@
+//! The caps on what one command may be asked to do, checked when the arguments are read so
+//! that no input makes the command abort, run out of memory or run for ever. Each error
+//! names its cap; `docs/reliability.md` says how each was chosen.
+
+use crate::error::CliError;
+
+/// The most games `senet simulate` and `senet compare` play: a billion, far more than any
+/// interval needs.
+pub(crate) const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The most worker threads a command starts: more is surely a typing mistake.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// The longest line `senet play` reads from its input, in bytes (a move or a command is a
+/// few dozen).
+pub(crate) const MAX_INPUT_LINE: u64 = 4096;
+
+/// The largest game record read, in bytes (16 MiB: hundreds of thousands of actions, where
+/// the longest games have a few thousand).
+pub(crate) const MAX_RECORD_BYTES: u64 = 16 << 20;
+
+/// The largest endgame tables file read, in bytes (1 GiB: the largest tables `senet solve`
+/// writes, Kendall's with 3 pieces a side and 4 bytes a value, have 197 MB). A file whose
+/// header promises more is refused before it is read.
+pub(crate) const MAX_TABLE_BYTES: u64 = 1 << 30;
+
+/// The most throws `--throw` gives.
+pub(crate) const MAX_THROWS: usize = 32;
+
+/// Checks a number of games given as `argument`: at least `least` (1, or 0 where none is
+/// allowed), at most [`MAX_GAMES`].
+pub(crate) fn check_games(argument: &str, games: u64, least: u64) -> Result<(), CliError> {
+    if games < least {
+        return Err(CliError::input(format!(
+            "{argument} must be at least {least}"
+        )));
+    }
+    if games > MAX_GAMES {
+        return Err(CliError::input(format!(
+            "{argument} {games}: at most {MAX_GAMES} games"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks `--threads` (0: one per core).
+pub(crate) fn check_threads(threads: usize) -> Result<(), CliError> {
+    if threads > MAX_THREADS {
+        return Err(CliError::input(format!(
+            "--threads {threads}: at most {MAX_THREADS}"
+        )));
+    }
+    Ok(())
+}
