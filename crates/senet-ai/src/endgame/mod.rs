@@ -50,7 +50,7 @@ pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
 pub use regency::RegencyEndgame;
 pub use solver::{PolicyStepReport, PolicySteps, SolveEvent, SolveOptions, SolveStats, solve};
-pub use table::{EndgameTable, ValueEncoding};
+pub use table::{EndgameTable, ValueEncoding, read_table_bytes};
 
 use crate::player::outcome_value;
 

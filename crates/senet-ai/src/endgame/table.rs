@@ -101,6 +101,14 @@ pub enum TableError {
         /// The actual size.
         found: usize,
     },
+    /// The header promises a file larger than the caller reads.
+    #[error("the table file's header promises {expected} bytes, more than the {limit} read")]
+    TooLarge {
+        /// The size the header implies.
+        expected: usize,
+        /// The most bytes read.
+        limit: u64,
+    },
     /// The checksum does not match: the file is damaged.
     #[error("the table file is damaged (checksum mismatch)")]
     Checksum,
@@ -108,7 +116,7 @@ pub enum TableError {
     #[error("the table header's {0} is not valid text")]
     Text(&'static str),
     /// The table was solved for another ruleset or other options.
-    #[error("the table was solved for `{table}`, not for `{expected}`")]
+    #[error("the table was solved for {}, not for `{expected}`", senet_core::quote(.table))]
     RulesetMismatch {
         /// The specification recorded in the file.
         table: String,
@@ -117,7 +125,7 @@ pub enum TableError {
     },
     /// The table was solved under another revision of the ruleset's rules.
     #[error(
-        "the table was solved under revision {table} of the rules of `{spec}`, this build plays revision {expected}; solve it again"
+        "the table was solved under revision {table} of the rules of {}, this build plays revision {expected}; solve it again", senet_core::quote(.spec)
     )]
     RevisionMismatch {
         /// The ruleset specification.
@@ -128,7 +136,7 @@ pub enum TableError {
         expected: u32,
     },
     /// The table uses another indexing scheme.
-    #[error("the table uses layout `{table}`, this build reads `{expected}`")]
+    #[error("the table uses layout {}, this build reads `{expected}`", senet_core::quote(.table))]
     LayoutMismatch {
         /// The layout recorded in the file.
         table: String,
@@ -182,6 +190,24 @@ impl TableHeader {
     /// Reads the header of a whole table file, checking magic, version, encoding, length and
     /// checksum. Returns the header and the offset of the first value.
     pub fn parse(bytes: &[u8]) -> Result<(TableHeader, usize), TableError> {
+        let (header, values_at, expected) = TableHeader::parse_fields(bytes)?;
+        if bytes.len() != expected {
+            return Err(TableError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        if fnv1a(body).to_le_bytes() != sum {
+            return Err(TableError::Checksum);
+        }
+        Ok((header, values_at))
+    }
+
+    /// Reads the header from the start of a table file (`bytes` may stop anywhere after the
+    /// header). Returns the header, the offset of the first value and the length of the whole
+    /// file the header describes.
+    fn parse_fields(bytes: &[u8]) -> Result<(TableHeader, usize, usize), TableError> {
         let mut reader = ByteReader { bytes, at: 0 };
         if reader.take(8)? != MAGIC {
             return Err(TableError::BadMagic);
@@ -205,16 +231,6 @@ impl TableHeader {
             .and_then(|n| n.checked_mul(encoding.bytes()))
             .and_then(|n| n.checked_add(values_at + 8))
             .unwrap_or(usize::MAX);
-        if bytes.len() != expected {
-            return Err(TableError::Length {
-                expected,
-                found: bytes.len(),
-            });
-        }
-        let (body, sum) = bytes.split_at(bytes.len() - 8);
-        if fnv1a(body).to_le_bytes() != sum {
-            return Err(TableError::Checksum);
-        }
         Ok((
             TableHeader {
                 version,
@@ -229,8 +245,36 @@ impl TableHeader {
                 layout,
             },
             values_at,
+            expected,
         ))
     }
+}
+
+/// The longest header a table file can have: the fixed fields and two texts of at most
+/// `u16::MAX` bytes each.
+const MAX_HEADER: usize = 44 + 2 * (2 + u16::MAX as usize);
+
+/// Reads a whole table file from `reader`, refusing one whose header promises more than
+/// `limit` bytes before reading it: a stream that never ends (`/dev/zero`) or a header with a
+/// huge count fails at once instead of filling the memory. The result still goes through
+/// [`TableHeader::parse`] (length and checksum) when it is loaded.
+pub fn read_table_bytes<Rd: Read>(reader: Rd, limit: u64) -> Result<Vec<u8>, TableError> {
+    let mut bytes = Vec::new();
+    let mut reader = reader;
+    (&mut reader)
+        .take(MAX_HEADER as u64)
+        .read_to_end(&mut bytes)?;
+    let (_, _, expected) = TableHeader::parse_fields(&bytes)?;
+    if expected as u64 > limit {
+        return Err(TableError::TooLarge { expected, limit });
+    }
+    if bytes.len() < expected {
+        // One byte more than promised, so that a longer file is told apart from an exact one.
+        (&mut reader)
+            .take((expected - bytes.len()) as u64 + 1)
+            .read_to_end(&mut bytes)?;
+    }
+    Ok(bytes)
 }
 
 struct ByteReader<'a> {
@@ -484,9 +528,10 @@ impl<S: EndgameSpace> EndgameTable<S> {
     }
 
     /// Reads a table file for `space` from `reader` (see [`from_bytes`](Self::from_bytes)).
+    /// Reads no more than a file of this space's size can have.
     pub fn read_from<Rd: Read>(space: S, reader: &mut Rd) -> Result<Self, TableError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes)?;
+        let most = MAX_HEADER as u64 + 8 + 4 * space.state_count() as u64;
+        let bytes = read_table_bytes(reader, most)?;
         EndgameTable::from_bytes(space, &bytes)
     }
 }
