@@ -10,10 +10,13 @@ use std::sync::Arc;
 
 use senet::rand_core::Rng;
 use senet::{Move, Ruleset, uniform_below};
-use senet_ai::endgame::{PositionOracle, SolveOptions, read_for, solve_for, supports_endgame};
+use senet_ai::endgame::{
+    PositionOracle, SolveOptions, read_for, read_table_bytes, solve_for, supports_endgame,
+};
 use senet_ai::{PlayerSpec, PlayerSpecError};
 
 use crate::error::CliError;
+use crate::limits::MAX_TABLE_BYTES;
 
 /// A computer player: picks one of the legal moves of a decision point.
 pub(crate) trait Player<R: Ruleset>: Send {
@@ -83,7 +86,8 @@ impl PlayerKind {
             .map(PlayerKind::Computer)
             .map_err(|e| match e {
                 PlayerSpecError::UnknownPlayer(name) => CliError::input(format!(
-                    "--players: unknown player `{name}` (known: {PLAYER_NAMES})"
+                    "--players: unknown player {} (known: {PLAYER_NAMES})",
+                    senet::quote(&name)
                 )),
                 other => CliError::input(format!("--players: {other}")),
             })
@@ -95,8 +99,9 @@ impl PlayerKind {
         match parts.as_slice() {
             [a, b] => Ok([PlayerKind::parse(a)?, PlayerKind::parse(b)?]),
             _ => Err(CliError::input(format!(
-                "--players {text:?}: expected two players separated by a comma, e.g. \
-                 human,expectiminimax:3 (players: {PLAYER_NAMES})"
+                "--players {}: expected two players separated by a comma, e.g. \
+                 human,expectiminimax:3 (players: {PLAYER_NAMES})",
+                senet::quote(text)
             ))),
         }
     }
@@ -120,17 +125,32 @@ impl<R: Ruleset> Roster<R> {
         tables: Option<&Path>,
         notes: &mut dyn FnMut(&str),
     ) -> Result<Roster<R>, CliError> {
-        let perfect = specs.iter().find_map(|spec| match spec {
-            PlayerSpec::Perfect(pieces) => Some(*pieces),
-            _ => None,
-        });
+        // The most pieces any perfect player asks for: the tables must cover it.
+        let perfect = specs
+            .iter()
+            .filter_map(|spec| match spec {
+                PlayerSpec::Perfect(pieces) => Some(*pieces),
+                _ => None,
+            })
+            .max();
         let tables = match (tables, perfect) {
             (Some(path), _) => {
-                let bytes = std::fs::read(path).map_err(|e| {
+                let file = std::fs::File::open(path).map_err(|e| {
                     CliError::input(format!("--tables: cannot read {}: {e}", path.display()))
                 })?;
-                let oracle = read_for(rules, &bytes)
-                    .map_err(|e| CliError::input(format!("--tables {}: {e}", path.display())))?;
+                let refused = |e: &dyn std::fmt::Display| {
+                    CliError::input(format!("--tables {}: {e}", path.display()))
+                };
+                let bytes = read_table_bytes(file, MAX_TABLE_BYTES).map_err(|e| refused(&e))?;
+                let oracle = read_for(rules, &bytes).map_err(|e| refused(&e))?;
+                if let Some(pieces) = perfect
+                    && pieces > oracle.max_pieces()
+                {
+                    return Err(refused(&format_args!(
+                        "perfect:{pieces} needs tables of {pieces} pieces a side, these have {}",
+                        oracle.max_pieces()
+                    )));
+                }
                 notes(&format!("endgame tables: {}", oracle.describe()));
                 Some(oracle)
             }
@@ -223,8 +243,8 @@ mod tests {
             ("", "expected two players"),
             ("random", "expected two players"),
             ("random,random,random", "expected two players"),
-            ("random,robot", "unknown player `robot`"),
-            ("Random,human", "unknown player `Random`"),
+            ("random,robot", "unknown player \"robot\""),
+            ("Random,human", "unknown player \"Random\""),
             ("mcts:0,human", "at least 1"),
             ("human,greedy:2", "no parameter"),
             ("expectiminimax:deep,human", "a depth"),
