@@ -6,7 +6,7 @@
 //! same path each rename a complete file of their own, so the last one wins and nothing is
 //! mixed. A command never removes or truncates a path it did not create.
 
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
@@ -40,6 +40,20 @@ fn folder_of(path: &Path) -> &Path {
 pub(crate) fn check_writable(path: &Path) -> io::Result<()> {
     let target = destination(path)?;
     NamedTempFile::new_in(folder_of(&target)).map(drop)
+}
+
+/// Reads everything `reader` gives, up to `limit` bytes: more is an error rather than a
+/// command that grows until the system stops it (`--tables /dev/zero`).
+pub(crate) fn read_capped(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("longer than {limit} bytes, the most read"),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Whether a write waits until the bytes are on the disk.

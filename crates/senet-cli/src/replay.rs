@@ -1,7 +1,7 @@
 //! `senet replay`: replays a game record and prints it position by position. Also the record
 //! loading that `senet play --resume` shares.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -9,6 +9,8 @@ use senet::registry::{AnyRuleset, RulesetVisitor};
 use senet::{Action, Board, Game, GameRecord, Outcome, Phase, RecordError, RecordLines, Ruleset};
 
 use crate::error::CliError;
+use crate::files::read_capped;
+use crate::limits::MAX_RECORD_BYTES;
 
 /// Replay a game record and print it position by position.
 ///
@@ -47,13 +49,17 @@ impl LoadedRecord {
         } else {
             path.display().to_string()
         };
-        let mut text = String::new();
         let read = if is_stdin {
-            std::io::stdin().read_to_string(&mut text).map(|_| ())
+            read_capped(std::io::stdin().lock(), MAX_RECORD_BYTES)
         } else {
-            std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text).map(|_| ()))
+            std::fs::File::open(path).and_then(|f| read_capped(f, MAX_RECORD_BYTES))
         };
-        read.map_err(|e| CliError::input(format!("cannot read the record {source}: {e}")))?;
+        let text = read
+            .and_then(|bytes| {
+                String::from_utf8(bytes)
+                    .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8"))
+            })
+            .map_err(|e| CliError::input(format!("cannot read the record {source}: {e}")))?;
         LoadedRecord::parse(source, &text)
     }
 
