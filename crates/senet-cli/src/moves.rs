@@ -9,6 +9,7 @@ use senet::{Phase, PlayError, Ruleset};
 use serde::Serialize;
 
 use crate::error::{CliError, device_values, parse_position, parse_rules};
+use crate::limits::MAX_THROWS;
 
 /// List the legal moves of a position, with the position after each.
 ///
@@ -52,9 +53,14 @@ struct ListMoves<'a> {
 fn parse_throws(text: &str) -> Result<Vec<u8>, CliError> {
     let values: Result<Vec<u8>, _> = text.split(',').map(|t| t.trim().parse::<u8>()).collect();
     match values {
+        Ok(values) if values.len() > MAX_THROWS => Err(CliError::input(format!(
+            "--throw: {} throws given, at most {MAX_THROWS} are read (a turn has a few)",
+            values.len()
+        ))),
         Ok(values) if !values.is_empty() => Ok(values),
         _ => Err(CliError::input(format!(
-            "--throw {text:?}: expected a throw value such as 3, or several separated by commas"
+            "--throw {}: expected a throw value such as 3, or several separated by commas",
+            senet::quote(text)
         ))),
     }
 }
