@@ -11,12 +11,14 @@ use crate::player::{Analysis, Player, PlayerError, ValueKind, outcome_value, sid
 /// gets the same search and the same move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Budget {
-    /// Search this many decisions deep (at least 1). Every move counts, whoever makes it
-    /// (a side that throws again after its move makes the next decision too); throws do not
-    /// count.
+    /// Search this many decisions deep (at least 1, at most [`MAX_DEPTH`]). Every move
+    /// counts, whoever makes it (a side that throws again after its move makes the next
+    /// decision too); throws do not count. A search that would visit more than
+    /// [`MAX_SEARCH_NODES`] nodes stops at the deepest depth that fits.
     Depth(u32),
     /// Search depth 1, 2, 3, … and keep the deepest search that finished before the nodes
-    /// visited (over all depths) exceeded this number. Depth 1 is always finished.
+    /// visited (over all depths) exceeded this number (at most [`MAX_SEARCH_NODES`]). Depth 1
+    /// is always finished.
     Nodes(u64),
 }
 
@@ -83,6 +85,8 @@ pub struct Expectiminimax<R: Ruleset, E = RaceEvaluator> {
     pruning: Pruning,
     scratch: Scratch<R>,
     last: SearchInfo,
+    /// [`MAX_SEARCH_NODES`], lower in tests.
+    node_cap: u64,
 }
 
 /// What the last search did.
@@ -130,6 +134,7 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
             pruning: Pruning::default(),
             scratch: Scratch::default(),
             last: SearchInfo::default(),
+            node_cap: MAX_SEARCH_NODES,
         }
     }
 
@@ -192,8 +197,17 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
     }
 }
 
-/// The deepest depth iterative deepening tries under a node budget.
-const MAX_ITERATIVE_DEPTH: u32 = 64;
+/// The deepest search: a depth budget above it is searched this deep, and iterative
+/// deepening under a node budget stops here. The search recurses a few frames per level, so
+/// this keeps it far inside the smallest thread stack (a test searches this deep on a
+/// 256 KiB stack); the node cap below bounds the time.
+pub const MAX_DEPTH: u32 = 64;
+
+/// The most nodes one decision visits, whatever the budget: a node budget above it is
+/// lowered to it, and a depth search that would visit more gives the values of the deepest
+/// depth that finished within it (iterative deepening). See `docs/players.md` for the time
+/// this takes.
+pub const MAX_SEARCH_NODES: u64 = 50_000_000;
 
 impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
     fn name(&self) -> String {
@@ -219,32 +233,27 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
         let mut nodes = 0;
         let (depth, values) = match self.budget {
             Budget::Depth(d) => {
-                let d = d.max(1);
-                let values = self
-                    .search_root(rules, state, &moves, d, u64::MAX, &mut nodes)
-                    .unwrap_or_default();
-                (d, values)
-            }
-            Budget::Nodes(limit) => {
-                let mut best = (0, Vec::new());
-                let mut previous_nodes = None;
-                for d in 1..=MAX_ITERATIVE_DEPTH {
-                    let before = nodes;
-                    let cap = if d == 1 { u64::MAX } else { limit };
-                    match self.search_root(rules, state, &moves, d, cap, &mut nodes) {
-                        Some(values) => best = (d, values),
-                        None => break,
+                let d = d.clamp(1, MAX_DEPTH);
+                match self.search_root(rules, state, &moves, d, self.node_cap, &mut nodes) {
+                    Some(values) => (d, values),
+                    None => {
+                        // Start again within the cap: the failed search counts only as spent.
+                        let mut again = 0;
+                        let found =
+                            self.deepening(rules, state, &moves, d, self.node_cap, &mut again);
+                        nodes += again;
+                        found
                     }
-                    // A search that visits no more nodes than the one before has reached the
-                    // end of every line: deeper searches would give the same values.
-                    let used = nodes - before;
-                    if previous_nodes == Some(used) {
-                        break;
-                    }
-                    previous_nodes = Some(used);
                 }
-                best
             }
+            Budget::Nodes(limit) => self.deepening(
+                rules,
+                state,
+                &moves,
+                MAX_DEPTH,
+                limit.min(self.node_cap),
+                &mut nodes,
+            ),
         };
         self.last = SearchInfo { depth, nodes };
         Ok(Analysis::best_of(
@@ -252,6 +261,39 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
             &values,
             ValueKind::EstimatedWinProbability,
         ))
+    }
+}
+
+impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
+    /// Iterative deepening: searches depth 1, 2, … up to `max_depth` and keeps the deepest
+    /// search that finished within `limit` nodes (over all depths; depth 1 always finishes).
+    fn deepening(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        moves: &[senet_core::Move],
+        max_depth: u32,
+        limit: u64,
+        nodes: &mut u64,
+    ) -> (u32, Vec<f64>) {
+        let mut best = (0, Vec::new());
+        let mut previous_nodes = None;
+        for d in 1..=max_depth {
+            let before = *nodes;
+            let cap = if d == 1 { u64::MAX } else { limit };
+            match self.search_root(rules, state, moves, d, cap, nodes) {
+                Some(values) => best = (d, values),
+                None => break,
+            }
+            // A search that visits no more nodes than the one before has reached the
+            // end of every line: deeper searches would give the same values.
+            let used = *nodes - before;
+            if previous_nodes == Some(used) {
+                break;
+            }
+            previous_nodes = Some(used);
+        }
+        best
     }
 }
 
@@ -484,5 +526,56 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
         }
         self.scratch.children.truncate(base);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    use senet_core::Game;
+
+    /// The deepest search fits in a small thread stack, and a depth beyond the cap or a node
+    /// budget beyond the cap stops at the caps.
+    #[test]
+    fn the_deepest_search_fits_a_small_stack() {
+        let worker = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(|| {
+                let mut game = Game::new(senet_regency::Regency::default());
+                game.throw(3).unwrap();
+                let mut rng = ChaCha8Rng::seed_from_u64(0);
+                let mut player = Expectiminimax::new(Budget::Depth(u32::MAX));
+                player.node_cap = 20_000;
+                player
+                    .analyse(game.rules(), game.state(), &mut rng)
+                    .unwrap();
+                let deep = player.last_search();
+                assert!(deep.depth >= 2 && deep.depth < MAX_DEPTH, "{deep:?}");
+                assert!(deep.nodes <= 3 * 20_000, "{deep:?}");
+                let mut player = Expectiminimax::new(Budget::Nodes(u64::MAX));
+                player.node_cap = 20_000;
+                player
+                    .analyse(game.rules(), game.state(), &mut rng)
+                    .unwrap();
+                assert_eq!(player.last_search().depth, deep.depth);
+                // A whole line to the cap: one move searched MAX_DEPTH deep from the root.
+                let mut search = Search {
+                    rules: game.rules(),
+                    evaluator: &RaceEvaluator::default(),
+                    me: senet_core::Side::Black,
+                    pruning: Pruning::Star1,
+                    outcomes: game.rules().device().outcomes(),
+                    denominator: f64::from(game.rules().device().denominator()),
+                    nodes: 0,
+                    node_limit: 2_000,
+                    scratch: &mut Scratch::default(),
+                };
+                search.value(game.state(), MAX_DEPTH, 0.0, 1.0, 0);
+                assert!(search.nodes > 2_000);
+            })
+            .unwrap();
+        worker.join().unwrap();
     }
 }

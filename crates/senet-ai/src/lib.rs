@@ -62,7 +62,9 @@ mod random;
 mod spec;
 
 pub use eval::{Evaluator, OracleEvaluator, RaceEvaluator};
-pub use expectiminimax::{Budget, Expectiminimax, Pruning, SearchInfo};
+pub use expectiminimax::{
+    Budget, Expectiminimax, MAX_DEPTH, MAX_SEARCH_NODES, Pruning, SearchInfo,
+};
 pub use greedy::{Greedy, GreedyWeights};
 pub use mcts::{DEFAULT_EXPLORATION, DEFAULT_ROLLOUT_MOVES, Mcts};
 pub use perfect::{FALLBACK_DEPTH, Perfect};
