@@ -66,7 +66,7 @@ pub use expectiminimax::{
     Budget, Expectiminimax, MAX_DEPTH, MAX_SEARCH_NODES, Pruning, SearchInfo,
 };
 pub use greedy::{Greedy, GreedyWeights};
-pub use mcts::{DEFAULT_EXPLORATION, DEFAULT_ROLLOUT_MOVES, Mcts};
+pub use mcts::{DEFAULT_EXPLORATION, DEFAULT_ROLLOUT_MOVES, MAX_PLAYOUTS, MAX_TREE_BYTES, Mcts};
 pub use perfect::{FALLBACK_DEPTH, Perfect};
 pub use player::{Analysis, MoveValue, Player, PlayerError, ValueKind, outcome_value};
 pub use random::RandomPlayer;

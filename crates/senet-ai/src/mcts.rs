@@ -14,6 +14,24 @@ pub const DEFAULT_EXPLORATION: f64 = 0.5;
 /// The random moves a playout makes by default before its position is evaluated.
 pub const DEFAULT_ROLLOUT_MOVES: u32 = 10;
 
+/// The most playouts per decision: `Mcts::new` lowers a larger budget to it, and the
+/// player names refuse one (see `docs/players.md` for the time a decision takes).
+pub const MAX_PLAYOUTS: u32 = 1_000_000;
+
+/// The most memory the search tree takes, in bytes. Once it is reached, playouts still
+/// run but add no node: each goes on as a rollout from where the tree ends.
+pub const MAX_TREE_BYTES: usize = 256 << 20;
+
+/// Where a playout goes from a node through an edge.
+enum Step<S> {
+    /// To a node already in the tree.
+    Known(u32),
+    /// To a node just added.
+    Added(u32),
+    /// To a position the full tree does not keep.
+    Unstored(S),
+}
+
 /// Monte Carlo tree search (UCT) with chance nodes.
 ///
 /// Each playout walks down a tree of the turn machine from the position to decide:
@@ -69,6 +87,8 @@ pub struct Mcts<R: Ruleset, E = RaceEvaluator> {
     edges: Vec<Edge>,
     path: Vec<u32>,
     scratch: MoveList,
+    /// [`MAX_TREE_BYTES`], lower in tests.
+    max_tree_bytes: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -94,8 +114,8 @@ struct Edge {
 }
 
 impl<R: Ruleset> Mcts<R, RaceEvaluator> {
-    /// MCTS with `playouts` playouts per decision (at least 1), the default exploration
-    /// constant, rollouts and evaluation.
+    /// MCTS with `playouts` playouts per decision (at least 1, at most [`MAX_PLAYOUTS`]),
+    /// the default exploration constant, rollouts and evaluation.
     pub fn new(playouts: u32) -> Self {
         Mcts::with_evaluator(playouts, RaceEvaluator::default())
     }
@@ -105,7 +125,7 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
     /// MCTS scoring unfinished rollouts with `evaluator`.
     pub fn with_evaluator(playouts: u32, evaluator: E) -> Self {
         Mcts {
-            playouts: playouts.max(1),
+            playouts: playouts.clamp(1, MAX_PLAYOUTS),
             exploration: DEFAULT_EXPLORATION,
             rollout_moves: DEFAULT_ROLLOUT_MOVES,
             evaluator,
@@ -113,6 +133,7 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
             edges: Vec::new(),
             path: Vec::new(),
             scratch: MoveList::new(),
+            max_tree_bytes: MAX_TREE_BYTES,
         }
     }
 
@@ -175,10 +196,15 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
         id
     }
 
-    /// The child of `node` through edge `edge`, created on first use.
-    fn child(&mut self, rules: &R, node: u32, edge: u32) -> (u32, bool) {
+    /// The memory the tree takes.
+    fn tree_bytes(&self) -> usize {
+        self.nodes.len() * size_of::<Node<R::State>>() + self.edges.len() * size_of::<Edge>()
+    }
+
+    /// The child of `node` through edge `edge`, added on first use while the tree has room.
+    fn child(&mut self, rules: &R, node: u32, edge: u32) -> Step<R::State> {
         if let Some(child) = self.edges[edge as usize].child {
-            return (child, false);
+            return Step::Known(child);
         }
         let mut state = self.nodes[node as usize].state;
         let e = self.edges[edge as usize];
@@ -186,9 +212,12 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
             Phase::Throw(_) => rules.throw_unchecked(&mut state, e.throw),
             _ => rules.play_unchecked(&mut state, e.mv),
         }
+        if self.tree_bytes() >= self.max_tree_bytes {
+            return Step::Unstored(state);
+        }
         let child = self.add_node(rules, state);
         self.edges[edge as usize].child = Some(child);
-        (child, true)
+        Step::Added(child)
     }
 
     /// The edge UCB1 picks at a decision node whose edges have all been tried.
@@ -230,7 +259,10 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
                         break 0.5;
                     };
                     self.path.push(edge);
-                    node = self.child(rules, node, edge).0;
+                    match self.child(rules, node, edge) {
+                        Step::Known(child) | Step::Added(child) => node = child,
+                        Step::Unstored(state) => break self.rollout(rules, state, rng),
+                    }
                 }
                 Phase::Move(_) => {
                     let n = &self.nodes[node as usize];
@@ -238,11 +270,13 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
                         .find(|&e| self.edges[e as usize].child.is_none());
                     let edge = untried.unwrap_or_else(|| self.select(n));
                     self.path.push(edge);
-                    let (child, created) = self.child(rules, node, edge);
-                    node = child;
-                    if created {
-                        let start = self.nodes[node as usize].state;
-                        break self.rollout(rules, start, rng);
+                    match self.child(rules, node, edge) {
+                        Step::Known(child) => node = child,
+                        Step::Added(child) => {
+                            let start = self.nodes[child as usize].state;
+                            break self.rollout(rules, start, rng);
+                        }
+                        Step::Unstored(state) => break self.rollout(rules, state, rng),
                     }
                 }
             }
@@ -341,5 +375,39 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Mcts<R, E> {
             .collect();
         let analysis = Analysis::new(moves, chosen, ValueKind::EstimatedWinProbability);
         Ok(analysis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+    use senet_core::Game;
+
+    /// A full tree stops growing, and the playouts go on: the search still ends with a
+    /// legal move, and with the same one for the same seed.
+    #[test]
+    fn a_full_tree_stops_growing() {
+        let mut game = Game::new(senet_regency::Regency::default());
+        game.throw(3).unwrap();
+        let mut player = Mcts::new(5_000);
+        player.max_tree_bytes = 64 << 10;
+        let choose = |player: &mut Mcts<_>| {
+            let mut rng = ChaCha8Rng::seed_from_u64(4);
+            player.choose(game.rules(), game.state(), &mut rng).unwrap()
+        };
+        let first = choose(&mut player);
+        assert!(game.rules().legal_moves(game.state()).contains(&first));
+        let most = player.max_tree_bytes
+            + 256 * size_of::<Edge>()
+            + size_of::<Node<<senet_regency::Regency as Ruleset>::State>>();
+        assert!(player.tree_bytes() <= most, "{}", player.tree_bytes());
+        assert!(player.nodes.len() < 5_000);
+        assert_eq!(choose(&mut player), first);
+        assert_eq!(
+            Mcts::<senet_regency::Regency>::new(u32::MAX).playouts(),
+            MAX_PLAYOUTS
+        );
     }
 }
