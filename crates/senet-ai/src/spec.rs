@@ -8,9 +8,9 @@ use senet_core::Ruleset;
 use thiserror::Error;
 
 use crate::endgame::{EndgameError, PositionOracle, SolveOptions, solve_for};
-use crate::expectiminimax::{Budget, Expectiminimax};
+use crate::expectiminimax::{Budget, Expectiminimax, MAX_DEPTH, MAX_SEARCH_NODES};
 use crate::greedy::Greedy;
-use crate::mcts::Mcts;
+use crate::mcts::{MAX_PLAYOUTS, Mcts};
 use crate::perfect::Perfect;
 use crate::player::Player;
 use crate::random::RandomPlayer;
@@ -37,7 +37,8 @@ const KNOWN: &str =
 /// | `mcts`, `mcts:N` | [`Mcts`] with `N` playouts per decision (default 1000) |
 /// | `perfect`, `perfect:K` | [`Perfect`] from tables of up to `K` pieces a side (default 2) |
 ///
-/// A budget of zero and unknown names are errors.
+/// A budget of zero, a budget above its cap ([`MAX_DEPTH`], [`MAX_SEARCH_NODES`],
+/// [`MAX_PLAYOUTS`]) and unknown names are errors.
 ///
 /// ```
 /// use senet_ai::{PlayerSpec, PlayerSpecError, Budget};
@@ -47,6 +48,14 @@ const KNOWN: &str =
 /// assert_eq!("mcts".parse::<PlayerSpec>().unwrap(), PlayerSpec::Mcts(1000));
 /// assert!(matches!("mcts:0".parse::<PlayerSpec>(), Err(PlayerSpecError::ZeroBudget { .. })));
 /// assert!(matches!("alphazero".parse::<PlayerSpec>(), Err(PlayerSpecError::UnknownPlayer(_))));
+/// for too_large in ["expectiminimax:5000", "mcts:4294967295", "mcts:99999999999999999999999"] {
+///     let error = too_large.parse::<PlayerSpec>().unwrap_err();
+///     assert!(matches!(error, PlayerSpecError::TooLarge { .. }), "{error}");
+/// }
+/// assert_eq!(
+///     "expectiminimax:65".parse::<PlayerSpec>().unwrap_err().to_string(),
+///     "`expectiminimax` takes a depth of at most 64, not 65"
+/// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerSpec {
@@ -66,7 +75,7 @@ pub enum PlayerSpec {
 #[derive(Debug, Error)]
 pub enum PlayerSpecError {
     /// No player has this name.
-    #[error("unknown player `{0}` (known: {KNOWN})")]
+    #[error("unknown player {} (known: {KNOWN})", senet_core::quote(.0))]
     UnknownPlayer(String),
     /// A budget (depth, nodes, playouts, pieces) of zero.
     #[error("`{player}` needs a budget of at least 1, not 0")]
@@ -74,8 +83,21 @@ pub enum PlayerSpecError {
         /// The player named.
         player: &'static str,
     },
+    /// A budget above its cap: the search would overflow the stack, run for hours or fill
+    /// the memory.
+    #[error("`{player}` takes {what} of at most {max}, not {}", senet_core::quote(.given).trim_matches('"'))]
+    TooLarge {
+        /// The player named.
+        player: &'static str,
+        /// What the budget counts.
+        what: &'static str,
+        /// The budget given, as written.
+        given: String,
+        /// The cap.
+        max: u64,
+    },
     /// A parameter that is not a number, or a parameter for a player that takes none.
-    #[error("`{text}`: {player} takes {expected}")]
+    #[error("{}: {player} takes {expected}", senet_core::quote(.text))]
     BadParameter {
         /// The player named.
         player: &'static str,
@@ -89,21 +111,39 @@ pub enum PlayerSpecError {
     Endgame(#[from] EndgameError),
 }
 
-fn number<T: FromStr + PartialEq + Default>(
+/// A budget: a number from 1 to `max`, `what` naming it in the error.
+fn number<T: FromStr + Into<u64> + TryFrom<u64>>(
     player: &'static str,
     text: &str,
     digits: &str,
     expected: &'static str,
+    (what, max): (&'static str, T),
 ) -> Result<T, PlayerSpecError> {
-    let n: T = digits.parse().map_err(|_| PlayerSpecError::BadParameter {
+    let bad = || PlayerSpecError::BadParameter {
         player,
         text: text.to_string(),
         expected,
-    })?;
-    if n == T::default() {
+    };
+    // Read as u64 first, so that a number too large for the budget's type is named as too
+    // large rather than as not a number.
+    let n: u64 = match digits.parse() {
+        Ok(n) => n,
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => u64::MAX,
+        Err(_) => return Err(bad()),
+    };
+    let max = max.into();
+    if n == 0 {
         return Err(PlayerSpecError::ZeroBudget { player });
     }
-    Ok(n)
+    if n > max {
+        return Err(PlayerSpecError::TooLarge {
+            player,
+            what,
+            given: digits.to_string(),
+            max,
+        });
+    }
+    T::try_from(n).map_err(|_| bad())
 }
 
 impl FromStr for PlayerSpec {
@@ -132,8 +172,20 @@ impl FromStr for PlayerSpec {
                 let budget = match parameter {
                     None => Budget::Depth(DEFAULT_DEPTH),
                     Some(p) => match p.strip_prefix("nodes=") {
-                        Some(n) => Budget::Nodes(number("expectiminimax", text, n, EXPECTED)?),
-                        None => Budget::Depth(number("expectiminimax", text, p, EXPECTED)?),
+                        Some(n) => Budget::Nodes(number(
+                            "expectiminimax",
+                            text,
+                            n,
+                            EXPECTED,
+                            ("a node budget", MAX_SEARCH_NODES),
+                        )?),
+                        None => Budget::Depth(number(
+                            "expectiminimax",
+                            text,
+                            p,
+                            EXPECTED,
+                            ("a depth", MAX_DEPTH),
+                        )?),
                     },
                 };
                 Ok(PlayerSpec::Expectiminimax(budget))
@@ -141,7 +193,13 @@ impl FromStr for PlayerSpec {
             "mcts" => {
                 let playouts = match parameter {
                     None => DEFAULT_PLAYOUTS,
-                    Some(p) => number("mcts", text, p, "a number of playouts (mcts:1000)")?,
+                    Some(p) => number(
+                        "mcts",
+                        text,
+                        p,
+                        "a number of playouts (mcts:1000)",
+                        ("a number of playouts", MAX_PLAYOUTS),
+                    )?,
                 };
                 Ok(PlayerSpec::Mcts(playouts))
             }
@@ -153,6 +211,7 @@ impl FromStr for PlayerSpec {
                         text,
                         p,
                         "a number of pieces per side (perfect:2)",
+                        ("tables of a number of pieces a side", u8::MAX),
                     )?,
                 };
                 Ok(PlayerSpec::Perfect(pieces))
