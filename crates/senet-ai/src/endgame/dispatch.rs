@@ -43,6 +43,11 @@ pub trait EndgameRules: Ruleset {
     /// `kendall(throw_timing=immediate)`.
     const ENDGAME_SPECS: &'static str;
 
+    /// Bytes a solve takes per position at its peak, measured with 3 pieces a side
+    /// (`docs/players.md`): Regency 960 MB for 9.8 million positions, the default; Kendall,
+    /// whose programs are longer, 10.5 GB for 49.1 million.
+    const PEAK_BYTES_PER_POSITION: u64 = 100;
+
     /// Whether this configuration has a space (Kendall's only with immediate throws).
     fn has_endgame_space(&self) -> bool {
         true
@@ -87,7 +92,12 @@ trait ErasedEndgame<R: Ruleset> {
         encoding: ValueEncoding,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError>;
     fn read(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
+    fn size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError>;
 }
+
+/// What a solve takes whatever its size (threads, tables of the space); Regency with 2
+/// pieces a side peaks at 18 MB for 143,262 positions.
+const BASE_BYTES: u64 = 16 << 20;
 
 struct Typed<E>(E);
 
@@ -116,6 +126,14 @@ impl<E: EndgameRules> ErasedEndgame<E> for Typed<E> {
 
     fn read(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<E>>, EndgameError> {
         Ok(Arc::new(self.0.read_endgames(bytes)?))
+    }
+
+    fn size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError> {
+        let positions = self.0.endgame_space(max_pieces)?.state_count();
+        let peak = (positions as u64)
+            .saturating_mul(E::PEAK_BYTES_PER_POSITION)
+            .saturating_add(BASE_BYTES);
+        Ok((positions, peak))
     }
 }
 
@@ -208,6 +226,22 @@ pub fn solve_file_for<R: Ruleset>(
     encoding: ValueEncoding,
 ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
     erased_or_unsupported(rules)?.solve_file(max_pieces, options, encoding)
+}
+
+/// What solving the endgames of `rules` with up to `max_pieces` pieces a side would take,
+/// found without solving: the number of positions and an estimate of the peak memory in
+/// bytes (from the peaks measured with 3 pieces a side), for a program that must refuse a
+/// solve that cannot fit before it starts.
+///
+/// ```
+/// use senet_ai::endgame::solve_size_for;
+/// use senet_regency::Regency;
+/// let (positions, bytes) = solve_size_for(&Regency::default(), 3).unwrap();
+/// assert_eq!(positions, 9_807_462);
+/// assert!(bytes > 960_000_000 && bytes < 1_100_000_000);
+/// ```
+pub fn solve_size_for<R: Ruleset>(rules: &R, max_pieces: u8) -> Result<(usize, u64), EndgameError> {
+    erased_or_unsupported(rules)?.size(max_pieces)
 }
 
 /// Reads a table file written by [`EndgameTable::to_bytes`] for `rules`; the file must have

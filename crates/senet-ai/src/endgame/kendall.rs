@@ -303,6 +303,7 @@ fn compress(mut mask: u32, taken: u32) -> u32 {
 impl EndgameRules for Kendall {
     type Space = KendallEndgame;
     const ENDGAME_SPECS: &'static str = "kendall(throw_timing=immediate)";
+    const PEAK_BYTES_PER_POSITION: u64 = 214;
 
     fn has_endgame_space(&self) -> bool {
         self.throw_timing() == ThrowTiming::Immediate

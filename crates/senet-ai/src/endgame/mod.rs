@@ -44,7 +44,9 @@ use core::ops::Range;
 use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, ThrowingDevice};
 use thiserror::Error;
 
-pub use dispatch::{EndgameRules, read_for, solve_file_for, solve_for, supports_endgame};
+pub use dispatch::{
+    EndgameRules, read_for, solve_file_for, solve_for, solve_size_for, supports_endgame,
+};
 #[cfg(feature = "kendall")]
 pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
