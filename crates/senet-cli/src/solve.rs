@@ -7,10 +7,13 @@ use std::time::Instant;
 use clap::Args;
 use senet::Ruleset;
 use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
-use senet_ai::endgame::{EndgameError, SolveOptions, SolveStats, ValueEncoding, solve_file_for};
+use senet_ai::endgame::{
+    EndgameError, SolveOptions, SolveStats, ValueEncoding, solve_file_for, solve_size_for,
+};
 
 use crate::error::{CliError, parse_rules};
 use crate::files;
+use crate::limits::check_threads;
 
 /// Solve the endgames of a ruleset exactly and write the table file.
 ///
@@ -41,14 +44,51 @@ pub(crate) struct SolveArgs {
     /// Threads preparing the solve (0: one per core); the values do not depend on it.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// The most memory the solve may take, e.g. 12G (suffixes K, M, G, T: powers of 1024).
+    /// A solve whose estimated peak is larger is refused before it starts. Default: the
+    /// memory available now (MemAvailable of /proc/meminfo; no check where it cannot be read).
+    #[arg(long, value_parser = parse_size)]
+    max_memory: Option<u64>,
+}
+
+/// Reads a size such as `512M` or `12G`.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (digits, shift) = match text.char_indices().last() {
+        Some((at, 'K' | 'k')) => (&text[..at], 10),
+        Some((at, 'M' | 'm')) => (&text[..at], 20),
+        Some((at, 'G' | 'g')) => (&text[..at], 30),
+        Some((at, 'T' | 't')) => (&text[..at], 40),
+        _ => (text, 0),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| "expected a size in bytes such as 512M or 12G".to_string())
+}
+
+/// The memory available now, in bytes, where the system says (Linux: MemAvailable).
+fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// `bytes` for a person, in the units of --max-memory: "9.8 GiB", "116 MiB".
+fn size(bytes: u64) -> String {
+    let gib = bytes as f64 / f64::from(1u32 << 30);
+    if gib >= 1.0 {
+        format!("{gib:.1} GiB")
+    } else {
+        format!("{:.0} MiB", bytes as f64 / f64::from(1u32 << 20))
+    }
 }
 
 fn cannot_write(args: &SolveArgs, e: &std::io::Error) -> CliError {
     CliError::input(format!("--out: cannot write {}: {e}", args.out.display()))
 }
-
-/// More threads than this is surely a typing mistake.
-const MAX_THREADS: usize = 1024;
 
 struct Solve<'a> {
     args: &'a SolveArgs,
@@ -60,14 +100,32 @@ impl RulesetVisitor for Solve<'_> {
     type Output = Result<(Vec<u8>, SolveStats), CliError>;
 
     fn visit<R: Ruleset>(self, rules: &R) -> Self::Output {
-        solve_file_for(rules, self.args.pieces, &self.options, self.encoding).map_err(|e| {
+        let refused = |e: EndgameError| {
             let argument = match e {
                 EndgameError::Pieces { .. } => "--pieces",
                 EndgameError::Unsupported(_) | EndgameError::UnsupportedOptions { .. } => "--rules",
                 _ => "cannot solve",
             };
             CliError::input(format!("{argument}: {e}"))
-        })
+        };
+        let pieces = self.args.pieces;
+        let (positions, peak) = solve_size_for(rules, pieces).map_err(refused)?;
+        let (limit, source) = match (self.args.max_memory, available_memory()) {
+            (Some(limit), _) => (Some(limit), "--max-memory"),
+            (None, available) => (available, "the memory available now"),
+        };
+        if let Some(limit) = limit
+            && peak > limit
+        {
+            return Err(CliError::input(format!(
+                "--pieces {pieces}: solving {} takes about {} at its peak ({positions} \
+                 positions), more than the {} of {source}; free memory or raise --max-memory",
+                rules.spec(),
+                size(peak),
+                size(limit)
+            )));
+        }
+        solve_file_for(rules, pieces, &self.options, self.encoding).map_err(refused)
     }
 }
 
@@ -79,12 +137,7 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
             args.tolerance
         )));
     }
-    if args.threads > MAX_THREADS {
-        return Err(CliError::input(format!(
-            "--threads {}: at most {MAX_THREADS}",
-            args.threads
-        )));
-    }
+    check_threads(args.threads)?;
     let options = SolveOptions {
         tolerance: args.tolerance,
         threads: args.threads,
