@@ -75,7 +75,7 @@ pub enum PlayerSpec {
 #[derive(Debug, Error)]
 pub enum PlayerSpecError {
     /// No player has this name.
-    #[error("unknown player {} (known: {KNOWN})", senet_core::quote(.0))]
+    #[error("unknown player `{}` (known: {KNOWN})", senet_core::shorten(.0))]
     UnknownPlayer(String),
     /// A budget (depth, nodes, playouts, pieces) of zero.
     #[error("`{player}` needs a budget of at least 1, not 0")]
@@ -85,7 +85,7 @@ pub enum PlayerSpecError {
     },
     /// A budget above its cap: the search would overflow the stack, run for hours or fill
     /// the memory.
-    #[error("`{player}` takes {what} of at most {max}, not {}", senet_core::quote(.given).trim_matches('"'))]
+    #[error("`{player}` takes {what} of at most {max}, not {}", senet_core::shorten(.given))]
     TooLarge {
         /// The player named.
         player: &'static str,
@@ -97,7 +97,7 @@ pub enum PlayerSpecError {
         max: u64,
     },
     /// A parameter that is not a number, or a parameter for a player that takes none.
-    #[error("{}: {player} takes {expected}", senet_core::quote(.text))]
+    #[error("`{}`: {player} takes {expected}", senet_core::shorten(.text))]
     BadParameter {
         /// The player named.
         player: &'static str,

@@ -86,8 +86,8 @@ impl PlayerKind {
             .map(PlayerKind::Computer)
             .map_err(|e| match e {
                 PlayerSpecError::UnknownPlayer(name) => CliError::input(format!(
-                    "--players: unknown player {} (known: {PLAYER_NAMES})",
-                    senet::quote(&name)
+                    "--players: unknown player `{}` (known: {PLAYER_NAMES})",
+                    senet::shorten(&name)
                 )),
                 other => CliError::input(format!("--players: {other}")),
             })
@@ -147,7 +147,8 @@ impl<R: Ruleset> Roster<R> {
                     && pieces > oracle.max_pieces()
                 {
                     return Err(refused(&format_args!(
-                        "perfect:{pieces} needs tables of {pieces} pieces a side, these have {}",
+                        "perfect:{pieces} needs tables of {pieces} pieces a side, these have {0} \
+                         (perfect:{0} plays from them; `perfect` alone is perfect:2)",
                         oracle.max_pieces()
                     )));
                 }
@@ -243,8 +244,8 @@ mod tests {
             ("", "expected two players"),
             ("random", "expected two players"),
             ("random,random,random", "expected two players"),
-            ("random,robot", "unknown player \"robot\""),
-            ("Random,human", "unknown player \"Random\""),
+            ("random,robot", "unknown player `robot`"),
+            ("Random,human", "unknown player `Random`"),
             ("mcts:0,human", "at least 1"),
             ("human,greedy:2", "no parameter"),
             ("expectiminimax:deep,human", "a depth"),

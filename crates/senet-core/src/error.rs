@@ -41,8 +41,15 @@ fn escaped_prefix(text: &str) -> (String, bool) {
     (prefix, true)
 }
 
-/// `text` unquoted, cut like [`quote`]: for names that are printed bare.
-fn short(text: &str) -> String {
+/// `text` cut like [`quote`] but without the quotes and the length: for text a message shows
+/// bare or between backticks.
+///
+/// ```
+/// use senet_core::shorten;
+/// assert_eq!(shorten("robot"), "robot");
+/// assert_eq!(shorten(&"x".repeat(100)), format!("{}…", "x".repeat(32)));
+/// ```
+pub fn shorten(text: &str) -> String {
     match escaped_prefix(text) {
         (prefix, true) => prefix,
         (prefix, false) => format!("{prefix}…"),
@@ -123,7 +130,7 @@ pub enum PositionError {
     #[error("{} is not a field (use name=value)", quote(.0))]
     FieldSyntax(String),
     /// A field value that cannot be read or cannot hold.
-    #[error("field {}={}: {reason}", short(.name), quote(.value))]
+    #[error("field {}={}: {reason}", shorten(.name), quote(.value))]
     BadField {
         /// The field name.
         name: String,
@@ -218,7 +225,7 @@ pub enum SpecError {
     #[error("option {} is given twice", quote(.0))]
     DuplicateOption(String),
     /// A value outside the option's range.
-    #[error("option {}={} is not allowed (use one of: {allowed})", short(.option), quote(.value))]
+    #[error("option {}={} is not allowed (use one of: {allowed})", shorten(.option), quote(.value))]
     BadValue {
         /// The option.
         option: String,

@@ -46,7 +46,7 @@ mod throw;
 pub use board::{BitBoard, Board, MailboxBoard};
 pub use error::{
     MoveParseError, PlayError, PositionError, QUOTE_LIMIT, RecordError, SpecError, SquareError,
-    quote,
+    quote, shorten,
 };
 pub use game::{Action, Game, GameRecord};
 pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};

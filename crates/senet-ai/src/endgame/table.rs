@@ -116,7 +116,7 @@ pub enum TableError {
     #[error("the table header's {0} is not valid text")]
     Text(&'static str),
     /// The table was solved for another ruleset or other options.
-    #[error("the table was solved for {}, not for `{expected}`", senet_core::quote(.table))]
+    #[error("the table was solved for `{}`, not for `{expected}`", senet_core::shorten(.table))]
     RulesetMismatch {
         /// The specification recorded in the file.
         table: String,
@@ -125,7 +125,7 @@ pub enum TableError {
     },
     /// The table was solved under another revision of the ruleset's rules.
     #[error(
-        "the table was solved under revision {table} of the rules of {}, this build plays revision {expected}; solve it again", senet_core::quote(.spec)
+        "the table was solved under revision {table} of the rules of `{}`, this build plays revision {expected}; solve it again", senet_core::shorten(.spec)
     )]
     RevisionMismatch {
         /// The ruleset specification.
@@ -136,7 +136,7 @@ pub enum TableError {
         expected: u32,
     },
     /// The table uses another indexing scheme.
-    #[error("the table uses layout {}, this build reads `{expected}`", senet_core::quote(.table))]
+    #[error("the table uses layout `{}`, this build reads `{expected}`", senet_core::shorten(.table))]
     LayoutMismatch {
         /// The layout recorded in the file.
         table: String,
