@@ -126,7 +126,7 @@ fn solved_tables_are_played_from_and_refused_for_other_options() {
             "--rules",
             kendall,
             "--players",
-            "perfect,greedy",
+            "perfect:1,greedy",
             "--tables",
             path_text,
             "--games",
@@ -150,13 +150,24 @@ fn solved_tables_are_played_from_and_refused_for_other_options() {
     .refused("the table was solved for `kendall(throw_timing=immediate)`");
     senet(&["play", "--players", "perfect,human", "--tables", path_text])
         .refused("not for `regency`");
+    // A perfect player asking for more pieces than the tables have: refused, not weakened.
+    senet(&[
+        "simulate",
+        "--rules",
+        kendall,
+        "--players",
+        "perfect,greedy",
+        "--tables",
+        path_text,
+    ])
+    .refused("perfect:2 needs tables of 2 pieces a side, these have 1");
     // A computer game from the tables, to the end.
     let game = senet(&[
         "play",
         "--rules",
         kendall,
         "--players",
-        "perfect,expectiminimax:1",
+        "perfect:1,expectiminimax:1",
         "--tables",
         path_text,
         "--seed",
