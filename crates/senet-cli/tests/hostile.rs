@@ -374,11 +374,20 @@ fn case(s: &mut Stream, f: &Fixture) -> Case {
         // A record that is not one, given as a file.
         9 => {
             let name = format!("record-{}", s.below(4));
-            let mut text = s
-                .pick(&["rules regency\n", "{\"rules\":", "", "rules bell\nthrow "])
-                .to_string();
             let more = long_text(s);
-            text.push_str(&more);
+            let text = match s.below(6) {
+                // JSON whose unknown names serde quotes whole.
+                0 => format!(
+                    "{{\"rules\":\"regency\",\"actions\":[\"{}\"]}}",
+                    "x".repeat(more.len())
+                ),
+                1 => format!("{{\"rules\":\"regency\",\"{}\":1}}", "k".repeat(more.len())),
+                _ => {
+                    let start =
+                        s.pick(&["rules regency\n", "{\"rules\":", "", "rules bell\nthrow "]);
+                    format!("{start}{more}")
+                }
+            };
             let path = f.dir.path().join(&name);
             fs::write(&path, text).unwrap();
             // Written before the snapshot is taken (see `run`), so it is part of the fixture.
