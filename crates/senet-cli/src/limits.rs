@@ -11,10 +11,6 @@ pub(crate) const MAX_GAMES: u64 = 1_000_000_000;
 /// The most worker threads a command starts: more is surely a typing mistake.
 pub(crate) const MAX_THREADS: usize = 1024;
 
-/// The longest line `senet play` reads from its input, in bytes (a move or a command is a
-/// few dozen).
-pub(crate) const MAX_INPUT_LINE: u64 = 4096;
-
 /// The largest game record read, in bytes (16 MiB: hundreds of thousands of actions, where
 /// the longest games have a few thousand).
 pub(crate) const MAX_RECORD_BYTES: u64 = 16 << 20;
