@@ -32,7 +32,7 @@
 
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet, Throw,
     check_pending_throw,
 };
 
@@ -183,8 +183,8 @@ pub struct BellState {
     /// Pieces of each side captured (out of the game), indexed by [`Side::index`].
     captured: [u8; 2],
     to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// The throw waiting to be used; `None` when the side to act must throw.
+    throw: Option<Throw>,
 }
 
 impl BellState {
@@ -199,8 +199,8 @@ impl BellState {
     }
 
     /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
+    pub fn pending_throw(&self) -> Option<Throw> {
+        self.throw
     }
 
     /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
@@ -309,7 +309,7 @@ impl Ruleset for Bell {
             board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
             captured: [0, 0],
             to_move: Side::Black,
-            throw: 0,
+            throw: None,
         }
     }
 
@@ -322,7 +322,7 @@ impl Ruleset for Bell {
     fn phase(&self, state: &BellState) -> Phase {
         if Bell::over(&state.board) {
             Phase::Over(Bell::result(&state.board))
-        } else if state.throw == 0 {
+        } else if state.throw.is_none() {
             Phase::Throw(state.to_move)
         } else {
             Phase::Move(state.to_move)
@@ -331,16 +331,18 @@ impl Ruleset for Bell {
 
     #[inline]
     fn throw_unchecked(&self, state: &mut BellState, value: u8) {
-        state.throw = value;
+        state.throw = Throw::new(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &BellState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || t > 4 || Bell::over(&state.board) {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if t.get() <= 4 && !Bell::over(&state.board) => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let origins = self.legal_origins(&state.board, state.to_move, t);
         // One move per legal origin, of at most ten pieces; Be-4: with none, the turn passes.
         moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
@@ -349,10 +351,10 @@ impl Ruleset for Bell {
     }
 
     fn is_legal(&self, state: &BellState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || t > 4 || Bell::over(&state.board) || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if t.get() <= 4 && !Bell::over(&state.board) && mv.throw().is_none() => t.get(),
+            _ => return false,
+        };
         let origins = self.legal_origins(&state.board, state.to_move, t);
         if mv.is_pass() {
             return origins.is_empty();
@@ -365,7 +367,7 @@ impl Ruleset for Bell {
     fn play_unchecked(&self, state: &mut BellState, mv: Move) {
         let me = state.to_move;
         let opp = me.opponent();
-        state.throw = 0;
+        state.throw = None;
         if !mv.is_pass() {
             let [from, to] = mv.step_codes(0);
             let board = &mut state.board;
@@ -432,8 +434,8 @@ impl Ruleset for Bell {
 
     fn to_setup(&self, state: &BellState) -> Setup {
         let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
+        if let Some(t) = state.throw {
+            setup.push_field("throw", t);
         }
         for side in Side::BOTH {
             if state.captured(side) != 0 {
@@ -472,7 +474,7 @@ impl Ruleset for Bell {
             board,
             captured,
             to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 4)?.unwrap_or(0),
+            throw: setup.throw_field(4)?,
         };
         self.validate(&state)?;
         Ok(state)

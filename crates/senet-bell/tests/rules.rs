@@ -396,7 +396,7 @@ fn position_fields_round_trip_and_have_defaults() {
     let rules = Bell::default();
     let text = scenario(&[12, 27], &[14], "throw=3 captured_b=2 captured_w=4");
     let state = rules.parse_position(&text).unwrap();
-    assert_eq!(state.pending_throw(), Some(3));
+    assert_eq!(state.pending_throw(), senet_core::Throw::new(3));
     assert_eq!(state.captured(Side::Black), 2);
     assert_eq!(state.board().off_count(Side::Black), 6);
     assert_eq!(state.board().off_count(Side::White), 5);

@@ -36,7 +36,7 @@
 
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
     check_pending_throw,
 };
 
@@ -198,8 +198,8 @@ impl Botermans {
 pub struct BotermansState {
     board: BitBoard,
     to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// The throw waiting to be used; `None` when the side to act must throw.
+    throw: Option<Throw>,
 }
 
 impl BotermansState {
@@ -214,8 +214,8 @@ impl BotermansState {
     }
 
     /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
+    pub fn pending_throw(&self) -> Option<Throw> {
+        self.throw
     }
 }
 
@@ -276,7 +276,7 @@ impl Ruleset for Botermans {
         BotermansState {
             board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
             to_move: Side::Black,
-            throw: 0,
+            throw: None,
         }
     }
 
@@ -297,7 +297,7 @@ impl Ruleset for Botermans {
                 winner: Some(winner),
                 points,
             })
-        } else if state.throw == 0 {
+        } else if state.throw.is_none() {
             Phase::Throw(state.to_move)
         } else {
             Phase::Move(state.to_move)
@@ -306,16 +306,18 @@ impl Ruleset for Botermans {
 
     #[inline]
     fn throw_unchecked(&self, state: &mut BotermansState, value: u8) {
-        state.throw = value;
+        state.throw = Throw::new(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &BotermansState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || Botermans::finished(&state.board).is_some() {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Botermans::finished(&state.board).is_none() => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
         // Every origin has exactly one move (forward or backward by the throw); B-9: with no
         // move either way the throw is lost and the only choice is a pass.
@@ -325,10 +327,12 @@ impl Ruleset for Botermans {
     }
 
     fn is_legal(&self, state: &BotermansState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || Botermans::finished(&state.board).is_some() || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if Botermans::finished(&state.board).is_none() && mv.throw().is_none() => {
+                t.get()
+            }
+            _ => return false,
+        };
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
         if mv.is_pass() {
             return origins.is_empty();
@@ -344,8 +348,9 @@ impl Ruleset for Botermans {
     #[inline]
     fn play_unchecked(&self, state: &mut BotermansState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.throw.take().map(Throw::get) else {
+            return;
+        };
         if mv.is_pass() {
             // B-9: a lost throw ends the turn, whatever its value.
             state.to_move = me.opponent();
@@ -416,8 +421,8 @@ impl Ruleset for Botermans {
 
     fn to_setup(&self, state: &BotermansState) -> Setup {
         let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
+        if let Some(t) = state.throw {
+            setup.push_field("throw", t);
         }
         setup
     }
@@ -428,7 +433,7 @@ impl Ruleset for Botermans {
         let state = BotermansState {
             board,
             to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            throw: setup.throw_field(6)?,
         };
         self.validate(&state)?;
         Ok(state)

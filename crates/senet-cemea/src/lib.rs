@@ -64,7 +64,7 @@
 use senet_core::{
     BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, check_pending_throw,
+    StandardDevice, Sticks, Throw, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -338,8 +338,8 @@ impl Cemea {
 pub struct CemeaState {
     board: BitBoard,
     to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// The throw waiting to be used; `None` when the side to act must throw.
+    throw: Option<Throw>,
     /// The first side to bear off every piece, once one has.
     first: Option<Side>,
     /// Turns each side has completed (ancient mode only; zero otherwise), indexed by
@@ -359,8 +359,8 @@ impl CemeaState {
     }
 
     /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
+    pub fn pending_throw(&self) -> Option<Throw> {
+        self.throw
     }
 
     /// The side whose piece waits on 27, unable to move anything until it throws a 4 (C-11).
@@ -512,7 +512,7 @@ impl Ruleset for Cemea {
         CemeaState {
             board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
             to_move: Side::Black,
-            throw: 0,
+            throw: None,
             first: None,
             turns: [0, 0],
         }
@@ -546,7 +546,7 @@ impl Ruleset for Cemea {
                 ],
             });
         }
-        if state.throw == 0 {
+        if state.throw.is_none() {
             Phase::Throw(state.to_move)
         } else {
             Phase::Move(state.to_move)
@@ -555,16 +555,18 @@ impl Ruleset for Cemea {
 
     #[inline]
     fn throw_unchecked(&self, state: &mut CemeaState, value: u8) {
-        state.throw = value;
+        state.throw = Throw::new(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &CemeaState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || matches!(self.phase(state), Phase::Over(_)) {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if !matches!(self.phase(state), Phase::Over(_)) => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let me = state.to_move;
         let own = state.board.pieces_of(me);
         if own.has(MISFORTUNE) {
@@ -581,10 +583,12 @@ impl Ruleset for Cemea {
     }
 
     fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || mv.throw().is_some() || matches!(self.phase(state), Phase::Over(_)) {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if mv.throw().is_none() && !matches!(self.phase(state), Phase::Over(_)) => {
+                t.get()
+            }
+            _ => return false,
+        };
         let me = state.to_move;
         if state.board.pieces_of(me).has(MISFORTUNE) {
             return mv == Cemea::stranded_move(t);
@@ -604,8 +608,9 @@ impl Ruleset for Cemea {
     #[inline]
     fn play_unchecked(&self, state: &mut CemeaState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.throw.take().map(Throw::get) else {
+            return;
+        };
         if mv.is_pass() {
             // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded side's
             // 1, 4 and 6 still give another throw.
@@ -712,8 +717,8 @@ impl Ruleset for Cemea {
 
     fn to_setup(&self, state: &CemeaState) -> Setup {
         let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
+        if let Some(t) = state.throw {
+            setup.push_field("throw", t);
         }
         if state.first != self.default_first(&state.board, state.to_move)
             && let Some(first) = state.first
@@ -754,7 +759,7 @@ impl Ruleset for Cemea {
         let state = CemeaState {
             board,
             to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            throw: setup.throw_field(6)?,
             first,
             turns: [
                 read_turns(setup, TURN_FIELDS[0])?,

@@ -59,7 +59,7 @@ pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};
 pub use square::{Place, SQUARES, Square, SquareIter, SquareSet};
 pub use throw::{
     FOUR_SIDED_DIE, FourSidedDie, SIX_SIDED_DIE, STICKS_ZERO_IS_FIVE, STICKS_ZERO_IS_SIX,
-    SixSidedDie, StandardDevice, Sticks, ThrowOutcome, ThrowingDevice, uniform_below,
+    SixSidedDie, StandardDevice, Sticks, Throw, ThrowOutcome, ThrowingDevice, uniform_below,
 };
 
 /// Re-exported so that users name the RNG trait from the same version the library uses.

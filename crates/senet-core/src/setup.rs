@@ -6,6 +6,7 @@ use core::str::FromStr;
 use crate::board::{BitBoard, Board};
 use crate::error::PositionError;
 use crate::side::Side;
+use crate::throw::Throw;
 
 /// One field of a ruleset's position notation beyond board and side, as documented for users
 /// (`senet rules`, `docs/notation.md`).
@@ -164,6 +165,12 @@ impl Setup {
                 value: value.to_string(),
                 reason: format!("expected a number from {min} to {max}"),
             })
+    }
+
+    /// Reads the field `throw`, the pending throw, as a number from 1 to `max`; `None` when
+    /// the field is absent.
+    pub fn throw_field(&self, max: u8) -> Result<Option<Throw>, PositionError> {
+        Ok(self.number_field("throw", 1, max)?.and_then(Throw::new))
     }
 
     /// Reads field `name` as one of `choices`; `None` when the field is absent.

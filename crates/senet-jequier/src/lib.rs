@@ -30,7 +30,8 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
-    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, check_pending_throw,
+    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
+    check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -297,8 +298,8 @@ pub struct JequierState {
     /// of the two sides are disjoint (odd and even), so one set serves both.
     unmoved: SquareSet,
     to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// The throw waiting to be used; `None` when the side to act must throw.
+    throw: Option<Throw>,
 }
 
 impl JequierState {
@@ -313,8 +314,8 @@ impl JequierState {
     }
 
     /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
+    pub fn pending_throw(&self) -> Option<Throw> {
+        self.throw
     }
 
     /// The squares of `side`'s pieces that have never moved (I-1).
@@ -465,7 +466,7 @@ impl Ruleset for Jequier {
             unmoved: Jequier::default_unmoved(&board),
             board,
             to_move: Side::Black,
-            throw: 0,
+            throw: None,
         }
     }
 
@@ -486,7 +487,7 @@ impl Ruleset for Jequier {
                     Side::White => [0, score],
                 },
             })
-        } else if state.throw == 0 {
+        } else if state.throw.is_none() {
             Phase::Throw(state.to_move)
         } else {
             Phase::Move(state.to_move)
@@ -495,16 +496,18 @@ impl Ruleset for Jequier {
 
     #[inline]
     fn throw_unchecked(&self, state: &mut JequierState, value: u8) {
-        state.throw = value;
+        state.throw = Throw::new(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &JequierState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || Jequier::finished(&state.board).is_some() {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Jequier::finished(&state.board).is_none() => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let (forward, backward) = self.origins(state, t);
         let origins = forward | backward;
         // Each piece has at most one move (forward, or else backward); J-9: with no move at
@@ -517,10 +520,10 @@ impl Ruleset for Jequier {
     }
 
     fn is_legal(&self, state: &JequierState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || Jequier::finished(&state.board).is_some() || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if Jequier::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
+            _ => return false,
+        };
         let (forward, backward) = self.origins(state, t);
         if mv.is_pass() {
             return (forward | backward).is_empty();
@@ -537,8 +540,9 @@ impl Ruleset for Jequier {
     #[inline]
     fn play_unchecked(&self, state: &mut JequierState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.throw.take().map(Throw::get) else {
+            return;
+        };
         if !mv.is_pass() {
             let [from, to] = mv.step_codes(0);
             if let Some(from) = Square::checked(from) {
@@ -599,8 +603,8 @@ impl Ruleset for Jequier {
 
     fn to_setup(&self, state: &JequierState) -> Setup {
         let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
+        if let Some(t) = state.throw {
+            setup.push_field("throw", t);
         }
         if state.unmoved != Jequier::default_unmoved(&state.board) {
             setup.push_field("unmoved", write_unmoved(state.unmoved));
@@ -619,7 +623,7 @@ impl Ruleset for Jequier {
             board,
             unmoved,
             to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            throw: setup.throw_field(6)?,
         };
         self.validate(&state)?;
         Ok(state)

@@ -35,7 +35,7 @@
 //! assert!(moves.contains(&"15-19/4".to_string()) && moves.contains(&"15-17/2".to_string()));
 //! game.play("15-19/4".parse().unwrap()).unwrap();
 //! // Only the 2 is left.
-//! assert!(game.legal_moves().iter().all(|m| m.throw() == Some(2)));
+//! assert!(game.legal_moves().iter().all(|m| m.throw() == senet_core::Throw::new(2)));
 //! ```
 
 #![forbid(unsafe_code)]
@@ -43,7 +43,7 @@
 
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -893,7 +893,7 @@ impl Ruleset for Kendall {
         let me = state.to_move;
         // K-15: this is the side's next decision; whatever it is, the obligation is over.
         state.must_move[me.index()] = 0;
-        let Some(value) = mv.throw() else {
+        let Some(value) = mv.throw().map(Throw::get) else {
             // A plain pass: no stored throw can move, so every one is lost (K-5). With
             // immediate throws the single throw still gives another throw if it is a 1, 4
             // or 5, as it would have while collecting throws.
@@ -1171,11 +1171,11 @@ mod tests {
                     [from, expected],
                     "{from} forward by {v}"
                 );
-                assert_eq!(ahead.throw(), Some(v));
+                assert_eq!(ahead.throw(), Throw::new(v));
                 if from > v && from <= 26 {
                     let behind = backward[usize::from(v)][usize::from(from)];
                     assert_eq!(behind.step_codes(0), [from, from - v], "{from} back by {v}");
-                    assert_eq!(behind.throw(), Some(v));
+                    assert_eq!(behind.throw(), Throw::new(v));
                 }
             }
         }

@@ -35,7 +35,7 @@
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
     Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
-    SquareSet, Sticks, ThrowingDevice,
+    SquareSet, Sticks, Throw, ThrowingDevice,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -88,8 +88,8 @@ pub struct Piccione;
 pub struct PiccioneState {
     board: BitBoard,
     to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// The throw waiting to be used; `None` when the side to act must throw.
+    throw: Option<Throw>,
     /// Extra throws the side to act will take once the current throw is used up (P-2, P-3,
     /// P-9).
     extra_throws: u8,
@@ -109,8 +109,8 @@ impl PiccioneState {
     }
 
     /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
+    pub fn pending_throw(&self) -> Option<Throw> {
+        self.throw
     }
 
     /// Extra throws earned by the side to act and not yet taken.
@@ -614,7 +614,7 @@ impl Ruleset for Piccione {
             board: BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, [0, 0], [PIECES, PIECES])
                 .unwrap_or_default(),
             to_move: Side::Black,
-            throw: 0,
+            throw: None,
             extra_throws: 0,
             entered_must_move: false,
         }
@@ -633,7 +633,7 @@ impl Ruleset for Piccione {
                 winner: Some(winner),
                 points: [0, 0],
             })
-        } else if state.throw == 0 {
+        } else if state.throw.is_none() {
             Phase::Throw(state.to_move)
         } else {
             Phase::Move(state.to_move)
@@ -642,16 +642,16 @@ impl Ruleset for Piccione {
 
     #[inline]
     fn throw_unchecked(&self, state: &mut PiccioneState, value: u8) {
-        state.throw = value;
+        state.throw = Throw::new(value);
     }
 
     fn generate_moves(&self, state: &PiccioneState, moves: &mut MoveList) {
         moves.clear();
         // A throw the sticks cannot show is clamped so that no step sequence outgrows a move.
-        let t = state.throw.min(MAX_STEPS as u8);
-        if t == 0 || Piccione::finished(&state.board).is_some() {
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Piccione::finished(&state.board).is_none() => t.get().min(MAX_STEPS as u8),
+            _ => return,
+        };
         let board = &state.board;
         let me = state.to_move;
         let mine = board.pieces_of(me).bits();
@@ -729,8 +729,9 @@ impl Ruleset for Piccione {
 
     fn play_unchecked(&self, state: &mut PiccioneState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.throw.take().map(Throw::get) else {
+            return;
+        };
         let board = &mut state.board;
         if mv.is_pass() {
             if state.entered_must_move && board.pieces_of(me).has(1) {
@@ -811,14 +812,17 @@ impl Ruleset for Piccione {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        if state.throw != 0 && !self.device().can_show(state.throw) {
+        if let Some(t) = state.throw
+            && !self.device().can_show(t.get())
+        {
             return Err(PositionError::BadField {
                 name: "throw".to_string(),
-                value: state.throw.to_string(),
+                value: t.to_string(),
                 reason: "the sticks show 1 to 5 (P-2)".to_string(),
             });
         }
-        if finished && (state.throw != 0 || state.extra_throws != 0 || state.entered_must_move) {
+        if finished && (state.throw.is_some() || state.extra_throws != 0 || state.entered_must_move)
+        {
             return Err(PositionError::Inconsistent(
                 "a throw, an extra throw or an entry is pending after the game ended".to_string(),
             ));
@@ -838,8 +842,8 @@ impl Ruleset for Piccione {
 
     fn to_setup(&self, state: &PiccioneState) -> Setup {
         let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
+        if let Some(t) = state.throw {
+            setup.push_field("throw", t);
         }
         let hand = [
             state.board.hand_count(Side::Black),
@@ -884,7 +888,7 @@ impl Ruleset for Piccione {
         let state = PiccioneState {
             board,
             to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 5)?.unwrap_or(0),
+            throw: setup.throw_field(5)?,
             extra_throws: setup.number_field("extra_throws", 0, u8::MAX)?.unwrap_or(0),
             entered_must_move: setup.choice_field("entered_must_move", &["true", "false"])?
                 == Some("true"),

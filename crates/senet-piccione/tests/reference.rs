@@ -128,7 +128,7 @@ fn to_move(steps: &[(u8, u8)], forward: bool) -> Move {
 
 /// The legal moves, rule by rule.
 fn reference_moves(state: &PiccioneState) -> Vec<Move> {
-    let Some(t) = state.pending_throw() else {
+    let Some(t) = state.pending_throw().map(u8::from) else {
         return Vec::new();
     };
     let board = MailboxBoard::from(state.board());
@@ -201,7 +201,7 @@ fn reference_after(state: &PiccioneState, mv: Move) -> (MailboxBoard, Side, u8, 
         }
         return (board, me.opponent(), 0, false); // P-8
     }
-    let mut earned = u8::from(state.pending_throw() == Some(5)); // P-2
+    let mut earned = u8::from(state.pending_throw() == senet_core::Throw::new(5)); // P-2
     let mut entered = false;
     for step in mv.steps() {
         match step.from {

@@ -26,7 +26,7 @@
 
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
     check_pending_throw,
 };
 
@@ -220,8 +220,8 @@ impl Regency {
 pub struct RegencyState {
     board: BitBoard,
     to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// The throw waiting to be used; `None` when the side to act must throw.
+    throw: Option<Throw>,
     white_opened: bool,
 }
 
@@ -237,8 +237,8 @@ impl RegencyState {
     }
 
     /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
+    pub fn pending_throw(&self) -> Option<Throw> {
+        self.throw
     }
 
     /// Whether White has made its first move (after which R-5 no longer applies).
@@ -371,7 +371,7 @@ impl Ruleset for Regency {
         RegencyState {
             board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
             to_move: Side::Black,
-            throw: 0,
+            throw: None,
             white_opened: false,
         }
     }
@@ -392,7 +392,7 @@ impl Ruleset for Regency {
                     Side::White => [0, Regency::score(&state.board, winner)],
                 },
             })
-        } else if state.throw == 0 {
+        } else if state.throw.is_none() {
             Phase::Throw(state.to_move)
         } else {
             Phase::Move(state.to_move)
@@ -401,16 +401,18 @@ impl Ruleset for Regency {
 
     #[inline]
     fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
-        state.throw = value;
+        state.throw = Throw::new(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &RegencyState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || Regency::finished(&state.board).is_some() {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Regency::finished(&state.board).is_none() => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let origins = self.legal_origins(state, t);
         // A piece has at most one move for a throw (see `MoveList::assign_one_per_origin` for
         // why the candidates are filled without branching on how many there are).
@@ -428,10 +430,10 @@ impl Ruleset for Regency {
     }
 
     fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || Regency::finished(&state.board).is_some() || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if Regency::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
+            _ => return false,
+        };
         let origins = self.legal_origins(state, t);
         if mv.is_pass() {
             return origins.is_empty();
@@ -447,8 +449,9 @@ impl Ruleset for Regency {
     #[inline]
     fn play_unchecked(&self, state: &mut RegencyState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.throw.take().map(Throw::get) else {
+            return;
+        };
         if mv.is_pass() {
             // R-7 / I-4: an unusable throw ends the whole turn, unless the option keeps the
             // extra throw of a 1, 4 or 6.
@@ -539,8 +542,8 @@ impl Ruleset for Regency {
 
     fn to_setup(&self, state: &RegencyState) -> Setup {
         let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
+        if let Some(t) = state.throw {
+            setup.push_field("throw", t);
         }
         if !state.white_opened {
             setup.push_field("white_opened", "false");
@@ -554,7 +557,7 @@ impl Ruleset for Regency {
         let state = RegencyState {
             board,
             to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            throw: setup.throw_field(6)?,
             white_opened: setup.choice_field("white_opened", &["true", "false"])? != Some("false"),
         };
         self.validate(&state)?;
