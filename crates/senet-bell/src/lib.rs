@@ -31,9 +31,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet, Throw,
-    check_pending_throw,
+    BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome,
+    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
+    SquareSet, Throw, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -170,7 +170,7 @@ impl Bell {
                 core::cmp::Ordering::Less => Some(Side::White),
                 core::cmp::Ordering::Equal => None,
             },
-            points: [i32::from(black), i32::from(white)],
+            points: board.off_counts().map(i32::from),
         }
     }
 }
@@ -180,8 +180,8 @@ impl Bell {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BellState {
     board: BitBoard,
-    /// Pieces of each side captured (out of the game), indexed by [`Side::index`].
-    captured: [u8; 2],
+    /// Pieces of each side captured (out of the game).
+    captured: PerSide<u8>,
     to_move: Side,
     /// The throw waiting to be used; `None` when the side to act must throw.
     throw: Option<Throw>,
@@ -205,7 +205,7 @@ impl BellState {
 
     /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
     pub fn captured(&self, side: Side) -> u8 {
-        self.captured[side.index()]
+        self.captured[side]
     }
 }
 
@@ -306,8 +306,9 @@ impl Ruleset for Bell {
         let odd = SquareSet::from_squares((1..=19).step_by(2)).unwrap_or_default();
         let even = SquareSet::from_squares((2..=20).step_by(2)).unwrap_or_default();
         BellState {
-            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
-            captured: [0, 0],
+            board: BitBoard::new(even, odd, PerSide::new(0, 0), PerSide::new(0, 0))
+                .unwrap_or_default(),
+            captured: PerSide::both(0),
             to_move: Side::Black,
             throw: None,
         }
@@ -382,7 +383,7 @@ impl Ruleset for Bell {
                 if (theirs & target) != 0 {
                     // Be-5: the captured piece leaves the game.
                     theirs &= !target;
-                    let lost = &mut state.captured[opp.index()];
+                    let lost = &mut state.captured[opp];
                     *lost = lost.saturating_add(1);
                 }
                 own |= target;
@@ -450,10 +451,10 @@ impl Ruleset for Bell {
         let mut board = BitBoard::new(
             setup.board.pieces_of(Side::Black),
             setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
+            PerSide::both(0),
+            PerSide::both(0),
         )?;
-        let mut captured = [0u8; 2];
+        let mut captured = PerSide::both(0u8);
         for side in Side::BOTH {
             let lost = setup
                 .number_field(captured_field(side), 0, PIECES)?
@@ -466,7 +467,7 @@ impl Ruleset for Bell {
                     expected: PIECES,
                 });
             }
-            captured[side.index()] = lost;
+            captured[side] = lost;
             // Pieces neither on the board nor captured were borne off (the notation's default).
             board.set_off(side, PIECES - on_board - lost);
         }

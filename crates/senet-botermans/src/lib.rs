@@ -35,9 +35,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
-    check_pending_throw,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, Throw, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -274,7 +274,8 @@ impl Ruleset for Botermans {
         let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
         let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
         BotermansState {
-            board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
+            board: BitBoard::new(black, white, PerSide::new(0, 0), PerSide::new(0, 0))
+                .unwrap_or_default(),
             to_move: Side::Black,
             throw: None,
         }
@@ -291,11 +292,9 @@ impl Ruleset for Botermans {
             // B-14: the first side to bear off every piece wins; the loser's penalty is
             // recorded as a negative score.
             let loser = winner.opponent();
-            let mut points = [0; 2];
-            points[loser.index()] = -Botermans::penalty(&state.board, loser);
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points,
+                points: PerSide::only(loser, -Botermans::penalty(&state.board, loser)),
             })
         } else if state.throw.is_none() {
             Phase::Throw(state.to_move)

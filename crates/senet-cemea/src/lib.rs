@@ -40,7 +40,7 @@
 //!
 //! ```
 //! use senet_cemea::Cemea;
-//! use senet_core::{Outcome, Phase, Ruleset, Side};
+//! use senet_core::{Outcome, PerSide, Phase, Ruleset, Side};
 //!
 //! let rules = Cemea::default().with_ancient(true);
 //! // Black's last piece on 30, White's on 28; Black has a 1 to play.
@@ -54,7 +54,7 @@
 //! rules.try_play(&mut state, "28-off".parse().unwrap()).unwrap();
 //! assert_eq!(
 //!     rules.outcome(&state),
-//!     Some(Outcome { winner: Some(Side::Black), points: [11, 11] })
+//!     Some(Outcome { winner: Some(Side::Black), points: PerSide::both(11) })
 //! );
 //! ```
 
@@ -62,7 +62,7 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
+    BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
     StandardDevice, Sticks, Throw, check_pending_throw,
 };
@@ -303,7 +303,7 @@ impl Cemea {
     #[inline]
     fn end_turn(&self, state: &mut CemeaState, me: Side) {
         if self.ancient {
-            let turns = &mut state.turns[me.index()];
+            let turns = &mut state.turns[me];
             *turns = turns.saturating_add(1);
         }
         let other = me.opponent();
@@ -342,9 +342,9 @@ pub struct CemeaState {
     throw: Option<Throw>,
     /// The first side to bear off every piece, once one has.
     first: Option<Side>,
-    /// Turns each side has completed (ancient mode only; zero otherwise), indexed by
-    /// [`Side::index`]. A side's turn ends when the move passes or when it finishes.
-    turns: [u16; 2],
+    /// Turns each side has completed (ancient mode only; zero otherwise). A side's turn ends
+    /// when the move passes or when it finishes.
+    turns: PerSide<u16>,
 }
 
 impl CemeaState {
@@ -380,7 +380,7 @@ impl CemeaState {
     /// number of turns it took (the turn in which it bore off its last piece included).
     /// Always 0 outside the ancient mode.
     pub fn turns_taken(&self, side: Side) -> u16 {
-        self.turns[side.index()]
+        self.turns[side]
     }
 }
 
@@ -411,7 +411,7 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const TURN_FIELDS: [&str; 2] = ["black_turns", "white_turns"];
+const TURN_FIELDS: PerSide<&str> = PerSide::new("black_turns", "white_turns");
 
 fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
     match setup.field(name) {
@@ -510,11 +510,12 @@ impl Ruleset for Cemea {
         let even = SquareSet::from_bits_truncate(layout & 0x5555_5554);
         let odd = SquareSet::from_bits_truncate(layout & 0xAAAA_AAAA);
         CemeaState {
-            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
+            board: BitBoard::new(even, odd, PerSide::new(0, 0), PerSide::new(0, 0))
+                .unwrap_or_default(),
             to_move: Side::Black,
             throw: None,
             first: None,
-            turns: [0, 0],
+            turns: PerSide::both(0),
         }
     }
 
@@ -533,17 +534,14 @@ impl Ruleset for Cemea {
                 // The finishing order (first, then the other) and the turns each took.
                 return Phase::Over(Outcome {
                     winner: state.first.or(Some(state.to_move.opponent())),
-                    points: [i32::from(state.turns[0]), i32::from(state.turns[1])],
+                    points: state.turns.map(i32::from),
                 });
             }
         } else if black_done || white_done {
             // C-13: the first side to bear off all its pieces wins.
             return Phase::Over(Outcome {
                 winner: Some(if black_done { Side::Black } else { Side::White }),
-                points: [
-                    i32::from(board.off_count(Side::Black)),
-                    i32::from(board.off_count(Side::White)),
-                ],
+                points: board.off_counts().map(i32::from),
             });
         }
         if state.throw.is_none() {
@@ -668,27 +666,28 @@ impl Ruleset for Cemea {
         let board = &state.board;
         let pieces = self.pieces.count();
         board.check_pieces(pieces)?;
-        let done = Side::BOTH.map(|side| self.finished(board, side));
-        if done[0] && done[1] && !self.ancient {
+        let done = PerSide::from_fn(|side| self.finished(board, side));
+        let both_done = done == PerSide::both(true);
+        if both_done && !self.ancient {
             return Err(PositionError::Inconsistent(
                 "both sides have borne off every piece (only the ancient mode plays on)"
                     .to_string(),
             ));
         }
-        let expected_first = match done {
+        let expected_first = match done.into_array() {
             [false, false] => None,
             [true, false] => Some(Side::Black),
             [false, true] => Some(Side::White),
             [true, true] => state.first,
         };
-        if state.first != expected_first || (done[0] && done[1] && state.first.is_none()) {
+        if state.first != expected_first || (both_done && state.first.is_none()) {
             return Err(PositionError::Inconsistent(format!(
                 "the first side to finish is recorded as {:?}, but the board says {:?}",
                 state.first, expected_first
             )));
         }
         let over = matches!(self.phase(state), Phase::Over(_));
-        if self.ancient && !over && done[state.to_move.index()] {
+        if self.ancient && !over && done[state.to_move] {
             return Err(PositionError::Inconsistent(format!(
                 "{} has borne off every piece and no longer plays",
                 state.to_move
@@ -696,8 +695,8 @@ impl Ruleset for Cemea {
         }
         if !self.ancient
             && let Some((name, turns)) = TURN_FIELDS
-                .into_iter()
-                .zip(state.turns)
+                .iter()
+                .map(|(side, &name)| (name, state.turns[side]))
                 .find(|&(_, turns)| turns != 0)
         {
             return Err(PositionError::BadField {
@@ -725,7 +724,8 @@ impl Ruleset for Cemea {
         {
             setup.push_field("first", first.letter());
         }
-        for (name, turns) in TURN_FIELDS.into_iter().zip(state.turns) {
+        for (side, &name) in TURN_FIELDS.iter() {
+            let turns = state.turns[side];
             if turns != 0 {
                 setup.push_field(name, turns);
             }
@@ -761,10 +761,10 @@ impl Ruleset for Cemea {
             to_move: setup.to_move,
             throw: setup.throw_field(6)?,
             first,
-            turns: [
-                read_turns(setup, TURN_FIELDS[0])?,
-                read_turns(setup, TURN_FIELDS[1])?,
-            ],
+            turns: PerSide::new(
+                read_turns(setup, TURN_FIELDS[Side::Black])?,
+                read_turns(setup, TURN_FIELDS[Side::White])?,
+            ),
         };
         self.validate(&state)?;
         Ok(state)

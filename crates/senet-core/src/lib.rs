@@ -54,7 +54,7 @@ pub use playout::{
 pub use record::RecordLines;
 pub use ruleset::{Outcome, Phase, Ruleset, check_pending_throw};
 pub use setup::{FieldInfo, Setup};
-pub use side::Side;
+pub use side::{PerSide, Side};
 pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};
 pub use square::{Place, SQUARES, Square, SquareIter, SquareSet};
 pub use throw::{

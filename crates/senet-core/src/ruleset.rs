@@ -8,7 +8,7 @@ use crate::error::{PlayError, PositionError, SpecError};
 use crate::moves::{Move, MoveList};
 use crate::opening::SeatRule;
 use crate::setup::{FieldInfo, Setup};
-use crate::side::Side;
+use crate::side::{PerSide, Side};
 use crate::spec::{OptionInfo, RulesetSpec};
 use crate::throw::{Throw, ThrowingDevice};
 
@@ -18,16 +18,16 @@ use crate::throw::{Throw, ThrowingDevice};
 pub struct Outcome {
     /// The winner, or `None` for a draw.
     pub winner: Option<Side>,
-    /// Points per side, indexed by [`Side::index`]. Their meaning is the ruleset's: the
+    /// Points per side. Their meaning is the ruleset's: the
     /// winner's score (Regency, Jéquier), the loser's penalty as a negative number
     /// (Botermans), pieces borne off (Bell)… Each ruleset documents it.
-    pub points: [i32; 2],
+    pub points: PerSide<i32>,
 }
 
 impl Outcome {
     /// The points of `side`.
     pub const fn points_of(&self, side: Side) -> i32 {
-        self.points[side.index()]
+        self.points.get(side)
     }
 }
 

@@ -5,7 +5,7 @@ use core::str::FromStr;
 
 use crate::board::{BitBoard, Board};
 use crate::error::PositionError;
-use crate::side::Side;
+use crate::side::{PerSide, Side};
 use crate::throw::Throw;
 
 /// One field of a ruleset's position notation beyond board and side, as documented for users
@@ -133,8 +133,8 @@ impl Setup {
         let mut board = BitBoard::new(
             self.board.pieces_of(Side::Black),
             self.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
+            PerSide::both(0),
+            PerSide::both(0),
         )?;
         for side in Side::BOTH {
             let on_board = board.on_board(side);

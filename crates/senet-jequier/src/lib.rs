@@ -29,8 +29,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
-    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
+    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
     check_pending_throw,
 };
 
@@ -272,10 +272,10 @@ impl Jequier {
     /// and 1 on 21–30.
     ///
     /// ```
-    /// use senet_core::{BitBoard, Side, SquareSet};
+    /// use senet_core::{BitBoard, PerSide, Side, SquareSet};
     /// use senet_jequier::Jequier;
     /// let white = SquareSet::from_squares([3, 12, 25]).unwrap();
-    /// let board = BitBoard::new(SquareSet::EMPTY, white, [5, 2], [0, 0]).unwrap();
+    /// let board = BitBoard::new(SquareSet::EMPTY, white, PerSide::new(5, 2), PerSide::both(0)).unwrap();
     /// assert_eq!(Jequier::score(&board, Side::Black), 3 + 2 + 1);
     /// ```
     pub fn score(board: &BitBoard, winner: Side) -> i32 {
@@ -461,7 +461,8 @@ impl Ruleset for Jequier {
         // J-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10. J-3: the even
         // set's piece on 10 has moved to 11 with the deciding 1, and the even set throws again.
         let black = SquareSet::from_bits_truncate(BLACK_START.bits() & !(1 << 10) | 1 << 11);
-        let board = BitBoard::new(black, WHITE_START, [0, 0], [0, 0]).unwrap_or_default();
+        let board = BitBoard::new(black, WHITE_START, PerSide::both(0), PerSide::both(0))
+            .unwrap_or_default();
         JequierState {
             unmoved: Jequier::default_unmoved(&board),
             board,
@@ -482,10 +483,7 @@ impl Ruleset for Jequier {
             let score = Jequier::score(&state.board, winner);
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: match winner {
-                    Side::Black => [score, 0],
-                    Side::White => [0, score],
-                },
+                points: PerSide::only(winner, score),
             })
         } else if state.throw.is_none() {
             Phase::Throw(state.to_move)

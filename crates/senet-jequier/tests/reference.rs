@@ -116,7 +116,7 @@ fn reference_after(state: &JequierState, mv: Move) -> (MailboxBoard, Vec<u8>) {
     match step.to {
         Place::Off => {
             board.squares[usize::from(from - 1)] = None;
-            board.off[me.index()] += 1;
+            board.off[me] += 1;
         }
         Place::Board(to) => {
             let to = to.get();

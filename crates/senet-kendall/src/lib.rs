@@ -42,8 +42,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, Throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -296,7 +297,7 @@ impl Kendall {
     /// K-15: the squares whose pieces may move this decision: only the piece back from the
     /// water when some stored throw can move it, otherwise every square.
     fn must_move_only(state: &KendallState, reach: &Reach, present: u8) -> SquareSet {
-        let chosen = state.must_move[state.to_move.index()];
+        let chosen = state.must_move[state.to_move];
         if chosen == 0 {
             return SquareSet::ALL;
         }
@@ -335,7 +336,7 @@ impl Kendall {
         if from == WATER {
             // K-14 / K-15: back to 15, which ends the turn; that piece moves next.
             board.relocate(me, from_sq, to_sq);
-            state.must_move[me.index()] = to;
+            state.must_move[me] = to;
             return true;
         }
         if from < GATE && to > GATE {
@@ -358,7 +359,7 @@ impl Kendall {
         let theirs = (theirs & !to_bit) | (victim_to & hit);
         let own = (own & !from_bit) | to_bit;
         // A piece that must move (K-15) is followed when it is swapped away.
-        let followed = &mut state.must_move[opp.index()];
+        let followed = &mut state.must_move[opp];
         let follow = (hit != 0) & (*followed == to);
         *followed = if follow { from } else { *followed };
         board.replace_pieces(
@@ -563,7 +564,7 @@ pub struct KendallState {
     /// Whether the side to act throws next (its throwing is not over).
     throwing: bool,
     /// K-15: per side, the square of the piece that must move on its next decision (0: none).
-    must_move: [u8; 2],
+    must_move: PerSide<u8>,
     /// Option `starting_throw`: whether White (the odd set) has thrown its 1. Black's deciding
     /// 1 of K-3 is its starting throw.
     white_started: bool,
@@ -602,7 +603,7 @@ impl KendallState {
 
     /// K-15: the piece `side` must move on its next decision, if any.
     pub fn must_move(&self, side: Side) -> Option<Square> {
-        Square::checked(self.must_move[side.index()])
+        Square::checked(self.must_move[side])
     }
 
     /// Option `starting_throw`: whether White has thrown its starting 1 (always true when the
@@ -758,11 +759,12 @@ impl Ruleset for Kendall {
         // front piece has moved one square with the deciding 1, and Black throws afresh.
         let (odd, even) = self.start_squares();
         KendallState {
-            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
+            board: BitBoard::new(even, odd, PerSide::new(0, 0), PerSide::new(0, 0))
+                .unwrap_or_default(),
             stored: StoredThrows::NONE,
             to_move: Side::Black,
             throwing: true,
-            must_move: [0, 0],
+            must_move: PerSide::both(0),
             white_started: !self.starting_throw,
         }
     }
@@ -778,10 +780,7 @@ impl Ruleset for Kendall {
             // K-17. Points: pieces borne off by each side.
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: [
-                    i32::from(state.board.off_count(Side::Black)),
-                    i32::from(state.board.off_count(Side::White)),
-                ],
+                points: state.board.off_counts().map(i32::from),
             })
         } else if state.throwing {
             Phase::Throw(state.to_move)
@@ -892,7 +891,7 @@ impl Ruleset for Kendall {
     fn play_unchecked(&self, state: &mut KendallState, mv: Move) {
         let me = state.to_move;
         // K-15: this is the side's next decision; whatever it is, the obligation is over.
-        state.must_move[me.index()] = 0;
+        state.must_move[me] = 0;
         let Some(value) = mv.throw().map(Throw::get) else {
             // A plain pass: no stored throw can move, so every one is lost (K-5). With
             // immediate throws the single throw still gives another throw if it is a 1, 4
@@ -990,7 +989,7 @@ impl Ruleset for Kendall {
             ));
         }
         for side in Side::BOTH {
-            let square = state.must_move[side.index()];
+            let square = state.must_move[side];
             if square != 0 && (square > GATE || !board.pieces_of(side).has(square)) {
                 return Err(bad_field(
                     must_move_field(side),
@@ -1070,9 +1069,9 @@ impl Ruleset for Kendall {
             Some(phase) => phase == "throw",
             None => !held,
         };
-        let mut must_move = [0u8; 2];
+        let mut must_move = PerSide::both(0u8);
         for side in Side::BOTH {
-            must_move[side.index()] = setup
+            must_move[side] = setup
                 .number_field(must_move_field(side), 1, 30)?
                 .unwrap_or(0);
         }

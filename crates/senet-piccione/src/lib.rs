@@ -34,7 +34,7 @@
 
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
-    Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
+    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
     SquareSet, Sticks, Throw, ThrowingDevice,
 };
 
@@ -611,8 +611,13 @@ impl Ruleset for Piccione {
     fn initial_state(&self) -> PiccioneState {
         // P-1: every piece in hand; the first player (Black) throws first.
         PiccioneState {
-            board: BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, [0, 0], [PIECES, PIECES])
-                .unwrap_or_default(),
+            board: BitBoard::new(
+                SquareSet::EMPTY,
+                SquareSet::EMPTY,
+                PerSide::new(0, 0),
+                PerSide::new(PIECES, PIECES),
+            )
+            .unwrap_or_default(),
             to_move: Side::Black,
             throw: None,
             extra_throws: 0,
@@ -631,7 +636,7 @@ impl Ruleset for Piccione {
             // P-12: the first side to bear off every piece wins; there is no score.
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: [0, 0],
+                points: PerSide::both(0),
             })
         } else if state.throw.is_none() {
             Phase::Throw(state.to_move)
@@ -845,12 +850,10 @@ impl Ruleset for Piccione {
         if let Some(t) = state.throw {
             setup.push_field("throw", t);
         }
-        let hand = [
-            state.board.hand_count(Side::Black),
-            state.board.hand_count(Side::White),
-        ];
-        if hand != [0, 0] {
-            setup.push_field("hand", format!("{},{}", hand[0], hand[1]));
+        let hand = state.board.hand_counts();
+        if hand != PerSide::both(0) {
+            let [black, white] = hand.into_array();
+            setup.push_field("hand", format!("{black},{white}"));
         }
         if state.extra_throws != 0 {
             setup.push_field("extra_throws", state.extra_throws);
@@ -865,12 +868,12 @@ impl Ruleset for Piccione {
         setup.check_fields(Self::FIELD_INFO)?;
         let hand = match setup.field("hand") {
             Some(value) => parse_hand(value)?,
-            None => [0, 0],
+            None => PerSide::both(0),
         };
         let mut board = BitBoard::new(
             setup.board.pieces_of(Side::Black),
             setup.board.pieces_of(Side::White),
-            [0, 0],
+            PerSide::both(0),
             hand,
         )?;
         for side in Side::BOTH {
@@ -906,7 +909,7 @@ fn put_piece(board: &mut BitBoard, side: Side, sq: Square) {
 }
 
 /// Reads the `hand` field: Black's and White's pieces in hand, as `3,2`.
-fn parse_hand(value: &str) -> Result<[u8; 2], PositionError> {
+fn parse_hand(value: &str) -> Result<PerSide<u8>, PositionError> {
     let bad = || PositionError::BadField {
         name: "hand".to_string(),
         value: value.to_string(),
@@ -914,7 +917,10 @@ fn parse_hand(value: &str) -> Result<[u8; 2], PositionError> {
     };
     let (black, white) = value.split_once(',').ok_or_else(bad)?;
     let count = |text: &str| text.parse::<u8>().ok().filter(|&n| n <= PIECES);
-    Ok([count(black).ok_or_else(bad)?, count(white).ok_or_else(bad)?])
+    Ok(PerSide::new(
+        count(black).ok_or_else(bad)?,
+        count(white).ok_or_else(bad)?,
+    ))
 }
 
 #[cfg(test)]
@@ -939,7 +945,7 @@ mod tests {
 
     #[test]
     fn hand_field_reads_two_counts() {
-        assert_eq!(parse_hand("3,2"), Ok([3, 2]));
+        assert_eq!(parse_hand("3,2"), Ok(PerSide::new(3, 2)));
         for bad in ["3", "6,0", "a,1", "1,2,3", ""] {
             assert!(parse_hand(bad).is_err(), "{bad}");
         }

@@ -25,9 +25,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
-    check_pending_throw,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, Throw, check_pending_throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -369,7 +369,8 @@ impl Ruleset for Regency {
         let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
         let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
         RegencyState {
-            board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
+            board: BitBoard::new(black, white, PerSide::new(0, 0), PerSide::new(0, 0))
+                .unwrap_or_default(),
             to_move: Side::Black,
             throw: None,
             white_opened: false,
@@ -387,10 +388,7 @@ impl Ruleset for Regency {
             // the first side to bear off every piece wins.
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: match winner {
-                    Side::Black => [Regency::score(&state.board, winner), 0],
-                    Side::White => [0, Regency::score(&state.board, winner)],
-                },
+                points: PerSide::only(winner, Regency::score(&state.board, winner)),
             })
         } else if state.throw.is_none() {
             Phase::Throw(state.to_move)
