@@ -45,6 +45,9 @@ pub const RULES_REVISION: u32 = 1;
 /// Pieces per side (Be-1).
 pub const PIECES: u8 = 10;
 
+/// The start (Be-1): odd set (White) on 1, 3, …, 19, even set (Black) on 2, 4, …, 20.
+const START: BitBoard = BitBoard::alternating(PIECES);
+
 /// The place code of "off the board" in raw move codes (the virtual square 31).
 const OFF: u8 = 31;
 
@@ -301,13 +304,9 @@ impl Ruleset for Bell {
     }
 
     fn initial_state(&self) -> BellState {
-        // Be-1: odd set (White) on 1,3,…,19, even set (Black) on 2,4,…,20; Be-3: the even set
-        // moves first. There is no forced opening move.
-        let odd = SquareSet::from_squares((1..=19).step_by(2)).unwrap_or_default();
-        let even = SquareSet::from_squares((2..=20).step_by(2)).unwrap_or_default();
+        // Be-3: the even set moves first; there is no forced opening move.
         BellState {
-            board: BitBoard::new(even, odd, PerSide::new(0, 0), PerSide::new(0, 0))
-                .unwrap_or_default(),
+            board: START,
             captured: PerSide::both(0),
             to_move: Side::Black,
             throw: None,

@@ -50,8 +50,12 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The squares where a piece cannot be attacked (B-8).
-pub const SAFE_SQUARES: SquareSet =
-    SquareSet::from_bits_truncate(1 << 26 | 1 << 28 | 1 << 29 | 1 << 30);
+pub const SAFE_SQUARES: SquareSet = SquareSet::of([26, 28, 29, 30]);
+
+/// The start (B-1): odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10, after the
+/// deciding 1 has moved the even set's piece on 10 to 11 (B-3).
+const START: BitBoard =
+    BitBoard::alternating(PIECES).with_step(Side::Black, Square::at(10), Square::at(11));
 
 /// The square that sends a piece back to the start (B-10).
 const RETURN_SQUARE: u8 = 27;
@@ -269,13 +273,9 @@ impl Ruleset for Botermans {
     }
 
     fn initial_state(&self) -> BotermansState {
-        // B-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10; B-3: the
-        // deciding 1 moves the even set's piece on 10 to 11, and the even set throws again.
-        let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
-        let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+        // B-3: after the deciding 1 the even set throws again.
         BotermansState {
-            board: BitBoard::new(black, white, PerSide::new(0, 0), PerSide::new(0, 0))
-                .unwrap_or_default(),
+            board: START,
             to_move: Side::Black,
             throw: None,
         }

@@ -505,13 +505,11 @@ impl Ruleset for Cemea {
     fn initial_state(&self) -> CemeaState {
         // C-1: the odd set (White) on 1, 3, …, the even set (Black) on 2, 4, …; C-3: the
         // deciding 1 is not played, so the even set opens with a fresh throw.
-        let span = 2 * self.pieces.count();
-        let layout = SquareSet::range(1, span).bits();
-        let even = SquareSet::from_bits_truncate(layout & 0x5555_5554);
-        let odd = SquareSet::from_bits_truncate(layout & 0xAAAA_AAAA);
         CemeaState {
-            board: BitBoard::new(even, odd, PerSide::new(0, 0), PerSide::new(0, 0))
-                .unwrap_or_default(),
+            board: match self.pieces {
+                Pieces::Seven => const { BitBoard::alternating(Pieces::Seven.count()) },
+                Pieces::Five => const { BitBoard::alternating(Pieces::Five.count()) },
+            },
             to_move: Side::Black,
             throw: None,
             first: None,

@@ -121,6 +121,87 @@ impl BitBoard {
         hand: PerSide::both(0),
     };
 
+    /// A board with these pieces on it and none off or in hand, for start positions: a square
+    /// claimed by both sides panics, which in a `const` is a compile error.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board, Side, SquareSet};
+    /// const START: BitBoard = BitBoard::with_pieces(SquareSet::of([2, 4]), SquareSet::of([1, 3]));
+    /// assert_eq!(START.total(Side::White), 2);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use senet_core::{BitBoard, SquareSet};
+    /// const START: BitBoard = BitBoard::with_pieces(SquareSet::of([2, 4]), SquareSet::of([1, 2]));
+    /// ```
+    pub const fn with_pieces(black: SquareSet, white: SquareSet) -> BitBoard {
+        assert!(
+            black.bits() & white.bits() == 0,
+            "a square is claimed by both sides"
+        );
+        BitBoard {
+            sides: PerSide::new(black, white),
+            off: PerSide::both(0),
+            hand: PerSide::both(0),
+        }
+    }
+
+    /// The usual start, for `pieces` pieces a side (1 to 15): White (the odd set) on 1, 3, …,
+    /// Black (the even set) on 2, 4, …. Another count panics, in a `const` a compile error.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board};
+    /// const START: BitBoard = BitBoard::alternating(5);
+    /// assert_eq!(START.squares_string(), format!("WBWBWBWBWB{}", ".".repeat(20)));
+    /// ```
+    pub const fn alternating(pieces: u8) -> BitBoard {
+        assert!(
+            pieces >= 1 && pieces <= 15,
+            "alternating starts have 1 to 15 pieces a side"
+        );
+        let span = SquareSet::range(1, 2 * pieces).bits();
+        BitBoard::with_pieces(
+            SquareSet::from_bits_truncate(span & SquareSet::EVEN.bits()),
+            SquareSet::from_bits_truncate(span & SquareSet::ODD.bits()),
+        )
+    }
+
+    /// This board after `side` moves its piece from `from` to the empty square `to`, for start
+    /// positions with a forced opening move. Anything else panics, in a `const` a compile
+    /// error.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board, Side, Square};
+    /// const START: BitBoard =
+    ///     BitBoard::alternating(5).with_step(Side::Black, Square::at(10), Square::at(11));
+    /// assert_eq!(START.squares_string(), format!("WBWBWBWBW.B{}", ".".repeat(19)));
+    /// ```
+    #[must_use]
+    pub const fn with_step(self, side: Side, from: Square, to: Square) -> BitBoard {
+        let own = self.sides.get(side);
+        let all = own.bits() | self.sides.get(side.opponent()).bits();
+        assert!(
+            own.contains(from),
+            "no piece of the side on the square it moves from"
+        );
+        assert!(
+            all & SquareSet::single(to).bits() == 0,
+            "the square moved to is occupied"
+        );
+        let moved = own.bits() & !SquareSet::single(from).bits() | SquareSet::single(to).bits();
+        BitBoard {
+            sides: self.sides.with(side, SquareSet::from_bits_truncate(moved)),
+            ..self
+        }
+    }
+
+    /// This board with `hand` pieces in hand, for start positions.
+    #[must_use]
+    pub const fn with_in_hand(mut self, hand: PerSide<u8>) -> BitBoard {
+        self.hand = hand;
+        self
+    }
+
     /// A board with the given squares and counters; fails if a square is claimed by both
     /// sides.
     pub fn new(

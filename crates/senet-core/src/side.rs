@@ -137,6 +137,13 @@ impl<T: Copy> PerSide<T> {
         PerSide([value; 2])
     }
 
+    /// These values with `side`'s replaced by `value` (the `const` form of assigning).
+    #[must_use]
+    pub const fn with(mut self, side: Side, value: T) -> PerSide<T> {
+        self.0[side.index()] = value;
+        self
+    }
+
     /// The value of `side` (the `const` form of indexing).
     #[inline]
     pub const fn get(&self, side: Side) -> T {

@@ -44,12 +44,18 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The starting squares of the odd set, White (J-1).
-pub const WHITE_START: SquareSet =
-    SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+pub const WHITE_START: SquareSet = SquareSet::of([1, 3, 5, 7, 9]);
 
 /// The starting squares of the even set, Black (J-1).
-pub const BLACK_START: SquareSet =
-    SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 10);
+pub const BLACK_START: SquareSet = SquareSet::of([2, 4, 6, 8, 10]);
+
+/// The start: J-1's sets after the even set's piece on 10 has moved to 11 with the deciding 1
+/// (J-3).
+const START: BitBoard = BitBoard::with_pieces(BLACK_START, WHITE_START).with_step(
+    Side::Black,
+    Square::at(10),
+    Square::at(11),
+);
 
 /// The square that sends a piece landing on it to the lowest empty square (J-10).
 const SQ27: u8 = 27;
@@ -458,14 +464,10 @@ impl Ruleset for Jequier {
     }
 
     fn initial_state(&self) -> JequierState {
-        // J-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10. J-3: the even
-        // set's piece on 10 has moved to 11 with the deciding 1, and the even set throws again.
-        let black = SquareSet::from_bits_truncate(BLACK_START.bits() & !(1 << 10) | 1 << 11);
-        let board = BitBoard::new(black, WHITE_START, PerSide::both(0), PerSide::both(0))
-            .unwrap_or_default();
+        // J-3: after the deciding 1 the even set throws again.
         JequierState {
-            unmoved: Jequier::default_unmoved(&board),
-            board,
+            unmoved: Jequier::default_unmoved(&START),
+            board: START,
             to_move: Side::Black,
             throw: None,
         }

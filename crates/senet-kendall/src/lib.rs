@@ -330,7 +330,7 @@ impl Kendall {
             board.bear_off(me, from_sq);
             return false;
         }
-        let (Some(to_sq), Some(water)) = (Square::checked(to), Square::checked(WATER)) else {
+        let Some(to_sq) = Square::checked(to) else {
             return false;
         };
         if from == WATER {
@@ -341,7 +341,7 @@ impl Kendall {
         }
         if from < GATE && to > GATE {
             // Option trap: the move falls into the water instead (K-13 then ends the turn).
-            board.relocate(me, from_sq, water);
+            board.relocate(me, from_sq, const { Square::at(WATER) });
             return true;
         }
         // The ordinary step, on raw bits: whether it attacks is random, so select rather than
@@ -378,15 +378,18 @@ impl Kendall {
         state.to_move = state.to_move.opponent();
         state.throwing = true;
     }
+}
 
-    /// The initial squares of each set: (odd set, even set after the opening move).
-    fn start_squares(&self) -> (SquareSet, SquareSet) {
-        let last = 2 * self.pieces.get();
-        let odd = SquareSet::from_squares((1..last).step_by(2)).unwrap_or_default();
-        let even =
-            SquareSet::from_squares((2..last).step_by(2).chain([last + 1])).unwrap_or_default();
-        (odd, even)
-    }
+/// The start with `pieces` a side: K-1's odd set (White) on 1, 3, … and even set (Black) on
+/// 2, 4, …, after the even set's front piece has moved one square with the deciding 1 (K-3,
+/// I-5). Evaluated in constants only, where a wrong square fails to compile.
+const fn start(pieces: PieceCount) -> BitBoard {
+    let front = 2 * pieces.get();
+    BitBoard::alternating(pieces.get()).with_step(
+        Side::Black,
+        Square::at(front),
+        Square::at(front + 1),
+    )
 }
 
 /// Everything the bitset generator needs to know about one position, computed once per
@@ -755,12 +758,12 @@ impl Ruleset for Kendall {
     }
 
     fn initial_state(&self) -> KendallState {
-        // K-1: odd set (White) on 1,3,…, even set (Black) on 2,4,…; K-3 / I-5: the even set's
-        // front piece has moved one square with the deciding 1, and Black throws afresh.
-        let (odd, even) = self.start_squares();
+        // K-3 / I-5: after the deciding 1 Black throws afresh.
         KendallState {
-            board: BitBoard::new(even, odd, PerSide::new(0, 0), PerSide::new(0, 0))
-                .unwrap_or_default(),
+            board: match self.pieces {
+                PieceCount::Seven => const { start(PieceCount::Seven) },
+                PieceCount::Five => const { start(PieceCount::Five) },
+            },
             stored: StoredThrows::NONE,
             to_move: Side::Black,
             throwing: true,

@@ -48,13 +48,10 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The squares whose landing gives an extra throw (P-9).
-pub const EXTRA_THROW_SQUARES: SquareSet = SquareSet::from_bits_truncate(1 << 15 | 1 << 26);
+pub const EXTRA_THROW_SQUARES: SquareSet = SquareSet::of([15, 26]);
 
 /// The square that sends a piece landing on it back to hand (P-10).
-pub const RETURN_SQUARE: Square = match Square::checked(27) {
-    Some(sq) => sq,
-    None => Square::FIRST,
-};
+pub const RETURN_SQUARE: Square = Square::at(27);
 
 /// The squares from which a piece never moves backward (P-11).
 const NO_BACKWARD: u32 = 1 << 28 | 1 << 29 | 1 << 30;
@@ -611,13 +608,7 @@ impl Ruleset for Piccione {
     fn initial_state(&self) -> PiccioneState {
         // P-1: every piece in hand; the first player (Black) throws first.
         PiccioneState {
-            board: BitBoard::new(
-                SquareSet::EMPTY,
-                SquareSet::EMPTY,
-                PerSide::new(0, 0),
-                PerSide::new(PIECES, PIECES),
-            )
-            .unwrap_or_default(),
+            board: BitBoard::EMPTY.with_in_hand(PerSide::both(PIECES)),
             to_move: Side::Black,
             throw: None,
             extra_throws: 0,

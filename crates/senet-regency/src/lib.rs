@@ -40,13 +40,14 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The squares where a piece cannot be attacked (R-10 b).
-pub const SAFE_SQUARES: SquareSet =
-    SquareSet::from_bits_truncate(1 << 26 | 1 << 28 | 1 << 29 | 1 << 30);
+pub const SAFE_SQUARES: SquareSet = SquareSet::of([26, 28, 29, 30]);
 
-const SQ15: Square = match Square::checked(15) {
-    Some(sq) => sq,
-    None => Square::FIRST,
-};
+/// The start: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10, after the
+/// even set's forced first move 10→11 with the deciding 1.
+const START: BitBoard =
+    BitBoard::alternating(PIECES).with_step(Side::Black, Square::at(10), Square::at(11));
+
+const SQ15: Square = Square::at(15);
 const SQ27: u8 = 27;
 const SQ30: u8 = 30;
 
@@ -193,7 +194,7 @@ impl Regency {
         if dest > SQ30 || (dest == SQ30 && self.exit == ExitRule::LandOnThirty) {
             Move::bear_off(from)
         } else {
-            Move::step(from, Square::new(dest).unwrap_or(Square::LAST))
+            Move::from_codes_unchecked(from.get(), dest)
         }
     }
 
@@ -364,13 +365,9 @@ impl Ruleset for Regency {
     }
 
     fn initial_state(&self) -> RegencyState {
-        // odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10; R-4: the even
-        // set's forced first move 10→11 with the deciding 1, after which it throws again.
-        let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
-        let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+        // after the forced first move the even set throws again.
         RegencyState {
-            board: BitBoard::new(black, white, PerSide::new(0, 0), PerSide::new(0, 0))
-                .unwrap_or_default(),
+            board: START,
             to_move: Side::Black,
             throw: None,
             white_opened: false,
