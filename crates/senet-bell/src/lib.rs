@@ -33,7 +33,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome,
     PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
-    SquareSet, Throw, check_pending_throw,
+    SquareSet, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -179,36 +179,29 @@ impl Bell {
 }
 
 /// A Bell position: the board, the pieces each side has lost to captures, the side to act, and
-/// the pending throw.
+/// the pending throw. The board's "off" counters are the pieces borne off, i.e. each side's
+/// score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BellState {
-    board: BitBoard,
-    /// Pieces of each side captured (out of the game).
-    captured: PerSide<u8>,
-    to_move: Side,
-    /// The throw waiting to be used; `None` when the side to act must throw.
-    throw: Option<Throw>,
+    /// Its `extra` counts the pieces of each side captured (out of the game).
+    turn: TurnState<PerSide<u8>>,
+}
+
+impl core::ops::Deref for BellState {
+    type Target = TurnState<PerSide<u8>>;
+
+    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
+    /// [`pending_throw`](TurnState::pending_throw).
+    #[inline]
+    fn deref(&self) -> &TurnState<PerSide<u8>> {
+        &self.turn
+    }
 }
 
 impl BellState {
-    /// The board. Its "off" counters are the pieces borne off, i.e. each side's score.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<Throw> {
-        self.throw
-    }
-
     /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
     pub fn captured(&self, side: Side) -> u8 {
-        self.captured[side]
+        self.extra[side]
     }
 }
 
@@ -306,10 +299,7 @@ impl Ruleset for Bell {
     fn initial_state(&self) -> BellState {
         // Be-3: the even set moves first; there is no forced opening move.
         BellState {
-            board: START,
-            captured: PerSide::both(0),
-            to_move: Side::Black,
-            throw: None,
+            turn: TurnState::new(START, Side::Black, PerSide::both(0)),
         }
     }
 
@@ -322,16 +312,14 @@ impl Ruleset for Bell {
     fn phase(&self, state: &BellState) -> Phase {
         if Bell::over(&state.board) {
             Phase::Over(Bell::result(&state.board))
-        } else if state.throw.is_none() {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut BellState, value: u8) {
-        state.throw = Throw::new(value);
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -367,10 +355,10 @@ impl Ruleset for Bell {
     fn play_unchecked(&self, state: &mut BellState, mv: Move) {
         let me = state.to_move;
         let opp = me.opponent();
-        state.throw = None;
+        state.turn.throw = None;
         if !mv.is_pass() {
             let [from, to] = mv.step_codes(0);
-            let board = &mut state.board;
+            let board = &mut state.turn.board;
             let mut own = board.pieces_of(me).bits();
             let mut theirs = board.pieces_of(opp).bits();
             own &= !(1u32 << (from & 31));
@@ -382,7 +370,7 @@ impl Ruleset for Bell {
                 if (theirs & target) != 0 {
                     // Be-5: the captured piece leaves the game.
                     theirs &= !target;
-                    let lost = &mut state.captured[opp];
+                    let lost = &mut state.turn.extra[opp];
                     *lost = lost.saturating_add(1);
                 }
                 own |= target;
@@ -396,7 +384,7 @@ impl Ruleset for Bell {
         // Be-4: the turn passes after one throw. A side with no piece left on the board could
         // never move again, so its turns are skipped (its throws could only be passes).
         if !state.board.pieces_of(opp).is_empty() {
-            state.to_move = opp;
+            state.turn.to_move = opp;
         }
     }
 
@@ -423,9 +411,8 @@ impl Ruleset for Bell {
                 state.to_move.opponent()
             )));
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             over,
             "the four-sided die shows 1 to 4 (Be-2)",
         )?;
@@ -433,10 +420,7 @@ impl Ruleset for Bell {
     }
 
     fn to_setup(&self, state: &BellState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if let Some(t) = state.throw {
-            setup.push_field("throw", t);
-        }
+        let mut setup = state.turn.to_setup();
         for side in Side::BOTH {
             if state.captured(side) != 0 {
                 setup.push_field(captured_field(side), state.captured(side));
@@ -471,10 +455,7 @@ impl Ruleset for Bell {
             board.set_off(side, PIECES - on_board - lost);
         }
         let state = BellState {
-            board,
-            captured,
-            to_move: setup.to_move,
-            throw: setup.throw_field(4)?,
+            turn: TurnState::read_setup(setup, board, 4)?.with_extra(captured),
         };
         self.validate(&state)?;
         Ok(state)

@@ -37,7 +37,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, Throw, check_pending_throw,
+    Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -200,26 +200,17 @@ impl Botermans {
 /// remembered: whether a side may bear off (B-11) follows from the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BotermansState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; `None` when the side to act must throw.
-    throw: Option<Throw>,
+    turn: TurnState,
 }
 
-impl BotermansState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
+impl core::ops::Deref for BotermansState {
+    type Target = TurnState<()>;
 
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<Throw> {
-        self.throw
+    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
+    /// [`pending_throw`](TurnState::pending_throw).
+    #[inline]
+    fn deref(&self) -> &TurnState<()> {
+        &self.turn
     }
 }
 
@@ -275,9 +266,7 @@ impl Ruleset for Botermans {
     fn initial_state(&self) -> BotermansState {
         // B-3: after the deciding 1 the even set throws again.
         BotermansState {
-            board: START,
-            to_move: Side::Black,
-            throw: None,
+            turn: TurnState::new(START, Side::Black, ()),
         }
     }
 
@@ -296,16 +285,14 @@ impl Ruleset for Botermans {
                 winner: Some(winner),
                 points: PerSide::only(loser, -Botermans::penalty(&state.board, loser)),
             })
-        } else if state.throw.is_none() {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut BotermansState, value: u8) {
-        state.throw = Throw::new(value);
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -347,16 +334,16 @@ impl Ruleset for Botermans {
     #[inline]
     fn play_unchecked(&self, state: &mut BotermansState, mv: Move) {
         let me = state.to_move;
-        let Some(t) = state.throw.take().map(Throw::get) else {
+        let Some(t) = state.turn.take_throw() else {
             return;
         };
         if mv.is_pass() {
             // B-9: a lost throw ends the turn, whatever its value.
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
             return;
         }
         let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
             return;
         };
         match Square::new(to) {
@@ -383,7 +370,7 @@ impl Ruleset for Botermans {
             }
         }
         if !Botermans::gives_extra_throw(t) {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -409,9 +396,8 @@ impl Ruleset for Botermans {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             Botermans::finished(board).is_some(),
             "the sticks show 1, 2, 3, 4 or 6 (B-2)",
         )?;
@@ -419,20 +405,14 @@ impl Ruleset for Botermans {
     }
 
     fn to_setup(&self, state: &BotermansState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if let Some(t) = state.throw {
-            setup.push_field("throw", t);
-        }
-        setup
+        state.turn.to_setup()
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<BotermansState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
         let board = setup.board_with_rest_off(PIECES)?;
         let state = BotermansState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.throw_field(6)?,
+            turn: TurnState::read_setup(setup, board, 6)?,
         };
         self.validate(&state)?;
         Ok(state)

@@ -64,7 +64,7 @@
 use senet_core::{
     BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, Throw, check_pending_throw,
+    StandardDevice, Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -303,11 +303,11 @@ impl Cemea {
     #[inline]
     fn end_turn(&self, state: &mut CemeaState, me: Side) {
         if self.ancient {
-            let turns = &mut state.turns[me];
+            let turns = &mut state.turn.extra.turns[me];
             *turns = turns.saturating_add(1);
         }
         let other = me.opponent();
-        state.to_move = if self.finished(&state.board, other) {
+        state.turn.to_move = if self.finished(&state.board, other) {
             me
         } else {
             other
@@ -336,10 +336,13 @@ impl Cemea {
 /// lands there with 15 free goes on at once, so the board says it all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CemeaState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; `None` when the side to act must throw.
-    throw: Option<Throw>,
+    turn: TurnState<CemeaFinish>,
+}
+
+/// What a [`CemeaState`] remembers beyond board, side and throw, for the ancient mode's
+/// result; read it through [`CemeaState::first_finished`] and [`CemeaState::turns_taken`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CemeaFinish {
     /// The first side to bear off every piece, once one has.
     first: Option<Side>,
     /// Turns each side has completed (ancient mode only; zero otherwise). A side's turn ends
@@ -347,22 +350,18 @@ pub struct CemeaState {
     turns: PerSide<u16>,
 }
 
+impl core::ops::Deref for CemeaState {
+    type Target = TurnState<CemeaFinish>;
+
+    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
+    /// [`pending_throw`](TurnState::pending_throw).
+    #[inline]
+    fn deref(&self) -> &TurnState<CemeaFinish> {
+        &self.turn
+    }
+}
+
 impl CemeaState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<Throw> {
-        self.throw
-    }
-
     /// The side whose piece waits on 27, unable to move anything until it throws a 4 (C-11).
     pub fn stranded(&self) -> Option<Side> {
         let sq27 = single(MISFORTUNE);
@@ -373,14 +372,14 @@ impl CemeaState {
 
     /// The first side to bear off every piece, once one has.
     pub fn first_finished(&self) -> Option<Side> {
-        self.first
+        self.extra.first
     }
 
     /// In the ancient mode, the turns `side` has completed so far; once it has finished, the
     /// number of turns it took (the turn in which it bore off its last piece included).
     /// Always 0 outside the ancient mode.
     pub fn turns_taken(&self, side: Side) -> u16 {
-        self.turns[side]
+        self.extra.turns[side]
     }
 }
 
@@ -506,14 +505,17 @@ impl Ruleset for Cemea {
         // C-1: the odd set (White) on 1, 3, …, the even set (Black) on 2, 4, …; C-3: the
         // deciding 1 is not played, so the even set opens with a fresh throw.
         CemeaState {
-            board: match self.pieces {
-                Pieces::Seven => const { BitBoard::alternating(Pieces::Seven.count()) },
-                Pieces::Five => const { BitBoard::alternating(Pieces::Five.count()) },
-            },
-            to_move: Side::Black,
-            throw: None,
-            first: None,
-            turns: PerSide::both(0),
+            turn: TurnState::new(
+                match self.pieces {
+                    Pieces::Seven => const { BitBoard::alternating(Pieces::Seven.count()) },
+                    Pieces::Five => const { BitBoard::alternating(Pieces::Five.count()) },
+                },
+                Side::Black,
+                CemeaFinish {
+                    first: None,
+                    turns: PerSide::both(0),
+                },
+            ),
         }
     }
 
@@ -531,8 +533,8 @@ impl Ruleset for Cemea {
             if black_done && white_done {
                 // The finishing order (first, then the other) and the turns each took.
                 return Phase::Over(Outcome {
-                    winner: state.first.or(Some(state.to_move.opponent())),
-                    points: state.turns.map(i32::from),
+                    winner: state.extra.first.or(Some(state.to_move.opponent())),
+                    points: state.extra.turns.map(i32::from),
                 });
             }
         } else if black_done || white_done {
@@ -542,16 +544,12 @@ impl Ruleset for Cemea {
                 points: board.off_counts().map(i32::from),
             });
         }
-        if state.throw.is_none() {
-            Phase::Throw(state.to_move)
-        } else {
-            Phase::Move(state.to_move)
-        }
+        state.turn.phase()
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut CemeaState, value: u8) {
-        state.throw = Throw::new(value);
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -604,7 +602,7 @@ impl Ruleset for Cemea {
     #[inline]
     fn play_unchecked(&self, state: &mut CemeaState, mv: Move) {
         let me = state.to_move;
-        let Some(t) = state.throw.take().map(Throw::get) else {
+        let Some(t) = state.turn.take_throw() else {
             return;
         };
         if mv.is_pass() {
@@ -617,7 +615,7 @@ impl Ruleset for Cemea {
             return;
         }
         let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
             return;
         };
         // `relocate` never asserts, so a foreign move cannot panic here.
@@ -651,8 +649,8 @@ impl Ruleset for Cemea {
             }
         }
         let done = self.finished(&state.board, me);
-        if done && state.first.is_none() {
-            state.first = Some(me);
+        if done && state.extra.first.is_none() {
+            state.turn.extra.first = Some(me);
         }
         // C-4: 1, 4 and 6 give another throw, unless the side has just finished.
         if done || !gives_extra_throw(t) {
@@ -676,12 +674,12 @@ impl Ruleset for Cemea {
             [false, false] => None,
             [true, false] => Some(Side::Black),
             [false, true] => Some(Side::White),
-            [true, true] => state.first,
+            [true, true] => state.extra.first,
         };
-        if state.first != expected_first || (both_done && state.first.is_none()) {
+        if state.extra.first != expected_first || (both_done && state.extra.first.is_none()) {
             return Err(PositionError::Inconsistent(format!(
                 "the first side to finish is recorded as {:?}, but the board says {:?}",
-                state.first, expected_first
+                state.extra.first, expected_first
             )));
         }
         let over = matches!(self.phase(state), Phase::Over(_));
@@ -694,7 +692,7 @@ impl Ruleset for Cemea {
         if !self.ancient
             && let Some((name, turns)) = TURN_FIELDS
                 .iter()
-                .map(|(side, &name)| (name, state.turns[side]))
+                .map(|(side, &name)| (name, state.extra.turns[side]))
                 .find(|&(_, turns)| turns != 0)
         {
             return Err(PositionError::BadField {
@@ -708,22 +706,19 @@ impl Ruleset for Cemea {
         } else {
             "the sticks show 1, 2, 3, 4 or 6 (C-2)"
         };
-        check_pending_throw(&self.device(), state.throw, over, shows)?;
+        state.turn.check_throw(&self.device(), over, shows)?;
         Ok(())
     }
 
     fn to_setup(&self, state: &CemeaState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if let Some(t) = state.throw {
-            setup.push_field("throw", t);
-        }
-        if state.first != self.default_first(&state.board, state.to_move)
-            && let Some(first) = state.first
+        let mut setup = state.turn.to_setup();
+        if state.extra.first != self.default_first(&state.board, state.to_move)
+            && let Some(first) = state.extra.first
         {
             setup.push_field("first", first.letter());
         }
         for (side, &name) in TURN_FIELDS.iter() {
-            let turns = state.turns[side];
+            let turns = state.extra.turns[side];
             if turns != 0 {
                 setup.push_field(name, turns);
             }
@@ -754,15 +749,13 @@ impl Ruleset for Cemea {
                 Some(side)
             }
         };
+        let turn = TurnState::read_setup(setup, board, 6)?;
+        let turns = PerSide::new(
+            read_turns(setup, TURN_FIELDS[Side::Black])?,
+            read_turns(setup, TURN_FIELDS[Side::White])?,
+        );
         let state = CemeaState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.throw_field(6)?,
-            first,
-            turns: PerSide::new(
-                read_turns(setup, TURN_FIELDS[Side::Black])?,
-                read_turns(setup, TURN_FIELDS[Side::White])?,
-            ),
+            turn: turn.with_extra(CemeaFinish { first, turns }),
         };
         self.validate(&state)?;
         Ok(state)

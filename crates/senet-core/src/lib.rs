@@ -42,6 +42,7 @@ mod side;
 mod spec;
 mod square;
 mod throw;
+mod turn;
 
 pub use board::{BitBoard, Board, MailboxBoard};
 pub use error::{MoveParseError, PlayError, PositionError, RecordError, SpecError, SquareError};
@@ -61,6 +62,7 @@ pub use throw::{
     FOUR_SIDED_DIE, FourSidedDie, SIX_SIDED_DIE, STICKS_ZERO_IS_FIVE, STICKS_ZERO_IS_SIX,
     SixSidedDie, StandardDevice, Sticks, Throw, ThrowOutcome, ThrowingDevice, uniform_below,
 };
+pub use turn::TurnState;
 
 /// Re-exported so that users name the RNG trait from the same version the library uses.
 pub use rand_core;

@@ -30,8 +30,7 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, Throw,
-    check_pending_throw,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -218,7 +217,7 @@ impl Jequier {
         let empty = board.empty_squares();
         // J-5: a waiting piece may not move at all while the square ahead of it is occupied.
         let waiting = match self.start_rule {
-            StartRule::UnmovedPieces => state.unmoved,
+            StartRule::UnmovedPieces => state.extra,
             StartRule::FirstRow => SquareSet::ROW1,
         };
         let movable = own & !(waiting & (!empty).backward(1));
@@ -299,34 +298,27 @@ impl Jequier {
 /// pieces have never moved (J-5, I-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JequierState {
-    board: BitBoard,
-    /// Squares holding a piece that has never left its starting square. The starting squares
-    /// of the two sides are disjoint (odd and even), so one set serves both.
-    unmoved: SquareSet,
-    to_move: Side,
-    /// The throw waiting to be used; `None` when the side to act must throw.
-    throw: Option<Throw>,
+    /// Its `extra` holds the squares of the pieces that have never left their starting
+    /// square. The starting squares of the two sides are disjoint (odd and even), so one set
+    /// serves both.
+    turn: TurnState<SquareSet>,
+}
+
+impl core::ops::Deref for JequierState {
+    type Target = TurnState<SquareSet>;
+
+    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
+    /// [`pending_throw`](TurnState::pending_throw).
+    #[inline]
+    fn deref(&self) -> &TurnState<SquareSet> {
+        &self.turn
+    }
 }
 
 impl JequierState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<Throw> {
-        self.throw
-    }
-
     /// The squares of `side`'s pieces that have never moved (I-1).
     pub fn unmoved(&self, side: Side) -> SquareSet {
-        self.unmoved & self.board.pieces_of(side)
+        self.extra & self.board.pieces_of(side)
     }
 }
 
@@ -466,10 +458,7 @@ impl Ruleset for Jequier {
     fn initial_state(&self) -> JequierState {
         // J-3: after the deciding 1 the even set throws again.
         JequierState {
-            unmoved: Jequier::default_unmoved(&START),
-            board: START,
-            to_move: Side::Black,
-            throw: None,
+            turn: TurnState::new(START, Side::Black, Jequier::default_unmoved(&START)),
         }
     }
 
@@ -487,16 +476,14 @@ impl Ruleset for Jequier {
                 winner: Some(winner),
                 points: PerSide::only(winner, score),
             })
-        } else if state.throw.is_none() {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut JequierState, value: u8) {
-        state.throw = Throw::new(value);
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -540,7 +527,7 @@ impl Ruleset for Jequier {
     #[inline]
     fn play_unchecked(&self, state: &mut JequierState, mv: Move) {
         let me = state.to_move;
-        let Some(t) = state.throw.take().map(Throw::get) else {
+        let Some(t) = state.turn.take_throw() else {
             return;
         };
         if !mv.is_pass() {
@@ -551,7 +538,7 @@ impl Ruleset for Jequier {
         }
         // J-4: 1, 4 and 6 give another throw, even when the throw could not be used.
         if !Jequier::gives_extra_throw(t) {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -572,7 +559,7 @@ impl Ruleset for Jequier {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        for sq in state.unmoved {
+        for sq in state.extra {
             // Odd squares start White's pieces, even ones Black's (J-1).
             let side = if sq.get() % 2 == 1 {
                 Side::White
@@ -581,20 +568,19 @@ impl Ruleset for Jequier {
             };
             if !start_squares(side).contains(sq) {
                 return Err(bad_unmoved(
-                    &write_unmoved(state.unmoved),
+                    &write_unmoved(state.extra),
                     format!("square {sq} is not a starting square (1-10)"),
                 ));
             }
             if !board.pieces_of(side).contains(sq) {
                 return Err(bad_unmoved(
-                    &write_unmoved(state.unmoved),
+                    &write_unmoved(state.extra),
                     format!("square {sq} starts a {side} piece, and none stands there"),
                 ));
             }
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             Jequier::finished(board).is_some(),
             "the sticks show 1, 2, 3, 4 or 6 (J-2)",
         )?;
@@ -602,12 +588,9 @@ impl Ruleset for Jequier {
     }
 
     fn to_setup(&self, state: &JequierState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if let Some(t) = state.throw {
-            setup.push_field("throw", t);
-        }
-        if state.unmoved != Jequier::default_unmoved(&state.board) {
-            setup.push_field("unmoved", write_unmoved(state.unmoved));
+        let mut setup = state.turn.to_setup();
+        if state.extra != Jequier::default_unmoved(&state.board) {
+            setup.push_field("unmoved", write_unmoved(state.extra));
         }
         setup
     }
@@ -620,10 +603,7 @@ impl Ruleset for Jequier {
             None => Jequier::default_unmoved(&board),
         };
         let state = JequierState {
-            board,
-            unmoved,
-            to_move: setup.to_move,
-            throw: setup.throw_field(6)?,
+            turn: TurnState::read_setup(setup, board, 6)?.with_extra(unmoved),
         };
         self.validate(&state)?;
         Ok(state)
@@ -634,7 +614,7 @@ impl Ruleset for Jequier {
 /// J-11, I-1). Never panics, whatever the codes.
 #[inline]
 fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
-    let board = &mut state.board;
+    let board = &mut state.turn.board;
     match Square::checked(to) {
         None => {
             // Bearing off (J-11).
@@ -647,7 +627,7 @@ fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
                 // still stands on its own square. I-1: it no longer counts as unmoved.
                 let refuge = board.empty_squares().first().unwrap_or(Square::FIRST);
                 board.relocate(opp, to, refuge);
-                state.unmoved.remove(to);
+                state.turn.extra.remove(to);
             }
             let landing = if to.get() == SQ27 {
                 // J-10: on to the lowest empty square, once the mover has left its own.
@@ -660,7 +640,7 @@ fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
             board.relocate(me, from, landing);
         }
     }
-    state.unmoved.remove(from);
+    state.turn.extra.remove(from);
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
     PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
-    SquareSet, Sticks, Throw, ThrowingDevice,
+    SquareSet, Sticks, ThrowingDevice, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -83,10 +83,13 @@ pub struct Piccione;
 /// piece that has just entered (P-3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PiccioneState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; `None` when the side to act must throw.
-    throw: Option<Throw>,
+    turn: TurnState<PiccioneExtra>,
+}
+
+/// What a [`PiccioneState`] remembers beyond board, side and throw; read it through
+/// [`PiccioneState::extra_throws`] and [`PiccioneState::entered_must_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PiccioneExtra {
     /// Extra throws the side to act will take once the current throw is used up (P-2, P-3,
     /// P-9).
     extra_throws: u8,
@@ -94,31 +97,27 @@ pub struct PiccioneState {
     entered_must_move: bool,
 }
 
+impl core::ops::Deref for PiccioneState {
+    type Target = TurnState<PiccioneExtra>;
+
+    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
+    /// [`pending_throw`](TurnState::pending_throw).
+    #[inline]
+    fn deref(&self) -> &TurnState<PiccioneExtra> {
+        &self.turn
+    }
+}
+
 impl PiccioneState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<Throw> {
-        self.throw
-    }
-
     /// Extra throws earned by the side to act and not yet taken.
     pub fn extra_throws(&self) -> u8 {
-        self.extra_throws
+        self.extra.extra_throws
     }
 
     /// Whether the current (or next) throw must move the piece that has just entered on
     /// square 1 (P-3).
     pub fn entered_must_move(&self) -> bool {
-        self.entered_must_move
+        self.extra.entered_must_move
     }
 }
 
@@ -608,11 +607,14 @@ impl Ruleset for Piccione {
     fn initial_state(&self) -> PiccioneState {
         // P-1: every piece in hand; the first player (Black) throws first.
         PiccioneState {
-            board: BitBoard::EMPTY.with_in_hand(PerSide::both(PIECES)),
-            to_move: Side::Black,
-            throw: None,
-            extra_throws: 0,
-            entered_must_move: false,
+            turn: TurnState::new(
+                BitBoard::EMPTY.with_in_hand(PerSide::both(PIECES)),
+                Side::Black,
+                PiccioneExtra {
+                    extra_throws: 0,
+                    entered_must_move: false,
+                },
+            ),
         }
     }
 
@@ -629,16 +631,14 @@ impl Ruleset for Piccione {
                 winner: Some(winner),
                 points: PerSide::both(0),
             })
-        } else if state.throw.is_none() {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut PiccioneState, value: u8) {
-        state.throw = Throw::new(value);
+        state.turn.throw_unchecked(value);
     }
 
     fn generate_moves(&self, state: &PiccioneState, moves: &mut MoveList) {
@@ -656,7 +656,7 @@ impl Ruleset for Piccione {
         let hand = board.hand_count(me);
         let root = Node::new(mine, hand, board.off_count(me));
         // Whether to search forward (or backward) split throws from the board.
-        let forward = if state.entered_must_move {
+        let forward = if state.turn.extra.entered_must_move {
             // P-3 / P-7: the entered piece must move at least one square; a piece on 1 moves
             // forward onto one of 2..=1+t.
             if mine & 1 << 1 == 0 || empty & SquareSet::range(2, 1 + t).bits() == 0 {
@@ -681,7 +681,7 @@ impl Ruleset for Piccione {
                 return;
             }
         };
-        let must = state.entered_must_move;
+        let must = state.turn.extra.entered_must_move;
         if t == 1 {
             // A throw of 1 cannot be split: one step per movable piece, all different.
             let mut origins = if forward {
@@ -725,20 +725,20 @@ impl Ruleset for Piccione {
 
     fn play_unchecked(&self, state: &mut PiccioneState, mv: Move) {
         let me = state.to_move;
-        let Some(t) = state.throw.take().map(Throw::get) else {
+        let Some(t) = state.turn.take_throw() else {
             return;
         };
-        let board = &mut state.board;
+        let board = &mut state.turn.board;
         if mv.is_pass() {
-            if state.entered_must_move && board.pieces_of(me).has(1) {
+            if state.turn.extra.entered_must_move && board.pieces_of(me).has(1) {
                 // P-7: the entered piece could not move: back to hand.
                 board.take(me, Square::FIRST);
                 board.set_in_hand(me, board.hand_count(me).saturating_add(1));
             }
             // P-8: the turn ends, with any extra throws still to come.
-            state.entered_must_move = false;
-            state.extra_throws = 0;
-            state.to_move = me.opponent();
+            state.turn.extra.entered_must_move = false;
+            state.turn.extra.extra_throws = 0;
+            state.turn.to_move = me.opponent();
             return;
         }
         let mut earned: u8 = u8::from(t == 5); // P-2
@@ -769,15 +769,15 @@ impl Ruleset for Piccione {
                 }
             }
         }
-        state.entered_must_move = entered;
-        state.extra_throws = state.extra_throws.saturating_add(earned);
+        state.turn.extra.entered_must_move = entered;
+        state.turn.extra.extra_throws = state.turn.extra.extra_throws.saturating_add(earned);
         if Piccione::finished(board).is_some() {
-            state.extra_throws = 0;
-            state.entered_must_move = false;
-        } else if state.extra_throws > 0 {
-            state.extra_throws -= 1;
+            state.turn.extra.extra_throws = 0;
+            state.turn.extra.entered_must_move = false;
+        } else if state.turn.extra.extra_throws > 0 {
+            state.turn.extra.extra_throws -= 1;
         } else {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -817,13 +817,16 @@ impl Ruleset for Piccione {
                 reason: "the sticks show 1 to 5 (P-2)".to_string(),
             });
         }
-        if finished && (state.throw.is_some() || state.extra_throws != 0 || state.entered_must_move)
+        if finished
+            && (state.throw.is_some()
+                || state.turn.extra.extra_throws != 0
+                || state.turn.extra.entered_must_move)
         {
             return Err(PositionError::Inconsistent(
                 "a throw, an extra throw or an entry is pending after the game ended".to_string(),
             ));
         }
-        if state.entered_must_move && !board.pieces_of(state.to_move).has(1) {
+        if state.turn.extra.entered_must_move && !board.pieces_of(state.to_move).has(1) {
             return Err(PositionError::BadField {
                 name: "entered_must_move".to_string(),
                 value: "true".to_string(),
@@ -837,19 +840,16 @@ impl Ruleset for Piccione {
     }
 
     fn to_setup(&self, state: &PiccioneState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if let Some(t) = state.throw {
-            setup.push_field("throw", t);
-        }
+        let mut setup = state.turn.to_setup();
         let hand = state.board.hand_counts();
         if hand != PerSide::both(0) {
             let [black, white] = hand.into_array();
             setup.push_field("hand", format!("{black},{white}"));
         }
-        if state.extra_throws != 0 {
-            setup.push_field("extra_throws", state.extra_throws);
+        if state.turn.extra.extra_throws != 0 {
+            setup.push_field("extra_throws", state.turn.extra.extra_throws);
         }
-        if state.entered_must_move {
+        if state.turn.extra.entered_must_move {
             setup.push_field("entered_must_move", "true");
         }
         setup
@@ -879,13 +879,14 @@ impl Ruleset for Piccione {
             // Pieces neither on the board nor in hand are off (the notation's default).
             board.set_off(side, PIECES - placed);
         }
-        let state = PiccioneState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.throw_field(5)?,
+        let turn = TurnState::read_setup(setup, board, 5)?;
+        let extra = PiccioneExtra {
             extra_throws: setup.number_field("extra_throws", 0, u8::MAX)?.unwrap_or(0),
             entered_must_move: setup.choice_field("entered_must_move", &["true", "false"])?
                 == Some("true"),
+        };
+        let state = PiccioneState {
+            turn: turn.with_extra(extra),
         };
         self.validate(&state)?;
         Ok(state)

@@ -27,7 +27,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, Throw, check_pending_throw,
+    Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -180,7 +180,7 @@ impl Regency {
     #[inline]
     fn legal_origins(&self, state: &RegencyState, t: u8) -> SquareSet {
         let origins = self.movable(&state.board, state.to_move, t);
-        if state.to_move == Side::White && !state.white_opened && origins.has(9) {
+        if state.to_move == Side::White && !state.white_opened() && origins.has(9) {
             SquareSet::range(9, 9)
         } else {
             origins
@@ -219,32 +219,25 @@ impl Regency {
 /// odd set) has made its first move yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RegencyState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; `None` when the side to act must throw.
-    throw: Option<Throw>,
-    white_opened: bool,
+    /// Its `extra` says whether White has opened.
+    turn: TurnState<bool>,
+}
+
+impl core::ops::Deref for RegencyState {
+    type Target = TurnState<bool>;
+
+    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
+    /// [`pending_throw`](TurnState::pending_throw).
+    #[inline]
+    fn deref(&self) -> &TurnState<bool> {
+        &self.turn
+    }
 }
 
 impl RegencyState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<Throw> {
-        self.throw
-    }
-
     /// Whether White has made its first move (after which R-5 no longer applies).
     pub fn white_opened(&self) -> bool {
-        self.white_opened
+        self.turn.extra
     }
 }
 
@@ -367,10 +360,7 @@ impl Ruleset for Regency {
     fn initial_state(&self) -> RegencyState {
         // after the forced first move the even set throws again.
         RegencyState {
-            board: START,
-            to_move: Side::Black,
-            throw: None,
-            white_opened: false,
+            turn: TurnState::new(START, Side::Black, false),
         }
     }
 
@@ -387,16 +377,14 @@ impl Ruleset for Regency {
                 winner: Some(winner),
                 points: PerSide::only(winner, Regency::score(&state.board, winner)),
             })
-        } else if state.throw.is_none() {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
-        state.throw = Throw::new(value);
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -444,19 +432,19 @@ impl Ruleset for Regency {
     #[inline]
     fn play_unchecked(&self, state: &mut RegencyState, mv: Move) {
         let me = state.to_move;
-        let Some(t) = state.throw.take().map(Throw::get) else {
+        let Some(t) = state.turn.take_throw() else {
             return;
         };
         if mv.is_pass() {
             // R-7 / I-4: an unusable throw ends the whole turn, unless the option keeps the
             // extra throw of a 1, 4 or 6.
             if !(self.lost_throw_keeps_extra_throw && Regency::gives_extra_throw(t)) {
-                state.to_move = me.opponent();
+                state.turn.to_move = me.opponent();
             }
             return;
         }
         let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
             return;
         };
         match Square::new(to) {
@@ -493,10 +481,10 @@ impl Ruleset for Regency {
             }
         }
         if me == Side::White {
-            state.white_opened = true;
+            state.turn.extra = true;
         }
         if !Regency::gives_extra_throw(t) {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -526,9 +514,8 @@ impl Ruleset for Regency {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             Regency::finished(board).is_some(),
             "the sticks show 1, 2, 3, 4 or 6 (R-2)",
         )?;
@@ -536,11 +523,8 @@ impl Ruleset for Regency {
     }
 
     fn to_setup(&self, state: &RegencyState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if let Some(t) = state.throw {
-            setup.push_field("throw", t);
-        }
-        if !state.white_opened {
+        let mut setup = state.turn.to_setup();
+        if !state.white_opened() {
             setup.push_field("white_opened", "false");
         }
         setup
@@ -549,11 +533,10 @@ impl Ruleset for Regency {
     fn read_setup(&self, setup: &Setup) -> Result<RegencyState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
         let board = setup.board_with_rest_off(PIECES)?;
+        let turn = TurnState::read_setup(setup, board, 6)?;
+        let white_opened = setup.choice_field("white_opened", &["true", "false"])? != Some("false");
         let state = RegencyState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.throw_field(6)?,
-            white_opened: setup.choice_field("white_opened", &["true", "false"])? != Some("false"),
+            turn: turn.with_extra(white_opened),
         };
         self.validate(&state)?;
         Ok(state)
