@@ -77,14 +77,12 @@ pub fn mean_throw<D: ThrowingDevice>(device: &D) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use senet_core::{PerSide, Sticks};
+    use senet_core::Sticks;
 
     fn board(black: &[u8], white: &[u8]) -> BitBoard {
-        let mut b = BitBoard::new(
+        let mut b = BitBoard::from_pieces(
             SquareSet::from_squares(black.iter().copied()).unwrap(),
             SquareSet::from_squares(white.iter().copied()).unwrap(),
-            PerSide::both(0),
-            PerSide::both(0),
         )
         .unwrap();
         b.set_off(Side::Black, 5 - black.len() as u8);

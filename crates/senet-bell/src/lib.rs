@@ -187,16 +187,7 @@ pub struct BellState {
     turn: TurnState<PerSide<u8>>,
 }
 
-impl core::ops::Deref for BellState {
-    type Target = TurnState<PerSide<u8>>;
-
-    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
-    /// [`pending_throw`](TurnState::pending_throw).
-    #[inline]
-    fn deref(&self) -> &TurnState<PerSide<u8>> {
-        &self.turn
-    }
-}
+senet_core::deref_to_turn_state!(BellState, PerSide<u8>);
 
 impl BellState {
     /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
@@ -431,11 +422,9 @@ impl Ruleset for Bell {
 
     fn read_setup(&self, setup: &Setup) -> Result<BellState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
-        let mut board = BitBoard::new(
+        let mut board = BitBoard::from_pieces(
             setup.board.pieces_of(Side::Black),
             setup.board.pieces_of(Side::White),
-            PerSide::both(0),
-            PerSide::both(0),
         )?;
         let mut captured = PerSide::both(0u8);
         for side in Side::BOTH {

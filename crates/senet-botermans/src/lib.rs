@@ -203,16 +203,7 @@ pub struct BotermansState {
     turn: TurnState,
 }
 
-impl core::ops::Deref for BotermansState {
-    type Target = TurnState<()>;
-
-    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
-    /// [`pending_throw`](TurnState::pending_throw).
-    #[inline]
-    fn deref(&self) -> &TurnState<()> {
-        &self.turn
-    }
-}
+senet_core::deref_to_turn_state!(BotermansState, ());
 
 const OPTIONS: &[OptionInfo] = &[OptionInfo {
     name: "blockade_of_three",

@@ -350,16 +350,7 @@ pub struct CemeaFinish {
     turns: PerSide<u16>,
 }
 
-impl core::ops::Deref for CemeaState {
-    type Target = TurnState<CemeaFinish>;
-
-    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
-    /// [`pending_throw`](TurnState::pending_throw).
-    #[inline]
-    fn deref(&self) -> &TurnState<CemeaFinish> {
-        &self.turn
-    }
-}
+senet_core::deref_to_turn_state!(CemeaState, CemeaFinish);
 
 impl CemeaState {
     /// The side whose piece waits on 27, unable to move anything until it throws a 4 (C-11).

@@ -220,6 +220,12 @@ impl BitBoard {
         })
     }
 
+    /// A board with these pieces on it and none off or in hand; fails if a square is claimed
+    /// by both sides.
+    pub fn from_pieces(black: SquareSet, white: SquareSet) -> Result<BitBoard, PositionError> {
+        BitBoard::new(black, white, PerSide::both(0), PerSide::both(0))
+    }
+
     /// Parses the 30-character board string of the position notation (`B`, `W`, `.`),
     /// with no pieces off or in hand.
     pub fn from_squares_str(s: &str) -> Result<BitBoard, PositionError> {

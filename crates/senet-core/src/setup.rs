@@ -5,7 +5,7 @@ use core::str::FromStr;
 
 use crate::board::{BitBoard, Board};
 use crate::error::PositionError;
-use crate::side::{PerSide, Side};
+use crate::side::Side;
 use crate::throw::Throw;
 
 /// One field of a ruleset's position notation beyond board and side, as documented for users
@@ -130,11 +130,9 @@ impl Setup {
     /// assert!(setup.board_with_rest_off(0).is_err());
     /// ```
     pub fn board_with_rest_off(&self, pieces: u8) -> Result<BitBoard, PositionError> {
-        let mut board = BitBoard::new(
+        let mut board = BitBoard::from_pieces(
             self.board.pieces_of(Side::Black),
             self.board.pieces_of(Side::White),
-            PerSide::both(0),
-            PerSide::both(0),
         )?;
         for side in Side::BOTH {
             let on_board = board.on_board(side);

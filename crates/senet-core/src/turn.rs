@@ -122,6 +122,23 @@ impl<X> TurnState<X> {
     }
 }
 
+/// Implements `Deref<Target = TurnState<X>>` for a ruleset state `$state` whose field `turn`
+/// is its [`TurnState`], so that the state offers `board()`, `to_move()` and
+/// `pending_throw()` read-only; the ruleset changes it through `turn`.
+#[macro_export]
+macro_rules! deref_to_turn_state {
+    ($state:ty, $extra:ty) => {
+        impl ::core::ops::Deref for $state {
+            type Target = $crate::TurnState<$extra>;
+
+            #[inline]
+            fn deref(&self) -> &$crate::TurnState<$extra> {
+                &self.turn
+            }
+        }
+    };
+}
+
 impl TurnState {
     /// The side and the pending throw (1 to `max_throw`) of `setup` on `board`, which the
     /// ruleset has read from it; the ruleset adds its own fields with

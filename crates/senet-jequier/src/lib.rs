@@ -304,16 +304,7 @@ pub struct JequierState {
     turn: TurnState<SquareSet>,
 }
 
-impl core::ops::Deref for JequierState {
-    type Target = TurnState<SquareSet>;
-
-    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
-    /// [`pending_throw`](TurnState::pending_throw).
-    #[inline]
-    fn deref(&self) -> &TurnState<SquareSet> {
-        &self.turn
-    }
-}
+senet_core::deref_to_turn_state!(JequierState, SquareSet);
 
 impl JequierState {
     /// The squares of `side`'s pieces that have never moved (I-1).

@@ -97,16 +97,7 @@ pub struct PiccioneExtra {
     entered_must_move: bool,
 }
 
-impl core::ops::Deref for PiccioneState {
-    type Target = TurnState<PiccioneExtra>;
-
-    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
-    /// [`pending_throw`](TurnState::pending_throw).
-    #[inline]
-    fn deref(&self) -> &TurnState<PiccioneExtra> {
-        &self.turn
-    }
-}
+senet_core::deref_to_turn_state!(PiccioneState, PiccioneExtra);
 
 impl PiccioneState {
     /// Extra throws earned by the side to act and not yet taken.

@@ -223,16 +223,7 @@ pub struct RegencyState {
     turn: TurnState<bool>,
 }
 
-impl core::ops::Deref for RegencyState {
-    type Target = TurnState<bool>;
-
-    /// The shared part: [`board`](TurnState::board), [`to_move`](TurnState::to_move) and
-    /// [`pending_throw`](TurnState::pending_throw).
-    #[inline]
-    fn deref(&self) -> &TurnState<bool> {
-        &self.turn
-    }
-}
+senet_core::deref_to_turn_state!(RegencyState, bool);
 
 impl RegencyState {
     /// Whether White has made its first move (after which R-5 no longer applies).

@@ -2,7 +2,7 @@
 
 use core::ops::Range;
 
-use senet_core::{BitBoard, PerSide, Ruleset, Setup, Side, SquareSet};
+use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
 use super::{EndgameError, EndgameRules, EndgameSpace, expand};
@@ -390,13 +390,7 @@ impl EndgameSpace for KendallEndgame {
             }
         };
         let squares = |positions: u32| SquareSet::from_bits_truncate(positions << 1);
-        let board = BitBoard::new(
-            squares(mine),
-            squares(theirs),
-            PerSide::new(0, 0),
-            PerSide::new(0, 0),
-        )
-        .ok()?;
+        let board = BitBoard::from_pieces(squares(mine), squares(theirs)).ok()?;
         // The side to act is Black; pieces not on the board are off.
         let mut setup = Setup::new(board, Side::Black);
         if let Some(square) = must {

@@ -2,7 +2,7 @@
 
 use core::ops::Range;
 
-use senet_core::{BitBoard, PerSide, Ruleset, Setup, Side, SquareSet};
+use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_regency::{ExitRule, PIECES, Regency, RegencyState};
 
 use super::{EndgameError, EndgameRules, EndgameSpace, expand};
@@ -264,13 +264,7 @@ impl EndgameSpace for RegencyEndgame {
             }
             SquareSet::from_bits_truncate(bits)
         };
-        let board = BitBoard::new(
-            to_squares(mine_at),
-            to_squares(theirs_at),
-            PerSide::new(0, 0),
-            PerSide::new(0, 0),
-        )
-        .ok()?;
+        let board = BitBoard::from_pieces(to_squares(mine_at), to_squares(theirs_at)).ok()?;
         // The side to act is Black; pieces not on the board are off; White has opened.
         self.rules.read_setup(&Setup::new(board, Side::Black)).ok()
     }
