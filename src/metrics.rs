@@ -63,8 +63,8 @@
 
 use senet_core::rand_core::Rng;
 use senet_core::{
-    Action, Board, Game, Move, MoveList, Phase, PlayError, PlayoutEnd, RecordError, Ruleset, Side,
-    ThrowingDevice, TurnCounter,
+    Action, Board, Game, Move, MoveList, PerSide, Phase, PlayError, PlayoutEnd, RecordError,
+    Ruleset, Side, ThrowingDevice, TurnCounter,
 };
 
 use crate::stats::{Distribution, SimulationSummary, wilson_interval};
@@ -92,9 +92,9 @@ pub fn pip_count<R: Ruleset>(rules: &R, state: &R::State, side: Side) -> u32 {
     EXIT * u32::from(pieces.len()) - square_sum + EXIT * away
 }
 
-/// The pip counts of both sides, indexed by [`Side::index`].
-pub fn pip_counts<R: Ruleset>(rules: &R, state: &R::State) -> [u32; 2] {
-    Side::BOTH.map(|side| pip_count(rules, state, side))
+/// The pip counts of both sides.
+pub fn pip_counts<R: Ruleset>(rules: &R, state: &R::State) -> PerSide<u32> {
+    PerSide::from_fn(|side| pip_count(rules, state, side))
 }
 
 /// What one game did: its end, its length, its decisions and the course of the lead.
@@ -162,14 +162,14 @@ impl GameMetrics {
 ///
 /// ```
 /// use senet::metrics::GameTracker;
-/// use senet::{Outcome, PlayoutEnd, Side};
+/// use senet::{Outcome, PerSide, PlayoutEnd, Side};
 ///
 /// // Black leads at the start, White after turn 1, Black again after turns 2 and 3.
-/// let mut tracker = GameTracker::new([100, 110]);
-/// tracker.turn_end([100, 90]);
-/// tracker.turn_end([60, 70]);
-/// tracker.turn_end([0, 40]);
-/// let black_wins = PlayoutEnd::Finished(Outcome { winner: Some(Side::Black), points: [1, 0] });
+/// let mut tracker = GameTracker::new(PerSide::new(100, 110));
+/// tracker.turn_end(PerSide::new(100, 90));
+/// tracker.turn_end(PerSide::new(60, 70));
+/// tracker.turn_end(PerSide::new(0, 40));
+/// let black_wins = PlayoutEnd::Finished(Outcome { winner: Some(Side::Black), points: PerSide::new(1, 0) });
 /// let game = tracker.finish(black_wins, 3);
 /// assert_eq!(game.lead_changes, 2);
 /// assert_eq!((game.winner_behind, game.winner_deficit), (1, 10));
@@ -184,16 +184,16 @@ pub struct GameTracker {
     turn_ends: u32,
     leader: Option<Side>,
     lead_changes: u32,
-    behind: [u32; 2],
-    deficit: [u64; 2],
+    behind: PerSide<u32>,
+    deficit: PerSide<u64>,
     /// The last sample (0 = the start, k = the end of turn k) at which each side did not
     /// hold the lead.
-    last_not_leading: [Option<u32>; 2],
+    last_not_leading: PerSide<Option<u32>>,
 }
 
 impl GameTracker {
-    /// A tracker for a game that starts with these pip counts (indexed by side).
-    pub fn new(start: [u32; 2]) -> GameTracker {
+    /// A tracker for a game that starts with these pip counts.
+    pub fn new(start: PerSide<u32>) -> GameTracker {
         let mut tracker = GameTracker {
             decisions: 0,
             decisions_with_choice: 0,
@@ -202,9 +202,9 @@ impl GameTracker {
             turn_ends: 0,
             leader: None,
             lead_changes: 0,
-            behind: [0; 2],
-            deficit: [0; 2],
-            last_not_leading: [None; 2],
+            behind: PerSide::both(0),
+            deficit: PerSide::both(0),
+            last_not_leading: PerSide::both(None),
         };
         tracker.sample(start);
         tracker
@@ -225,21 +225,21 @@ impl GameTracker {
 
     /// Notes the pip counts at the end of a turn (the last call is the end of the game).
     #[inline]
-    pub fn turn_end(&mut self, pips: [u32; 2]) {
+    pub fn turn_end(&mut self, pips: PerSide<u32>) {
         self.turn_ends = self.turn_ends.saturating_add(1);
-        let [black, white] = pips;
+        let [black, white] = pips.into_array();
         for (side, mine, theirs) in [(Side::Black, black, white), (Side::White, white, black)] {
             if mine > theirs {
-                self.behind[side.index()] = self.behind[side.index()].saturating_add(1);
-                self.deficit[side.index()] =
-                    self.deficit[side.index()].saturating_add(u64::from(mine - theirs));
+                self.behind[side] = self.behind[side].saturating_add(1);
+                self.deficit[side] = self.deficit[side].saturating_add(u64::from(mine - theirs));
             }
         }
         self.sample(pips);
     }
 
     /// Updates the leader from the pip counts of sample `self.turn_ends`.
-    fn sample(&mut self, [black, white]: [u32; 2]) {
+    fn sample(&mut self, pips: PerSide<u32>) {
+        let [black, white] = pips.into_array();
         let leader = match black.cmp(&white) {
             core::cmp::Ordering::Less => Some(Side::Black),
             core::cmp::Ordering::Greater => Some(Side::White),
@@ -251,7 +251,7 @@ impl GameTracker {
         self.leader = leader;
         for side in Side::BOTH {
             if leader != Some(side) {
-                self.last_not_leading[side.index()] = Some(self.turn_ends);
+                self.last_not_leading[side] = Some(self.turn_ends);
             }
         }
     }
@@ -264,9 +264,9 @@ impl GameTracker {
         };
         let (winner_behind, winner_deficit, decided_at) = match winner {
             Some(w) => (
-                self.behind[w.index()],
-                self.deficit[w.index()],
-                match self.last_not_leading[w.index()] {
+                self.behind[w],
+                self.deficit[w],
+                match self.last_not_leading[w] {
                     None => Some(0),
                     Some(last) if last < self.turn_ends => Some(last + 1),
                     Some(_) => None,
@@ -641,16 +641,16 @@ fn ratio(count: u64, total: u64) -> Option<f64> {
 /// Player A is the one whose results are counted (in a skill trace, the stronger one).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MatchupSummary {
-    games: [u64; 2],
-    wins: [u64; 2],
-    losses: [u64; 2],
-    capped: [u64; 2],
+    games: PerSide<u64>,
+    wins: PerSide<u64>,
+    losses: PerSide<u64>,
+    capped: PerSide<u64>,
 }
 
 impl MatchupSummary {
     /// Adds a game in which player A played `a_side`.
     pub fn add(&mut self, a_side: Side, end: &PlayoutEnd) {
-        let i = a_side.index();
+        let i = a_side;
         self.games[i] += 1;
         match end {
             PlayoutEnd::Finished(outcome) => match outcome.winner {
@@ -664,7 +664,7 @@ impl MatchupSummary {
 
     /// Adds every game of `other`.
     pub fn merge(&mut self, other: &MatchupSummary) {
-        for i in 0..2 {
+        for i in Side::BOTH {
             self.games[i] += other.games[i];
             self.wins[i] += other.wins[i];
             self.losses[i] += other.losses[i];
@@ -672,10 +672,10 @@ impl MatchupSummary {
         }
     }
 
-    fn pick(counts: [u64; 2], side: Option<Side>) -> u64 {
+    fn pick(counts: PerSide<u64>, side: Option<Side>) -> u64 {
         match side {
-            Some(s) => counts[s.index()],
-            None => counts[0] + counts[1],
+            Some(s) => counts[s],
+            None => counts[Side::Black] + counts[Side::White],
         }
     }
 
@@ -714,15 +714,15 @@ mod tests {
     fn won_by(side: Side) -> PlayoutEnd {
         PlayoutEnd::Finished(Outcome {
             winner: Some(side),
-            points: [0, 0],
+            points: PerSide::both(0),
         })
     }
 
     #[test]
     fn a_game_led_throughout_by_its_winner_is_decided_at_the_start() {
-        let mut t = GameTracker::new([10, 20]);
-        t.turn_end([5, 20]);
-        t.turn_end([0, 20]);
+        let mut t = GameTracker::new(PerSide::new(10, 20));
+        t.turn_end(PerSide::new(5, 20));
+        t.turn_end(PerSide::new(0, 20));
         let g = t.finish(won_by(Side::Black), 2);
         assert_eq!(g.lead_changes, 0);
         assert_eq!(g.decided_at, Some(0));
@@ -733,11 +733,11 @@ mod tests {
     #[test]
     fn equal_counts_keep_the_previous_leader_and_nobody_leads_a_level_start() {
         // Level start (Piccione): no leader; White leads, level (White keeps it), Black.
-        let mut t = GameTracker::new([155, 155]);
-        t.turn_end([155, 150]);
-        t.turn_end([120, 120]);
-        t.turn_end([100, 110]);
-        t.turn_end([0, 30]);
+        let mut t = GameTracker::new(PerSide::new(155, 155));
+        t.turn_end(PerSide::new(155, 150));
+        t.turn_end(PerSide::new(120, 120));
+        t.turn_end(PerSide::new(100, 110));
+        t.turn_end(PerSide::new(0, 30));
         let g = t.finish(won_by(Side::Black), 4);
         assert_eq!(g.lead_changes, 1);
         // Black did not lead at the start (nobody did), nor after turns 1 and 2.
@@ -748,8 +748,8 @@ mod tests {
 
     #[test]
     fn a_winner_that_does_not_lead_at_the_end_has_no_decision_point() {
-        let mut t = GameTracker::new([10, 10]);
-        t.turn_end([20, 10]);
+        let mut t = GameTracker::new(PerSide::new(10, 10));
+        t.turn_end(PerSide::new(20, 10));
         let g = t.finish(won_by(Side::Black), 1);
         assert_eq!(g.decided_at, None);
         assert_eq!(g.decided_at_permille(), None);
@@ -757,8 +757,8 @@ mod tests {
 
     #[test]
     fn capped_games_and_draws_have_no_winner_figures() {
-        let mut t = GameTracker::new([10, 20]);
-        t.turn_end([30, 20]);
+        let mut t = GameTracker::new(PerSide::new(10, 20));
+        t.turn_end(PerSide::new(30, 20));
         let capped = t.finish(PlayoutEnd::TurnCap, 1);
         assert_eq!(capped.winner(), None);
         assert!(!capped.finished());
@@ -767,7 +767,7 @@ mod tests {
         let draw = t.finish(
             PlayoutEnd::Finished(Outcome {
                 winner: None,
-                points: [3, 3],
+                points: PerSide::both(3),
             }),
             1,
         );
@@ -777,7 +777,7 @@ mod tests {
 
     #[test]
     fn decisions_count_choices_legal_moves_and_passes() {
-        let mut t = GameTracker::new([1, 1]);
+        let mut t = GameTracker::new(PerSide::new(1, 1));
         let mv: Move = "9-12".parse().unwrap();
         t.decision(1, Move::PASS);
         t.decision(3, mv);
@@ -816,7 +816,7 @@ mod tests {
         s.add(&metrics(won_by(Side::White), 20, 20));
         let draw = PlayoutEnd::Finished(Outcome {
             winner: None,
-            points: [1, 1],
+            points: PerSide::both(1),
         });
         let mut drawn = metrics(draw, 30, 50);
         (drawn.winner_behind, drawn.winner_deficit, drawn.decided_at) = (0, 0, None);
@@ -906,7 +906,7 @@ mod tests {
             Side::White,
             &PlayoutEnd::Finished(Outcome {
                 winner: None,
-                points: [0, 0],
+                points: PerSide::both(0),
             }),
         );
         assert_eq!(m.a_wins(Some(Side::Black)), Proportion::new(1, 2));

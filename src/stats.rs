@@ -6,10 +6,10 @@
 //!
 //! ```
 //! use senet::stats::{wilson_interval, SimulationSummary};
-//! use senet::{Outcome, PlayoutEnd, Side};
+//! use senet::{Outcome, PerSide, PlayoutEnd, Side};
 //!
 //! let mut summary = SimulationSummary::default();
-//! let black_wins = PlayoutEnd::Finished(Outcome { winner: Some(Side::Black), points: [3, 0] });
+//! let black_wins = PlayoutEnd::Finished(Outcome { winner: Some(Side::Black), points: PerSide::new(3, 0) });
 //! summary.add(&black_wins, 120, 60);
 //! summary.add(&black_wins, 80, 40);
 //! assert_eq!(summary.games(), 2);
@@ -19,7 +19,7 @@
 //! assert!(low > 0.3 && high == 1.0);
 //! ```
 
-use senet_core::{PlayoutEnd, Side};
+use senet_core::{PerSide, PlayoutEnd, Side};
 
 /// The 95% Wilson score interval for a proportion of `successes` out of `trials`;
 /// `(0.0, 1.0)` when there are no trials.
@@ -128,7 +128,7 @@ impl Distribution {
 /// What a batch of simulated games came to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SimulationSummary {
-    wins: [u64; 2],
+    wins: PerSide<u64>,
     draws: u64,
     capped: u64,
     /// Decisions (moves and passes) per finished or capped game.
@@ -142,7 +142,7 @@ impl SimulationSummary {
     pub fn add(&mut self, end: &PlayoutEnd, decisions: u32, turns: u32) {
         match end {
             PlayoutEnd::Finished(outcome) => match outcome.winner {
-                Some(side) => self.wins[side.index()] += 1,
+                Some(side) => self.wins[side] += 1,
                 None => self.draws += 1,
             },
             PlayoutEnd::TurnCap => self.capped += 1,
@@ -153,8 +153,9 @@ impl SimulationSummary {
 
     /// Adds every game of `other`.
     pub fn merge(&mut self, other: &SimulationSummary) {
-        self.wins[0] += other.wins[0];
-        self.wins[1] += other.wins[1];
+        for side in Side::BOTH {
+            self.wins[side] += other.wins[side];
+        }
         self.draws += other.draws;
         self.capped += other.capped;
         self.decisions.merge(&other.decisions);
@@ -163,12 +164,12 @@ impl SimulationSummary {
 
     /// Games added.
     pub fn games(&self) -> u64 {
-        self.wins[0] + self.wins[1] + self.draws + self.capped
+        self.wins[Side::Black] + self.wins[Side::White] + self.draws + self.capped
     }
 
     /// Games won by `side`.
     pub fn wins(&self, side: Side) -> u64 {
-        self.wins[side.index()]
+        self.wins[side]
     }
 
     /// Games drawn.
@@ -231,15 +232,15 @@ mod tests {
         let ends = [
             PlayoutEnd::Finished(Outcome {
                 winner: Some(Side::Black),
-                points: [1, 0],
+                points: PerSide::new(1, 0),
             }),
             PlayoutEnd::Finished(Outcome {
                 winner: Some(Side::White),
-                points: [0, 2],
+                points: PerSide::new(0, 2),
             }),
             PlayoutEnd::Finished(Outcome {
                 winner: None,
-                points: [5, 5],
+                points: PerSide::both(5),
             }),
             PlayoutEnd::TurnCap,
         ];

@@ -134,8 +134,8 @@ impl RulesetVisitor for Playthrough {
                 let _ = writeln!(
                     text,
                     "# result: {winner} wins; points Black {}, White {}; {} actions",
-                    outcome.points[0],
-                    outcome.points[1],
+                    outcome.points[senet::Side::Black],
+                    outcome.points[senet::Side::White],
                     game.history().len(),
                 );
             }

@@ -12,7 +12,7 @@ use senet::metrics::{
 };
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
 use senet::{
-    Action, Bell, Game, MoveList, Outcome, Piccione, PlayoutEnd, Regency, Ruleset, Side,
+    Action, Bell, Game, MoveList, Outcome, PerSide, Piccione, PlayoutEnd, Regency, Ruleset, Side,
     random_playout, uniform_below,
 };
 
@@ -45,8 +45,8 @@ fn game_rng(index: u64) -> ChaCha8Rng {
 
 struct StartPips;
 impl RulesetVisitor for StartPips {
-    type Output = [u32; 2];
-    fn visit<R: Ruleset>(self, rules: &R) -> [u32; 2] {
+    type Output = PerSide<u32>;
+    fn visit<R: Ruleset>(self, rules: &R) -> PerSide<u32> {
         pip_counts(rules, &rules.initial_state())
     }
 }
@@ -75,7 +75,7 @@ fn pip_counts_of_every_initial_position() {
             .unwrap_or_else(|| panic!("{}: add its starting pip counts here", info.id));
         assert_eq!(
             AnyRuleset::parse(info.id).unwrap().visit(StartPips),
-            *pips,
+            PerSide::from(*pips),
             "{}",
             info.id
         );
@@ -87,7 +87,7 @@ fn pip_counts_of_every_initial_position() {
     ] {
         assert_eq!(
             AnyRuleset::parse(spec).unwrap().visit(StartPips),
-            pips,
+            PerSide::from(pips),
             "{spec}"
         );
     }
@@ -111,7 +111,7 @@ fn pieces_in_hand_count_31_and_pieces_off_nothing() {
     let state = rules
         .parse_position(&format!("{} b hand=3,5", board(&[28], &[])))
         .unwrap();
-    assert_eq!(pip_counts(&rules, &state), [3 * 31 + 3, 5 * 31]);
+    assert_eq!(pip_counts(&rules, &state), PerSide::new(3 * 31 + 3, 5 * 31));
 }
 
 // ------------------------------------------------------------- a hand-made game
@@ -193,13 +193,13 @@ fn a_hand_made_comeback_game_has_the_figures_worked_out_by_hand() {
 
 /// A game of `turns` turns in which Black leads from the start and wins.
 fn black_wins_in(turns: u32) -> GameMetrics {
-    let mut tracker = GameTracker::new([100, 110]);
+    let mut tracker = GameTracker::new(PerSide::new(100, 110));
     for _ in 0..turns {
-        tracker.turn_end([50, 110]);
+        tracker.turn_end(PerSide::new(50, 110));
     }
     let end = PlayoutEnd::Finished(Outcome {
         winner: Some(Side::Black),
-        points: [1, 0],
+        points: PerSide::new(1, 0),
     });
     tracker.finish(end, turns)
 }
@@ -330,7 +330,7 @@ fn check_invariants<R: Ruleset>(rules: &R, game: &Game<R>, m: &GameMetrics) {
             // with nothing left in CEMEA's ancient mode (the winner finished first).
             Some(w) => {
                 assert!(
-                    pips[w.index()] < pips[(!w).index()] || pips == [0, 0],
+                    pips[w] < pips[!w] || pips == PerSide::both(0),
                     "{spec}: {pips:?}"
                 );
                 let decided = m.decided_at.expect("the winner leads at the end");
@@ -338,7 +338,7 @@ fn check_invariants<R: Ruleset>(rules: &R, game: &Game<R>, m: &GameMetrics) {
                 assert!(m.winner_behind <= m.turn_ends);
             }
             // Bell's draws end level.
-            None => assert_eq!(pips[0], pips[1], "{spec}"),
+            None => assert_eq!(pips[Side::Black], pips[Side::White], "{spec}"),
         }
     } else {
         assert_eq!(m.turn_ends + 1, m.turns, "{spec}");

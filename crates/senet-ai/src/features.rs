@@ -15,12 +15,12 @@ const EXIT: u32 = 31;
 ///
 /// ```
 /// use senet_ai::features::pips;
-/// use senet_core::{BitBoard, Side, SquareSet};
+/// use senet_core::{BitBoard, PerSide, Side, SquareSet};
 /// let board = BitBoard::new(
 ///     SquareSet::from_squares([28, 29]).unwrap(),
 ///     SquareSet::from_squares([1]).unwrap(),
-///     [3, 4],
-///     [0, 0],
+///     PerSide::new(3, 4),
+///     PerSide::both(0),
 /// )
 /// .unwrap();
 /// assert_eq!(pips(&board, Side::Black), 3 + 2);
@@ -80,11 +80,9 @@ mod tests {
     use senet_core::Sticks;
 
     fn board(black: &[u8], white: &[u8]) -> BitBoard {
-        let mut b = BitBoard::new(
+        let mut b = BitBoard::from_pieces(
             SquareSet::from_squares(black.iter().copied()).unwrap(),
             SquareSet::from_squares(white.iter().copied()).unwrap(),
-            [0, 0],
-            [0, 0],
         )
         .unwrap();
         b.set_off(Side::Black, 5 - black.len() as u8);

@@ -219,6 +219,7 @@ pub fn outcome_value(outcome: &Outcome, side: Side) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use senet_core::PerSide;
 
     #[test]
     fn first_best_prefers_the_earliest_of_equal_values() {
@@ -238,13 +239,13 @@ mod tests {
     fn outcomes_are_worth_one_zero_or_half() {
         let win = Outcome {
             winner: Some(Side::Black),
-            points: [1, 0],
+            points: PerSide::new(1, 0),
         };
         assert_eq!(outcome_value(&win, Side::Black), 1.0);
         assert_eq!(outcome_value(&win, Side::White), 0.0);
         let draw = Outcome {
             winner: None,
-            points: [0, 0],
+            points: PerSide::both(0),
         };
         assert_eq!(outcome_value(&draw, Side::White), 0.5);
     }

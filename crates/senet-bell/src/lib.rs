@@ -31,9 +31,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet,
-    check_pending_throw,
+    BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome,
+    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
+    SquareSet, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -44,6 +44,9 @@ pub const RULES_REVISION: u32 = 1;
 
 /// Pieces per side (Be-1).
 pub const PIECES: u8 = 10;
+
+/// The start (Be-1): odd set (White) on 1, 3, …, 19, even set (Black) on 2, 4, …, 20.
+const START: BitBoard = BitBoard::alternating(PIECES);
 
 /// The place code of "off the board" in raw move codes (the virtual square 31).
 const OFF: u8 = 31;
@@ -170,42 +173,26 @@ impl Bell {
                 core::cmp::Ordering::Less => Some(Side::White),
                 core::cmp::Ordering::Equal => None,
             },
-            points: [i32::from(black), i32::from(white)],
+            points: board.off_counts().map(i32::from),
         }
     }
 }
 
 /// A Bell position: the board, the pieces each side has lost to captures, the side to act, and
-/// the pending throw.
+/// the pending throw. The board's "off" counters are the pieces borne off, i.e. each side's
+/// score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BellState {
-    board: BitBoard,
-    /// Pieces of each side captured (out of the game), indexed by [`Side::index`].
-    captured: [u8; 2],
-    to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// Its `extra` counts the pieces of each side captured (out of the game).
+    turn: TurnState<PerSide<u8>>,
 }
 
+senet_core::deref_to_turn_state!(BellState, PerSide<u8>);
+
 impl BellState {
-    /// The board. Its "off" counters are the pieces borne off, i.e. each side's score.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
-    }
-
     /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
     pub fn captured(&self, side: Side) -> u8 {
-        self.captured[side.index()]
+        self.extra[side]
     }
 }
 
@@ -301,15 +288,9 @@ impl Ruleset for Bell {
     }
 
     fn initial_state(&self) -> BellState {
-        // Be-1: odd set (White) on 1,3,…,19, even set (Black) on 2,4,…,20; Be-3: the even set
-        // moves first. There is no forced opening move.
-        let odd = SquareSet::from_squares((1..=19).step_by(2)).unwrap_or_default();
-        let even = SquareSet::from_squares((2..=20).step_by(2)).unwrap_or_default();
+        // Be-3: the even set moves first; there is no forced opening move.
         BellState {
-            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
-            captured: [0, 0],
-            to_move: Side::Black,
-            throw: 0,
+            turn: TurnState::new(START, Side::Black, PerSide::both(0)),
         }
     }
 
@@ -322,25 +303,25 @@ impl Ruleset for Bell {
     fn phase(&self, state: &BellState) -> Phase {
         if Bell::over(&state.board) {
             Phase::Over(Bell::result(&state.board))
-        } else if state.throw == 0 {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut BellState, value: u8) {
-        state.throw = value;
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &BellState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || t > 4 || Bell::over(&state.board) {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if t.get() <= 4 && !Bell::over(&state.board) => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let origins = self.legal_origins(&state.board, state.to_move, t);
         // One move per legal origin, of at most ten pieces; Be-4: with none, the turn passes.
         moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
@@ -349,10 +330,10 @@ impl Ruleset for Bell {
     }
 
     fn is_legal(&self, state: &BellState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || t > 4 || Bell::over(&state.board) || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if t.get() <= 4 && !Bell::over(&state.board) && mv.throw().is_none() => t.get(),
+            _ => return false,
+        };
         let origins = self.legal_origins(&state.board, state.to_move, t);
         if mv.is_pass() {
             return origins.is_empty();
@@ -365,10 +346,10 @@ impl Ruleset for Bell {
     fn play_unchecked(&self, state: &mut BellState, mv: Move) {
         let me = state.to_move;
         let opp = me.opponent();
-        state.throw = 0;
+        state.turn.throw = None;
         if !mv.is_pass() {
             let [from, to] = mv.step_codes(0);
-            let board = &mut state.board;
+            let board = &mut state.turn.board;
             let mut own = board.pieces_of(me).bits();
             let mut theirs = board.pieces_of(opp).bits();
             own &= !(1u32 << (from & 31));
@@ -380,7 +361,7 @@ impl Ruleset for Bell {
                 if (theirs & target) != 0 {
                     // Be-5: the captured piece leaves the game.
                     theirs &= !target;
-                    let lost = &mut state.captured[opp.index()];
+                    let lost = &mut state.turn.extra[opp];
                     *lost = lost.saturating_add(1);
                 }
                 own |= target;
@@ -394,7 +375,7 @@ impl Ruleset for Bell {
         // Be-4: the turn passes after one throw. A side with no piece left on the board could
         // never move again, so its turns are skipped (its throws could only be passes).
         if !state.board.pieces_of(opp).is_empty() {
-            state.to_move = opp;
+            state.turn.to_move = opp;
         }
     }
 
@@ -421,9 +402,8 @@ impl Ruleset for Bell {
                 state.to_move.opponent()
             )));
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             over,
             "the four-sided die shows 1 to 4 (Be-2)",
         )?;
@@ -431,10 +411,7 @@ impl Ruleset for Bell {
     }
 
     fn to_setup(&self, state: &BellState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
-        }
+        let mut setup = state.turn.to_setup();
         for side in Side::BOTH {
             if state.captured(side) != 0 {
                 setup.push_field(captured_field(side), state.captured(side));
@@ -445,13 +422,11 @@ impl Ruleset for Bell {
 
     fn read_setup(&self, setup: &Setup) -> Result<BellState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
-        let mut board = BitBoard::new(
+        let mut board = BitBoard::from_pieces(
             setup.board.pieces_of(Side::Black),
             setup.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
         )?;
-        let mut captured = [0u8; 2];
+        let mut captured = PerSide::both(0u8);
         for side in Side::BOTH {
             let lost = setup
                 .number_field(captured_field(side), 0, PIECES)?
@@ -464,15 +439,12 @@ impl Ruleset for Bell {
                     expected: PIECES,
                 });
             }
-            captured[side.index()] = lost;
+            captured[side] = lost;
             // Pieces neither on the board nor captured were borne off (the notation's default).
             board.set_off(side, PIECES - on_board - lost);
         }
         let state = BellState {
-            board,
-            captured,
-            to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 4)?.unwrap_or(0),
+            turn: TurnState::read_setup(setup, board, 4)?.with_extra(captured),
         };
         self.validate(&state)?;
         Ok(state)

@@ -14,7 +14,7 @@ fn square(n: i32) -> Square {
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Bell, state: &BellState) -> Vec<Move> {
-    let Some(t) = state.pending_throw() else {
+    let Some(t) = state.pending_throw().map(u8::from) else {
         return Vec::new();
     };
     let t = i32::from(t);

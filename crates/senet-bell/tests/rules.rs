@@ -229,17 +229,17 @@ fn be_09_the_game_ends_when_the_board_is_empty_and_the_higher_score_wins() {
     let next = play(&rules, &state, "30-off");
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.points, [10, 7]);
+    assert_eq!(outcome.points, senet_core::PerSide::new(10, 7));
     // Equal scores are a draw.
     let state = pos_with(&rules, &[30], &[], 1, "captured_b=2 captured_w=2");
     let outcome = rules.outcome(&play(&rules, &state, "30-off")).unwrap();
     assert_eq!(outcome.winner, None);
-    assert_eq!(outcome.points, [8, 8]);
+    assert_eq!(outcome.points, senet_core::PerSide::new(8, 8));
     // White wins on a higher score even though Black moved last.
     let state = pos_with(&rules, &[30], &[], 1, "captured_b=5");
     let outcome = rules.outcome(&play(&rules, &state, "30-off")).unwrap();
     assert_eq!(outcome.winner, Some(Side::White));
-    assert_eq!(outcome.points, [5, 10]);
+    assert_eq!(outcome.points, senet_core::PerSide::new(5, 10));
     // The game is not over while either side has a piece on the board, even if one side has
     // already borne off or lost all the others.
     let state = pos(&[28], &[29], 3);
@@ -396,7 +396,7 @@ fn position_fields_round_trip_and_have_defaults() {
     let rules = Bell::default();
     let text = scenario(&[12, 27], &[14], "throw=3 captured_b=2 captured_w=4");
     let state = rules.parse_position(&text).unwrap();
-    assert_eq!(state.pending_throw(), Some(3));
+    assert_eq!(state.pending_throw(), senet_core::Throw::new(3));
     assert_eq!(state.captured(Side::Black), 2);
     assert_eq!(state.board().off_count(Side::Black), 6);
     assert_eq!(state.board().off_count(Side::White), 5);

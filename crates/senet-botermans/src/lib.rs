@@ -35,9 +35,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
-    check_pending_throw,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -50,8 +50,12 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The squares where a piece cannot be attacked (B-8).
-pub const SAFE_SQUARES: SquareSet =
-    SquareSet::from_bits_truncate(1 << 26 | 1 << 28 | 1 << 29 | 1 << 30);
+pub const SAFE_SQUARES: SquareSet = SquareSet::of([26, 28, 29, 30]);
+
+/// The start (B-1): odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10, after the
+/// deciding 1 has moved the even set's piece on 10 to 11 (B-3).
+const START: BitBoard =
+    BitBoard::alternating(PIECES).with_step(Side::Black, Square::at(10), Square::at(11));
 
 /// The square that sends a piece back to the start (B-10).
 const RETURN_SQUARE: u8 = 27;
@@ -196,28 +200,10 @@ impl Botermans {
 /// remembered: whether a side may bear off (B-11) follows from the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BotermansState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    turn: TurnState,
 }
 
-impl BotermansState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
-    }
-}
+senet_core::deref_to_turn_state!(BotermansState, ());
 
 const OPTIONS: &[OptionInfo] = &[OptionInfo {
     name: "blockade_of_three",
@@ -269,14 +255,9 @@ impl Ruleset for Botermans {
     }
 
     fn initial_state(&self) -> BotermansState {
-        // B-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10; B-3: the
-        // deciding 1 moves the even set's piece on 10 to 11, and the even set throws again.
-        let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
-        let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+        // B-3: after the deciding 1 the even set throws again.
         BotermansState {
-            board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
-            to_move: Side::Black,
-            throw: 0,
+            turn: TurnState::new(START, Side::Black, ()),
         }
     }
 
@@ -291,31 +272,29 @@ impl Ruleset for Botermans {
             // B-14: the first side to bear off every piece wins; the loser's penalty is
             // recorded as a negative score.
             let loser = winner.opponent();
-            let mut points = [0; 2];
-            points[loser.index()] = -Botermans::penalty(&state.board, loser);
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points,
+                points: PerSide::only(loser, -Botermans::penalty(&state.board, loser)),
             })
-        } else if state.throw == 0 {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut BotermansState, value: u8) {
-        state.throw = value;
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &BotermansState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || Botermans::finished(&state.board).is_some() {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Botermans::finished(&state.board).is_none() => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
         // Every origin has exactly one move (forward or backward by the throw); B-9: with no
         // move either way the throw is lost and the only choice is a pass.
@@ -325,10 +304,12 @@ impl Ruleset for Botermans {
     }
 
     fn is_legal(&self, state: &BotermansState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || Botermans::finished(&state.board).is_some() || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if Botermans::finished(&state.board).is_none() && mv.throw().is_none() => {
+                t.get()
+            }
+            _ => return false,
+        };
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
         if mv.is_pass() {
             return origins.is_empty();
@@ -344,15 +325,16 @@ impl Ruleset for Botermans {
     #[inline]
     fn play_unchecked(&self, state: &mut BotermansState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.turn.take_throw() else {
+            return;
+        };
         if mv.is_pass() {
             // B-9: a lost throw ends the turn, whatever its value.
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
             return;
         }
         let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
             return;
         };
         match Square::new(to) {
@@ -379,7 +361,7 @@ impl Ruleset for Botermans {
             }
         }
         if !Botermans::gives_extra_throw(t) {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -405,9 +387,8 @@ impl Ruleset for Botermans {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             Botermans::finished(board).is_some(),
             "the sticks show 1, 2, 3, 4 or 6 (B-2)",
         )?;
@@ -415,20 +396,14 @@ impl Ruleset for Botermans {
     }
 
     fn to_setup(&self, state: &BotermansState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
-        }
-        setup
+        state.turn.to_setup()
     }
 
     fn read_setup(&self, setup: &Setup) -> Result<BotermansState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
         let board = setup.board_with_rest_off(PIECES)?;
         let state = BotermansState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            turn: TurnState::read_setup(setup, board, 6)?,
         };
         self.validate(&state)?;
         Ok(state)

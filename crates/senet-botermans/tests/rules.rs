@@ -318,7 +318,10 @@ fn b_14_first_to_finish_wins_the_loser_pays_three_two_one_per_piece() {
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
     // The penalty is the loser's, negative: 3 (row 1) + 2 (row 2) + 1 + 1 (row 3).
-    assert_eq!(outcome.points, [0, -(3 + 2 + 1 + 1)]);
+    assert_eq!(
+        outcome.points,
+        senet_core::PerSide::new(0, -(3 + 2 + 1 + 1))
+    );
     assert_eq!(Botermans::penalty(next.board(), Side::White), 7);
     assert_eq!(rules.legal_moves(&next).len(), 0);
     let mut copy = next;
@@ -331,7 +334,7 @@ fn b_14_first_to_finish_wins_the_loser_pays_three_two_one_per_piece() {
         rules.outcome(&next).unwrap(),
         senet_core::Outcome {
             winner: Some(Side::White),
-            points: [-6, 0]
+            points: senet_core::PerSide::new(-6, 0)
         }
     );
 }

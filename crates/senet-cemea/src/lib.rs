@@ -40,7 +40,7 @@
 //!
 //! ```
 //! use senet_cemea::Cemea;
-//! use senet_core::{Outcome, Phase, Ruleset, Side};
+//! use senet_core::{Outcome, PerSide, Phase, Ruleset, Side};
 //!
 //! let rules = Cemea::default().with_ancient(true);
 //! // Black's last piece on 30, White's on 28; Black has a 1 to play.
@@ -54,7 +54,7 @@
 //! rules.try_play(&mut state, "28-off".parse().unwrap()).unwrap();
 //! assert_eq!(
 //!     rules.outcome(&state),
-//!     Some(Outcome { winner: Some(Side::Black), points: [11, 11] })
+//!     Some(Outcome { winner: Some(Side::Black), points: PerSide::both(11) })
 //! );
 //! ```
 
@@ -62,9 +62,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
+    BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, check_pending_throw,
+    StandardDevice, Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -303,11 +303,11 @@ impl Cemea {
     #[inline]
     fn end_turn(&self, state: &mut CemeaState, me: Side) {
         if self.ancient {
-            let turns = &mut state.turns[me.index()];
+            let turns = &mut state.turn.extra.turns[me];
             *turns = turns.saturating_add(1);
         }
         let other = me.opponent();
-        state.to_move = if self.finished(&state.board, other) {
+        state.turn.to_move = if self.finished(&state.board, other) {
             me
         } else {
             other
@@ -336,33 +336,23 @@ impl Cemea {
 /// lands there with 15 free goes on at once, so the board says it all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CemeaState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
-    /// The first side to bear off every piece, once one has.
-    first: Option<Side>,
-    /// Turns each side has completed (ancient mode only; zero otherwise), indexed by
-    /// [`Side::index`]. A side's turn ends when the move passes or when it finishes.
-    turns: [u16; 2],
+    turn: TurnState<CemeaFinish>,
 }
 
+/// What a [`CemeaState`] remembers beyond board, side and throw, for the ancient mode's
+/// result; read it through [`CemeaState::first_finished`] and [`CemeaState::turns_taken`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CemeaFinish {
+    /// The first side to bear off every piece, once one has.
+    first: Option<Side>,
+    /// Turns each side has completed (ancient mode only; zero otherwise). A side's turn ends
+    /// when the move passes or when it finishes.
+    turns: PerSide<u16>,
+}
+
+senet_core::deref_to_turn_state!(CemeaState, CemeaFinish);
+
 impl CemeaState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
-    }
-
     /// The side whose piece waits on 27, unable to move anything until it throws a 4 (C-11).
     pub fn stranded(&self) -> Option<Side> {
         let sq27 = single(MISFORTUNE);
@@ -373,14 +363,14 @@ impl CemeaState {
 
     /// The first side to bear off every piece, once one has.
     pub fn first_finished(&self) -> Option<Side> {
-        self.first
+        self.extra.first
     }
 
     /// In the ancient mode, the turns `side` has completed so far; once it has finished, the
     /// number of turns it took (the turn in which it bore off its last piece included).
     /// Always 0 outside the ancient mode.
     pub fn turns_taken(&self, side: Side) -> u16 {
-        self.turns[side.index()]
+        self.extra.turns[side]
     }
 }
 
@@ -411,7 +401,7 @@ const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
-const TURN_FIELDS: [&str; 2] = ["black_turns", "white_turns"];
+const TURN_FIELDS: PerSide<&str> = PerSide::new("black_turns", "white_turns");
 
 fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
     match setup.field(name) {
@@ -505,16 +495,18 @@ impl Ruleset for Cemea {
     fn initial_state(&self) -> CemeaState {
         // C-1: the odd set (White) on 1, 3, …, the even set (Black) on 2, 4, …; C-3: the
         // deciding 1 is not played, so the even set opens with a fresh throw.
-        let span = 2 * self.pieces.count();
-        let layout = SquareSet::range(1, span).bits();
-        let even = SquareSet::from_bits_truncate(layout & 0x5555_5554);
-        let odd = SquareSet::from_bits_truncate(layout & 0xAAAA_AAAA);
         CemeaState {
-            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
-            to_move: Side::Black,
-            throw: 0,
-            first: None,
-            turns: [0, 0],
+            turn: TurnState::new(
+                match self.pieces {
+                    Pieces::Seven => const { BitBoard::alternating(Pieces::Seven.count()) },
+                    Pieces::Five => const { BitBoard::alternating(Pieces::Five.count()) },
+                },
+                Side::Black,
+                CemeaFinish {
+                    first: None,
+                    turns: PerSide::both(0),
+                },
+            ),
         }
     }
 
@@ -532,39 +524,34 @@ impl Ruleset for Cemea {
             if black_done && white_done {
                 // The finishing order (first, then the other) and the turns each took.
                 return Phase::Over(Outcome {
-                    winner: state.first.or(Some(state.to_move.opponent())),
-                    points: [i32::from(state.turns[0]), i32::from(state.turns[1])],
+                    winner: state.extra.first.or(Some(state.to_move.opponent())),
+                    points: state.extra.turns.map(i32::from),
                 });
             }
         } else if black_done || white_done {
             // C-13: the first side to bear off all its pieces wins.
             return Phase::Over(Outcome {
                 winner: Some(if black_done { Side::Black } else { Side::White }),
-                points: [
-                    i32::from(board.off_count(Side::Black)),
-                    i32::from(board.off_count(Side::White)),
-                ],
+                points: board.off_counts().map(i32::from),
             });
         }
-        if state.throw == 0 {
-            Phase::Throw(state.to_move)
-        } else {
-            Phase::Move(state.to_move)
-        }
+        state.turn.phase()
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut CemeaState, value: u8) {
-        state.throw = value;
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &CemeaState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || matches!(self.phase(state), Phase::Over(_)) {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if !matches!(self.phase(state), Phase::Over(_)) => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let me = state.to_move;
         let own = state.board.pieces_of(me);
         if own.has(MISFORTUNE) {
@@ -581,10 +568,12 @@ impl Ruleset for Cemea {
     }
 
     fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || mv.throw().is_some() || matches!(self.phase(state), Phase::Over(_)) {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if mv.throw().is_none() && !matches!(self.phase(state), Phase::Over(_)) => {
+                t.get()
+            }
+            _ => return false,
+        };
         let me = state.to_move;
         if state.board.pieces_of(me).has(MISFORTUNE) {
             return mv == Cemea::stranded_move(t);
@@ -604,8 +593,9 @@ impl Ruleset for Cemea {
     #[inline]
     fn play_unchecked(&self, state: &mut CemeaState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.turn.take_throw() else {
+            return;
+        };
         if mv.is_pass() {
             // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded side's
             // 1, 4 and 6 still give another throw.
@@ -616,7 +606,7 @@ impl Ruleset for Cemea {
             return;
         }
         let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
             return;
         };
         // `relocate` never asserts, so a foreign move cannot panic here.
@@ -650,8 +640,8 @@ impl Ruleset for Cemea {
             }
         }
         let done = self.finished(&state.board, me);
-        if done && state.first.is_none() {
-            state.first = Some(me);
+        if done && state.extra.first.is_none() {
+            state.turn.extra.first = Some(me);
         }
         // C-4: 1, 4 and 6 give another throw, unless the side has just finished.
         if done || !gives_extra_throw(t) {
@@ -663,27 +653,28 @@ impl Ruleset for Cemea {
         let board = &state.board;
         let pieces = self.pieces.count();
         board.check_pieces(pieces)?;
-        let done = Side::BOTH.map(|side| self.finished(board, side));
-        if done[0] && done[1] && !self.ancient {
+        let done = PerSide::from_fn(|side| self.finished(board, side));
+        let both_done = done == PerSide::both(true);
+        if both_done && !self.ancient {
             return Err(PositionError::Inconsistent(
                 "both sides have borne off every piece (only the ancient mode plays on)"
                     .to_string(),
             ));
         }
-        let expected_first = match done {
+        let expected_first = match done.into_array() {
             [false, false] => None,
             [true, false] => Some(Side::Black),
             [false, true] => Some(Side::White),
-            [true, true] => state.first,
+            [true, true] => state.extra.first,
         };
-        if state.first != expected_first || (done[0] && done[1] && state.first.is_none()) {
+        if state.extra.first != expected_first || (both_done && state.extra.first.is_none()) {
             return Err(PositionError::Inconsistent(format!(
                 "the first side to finish is recorded as {:?}, but the board says {:?}",
-                state.first, expected_first
+                state.extra.first, expected_first
             )));
         }
         let over = matches!(self.phase(state), Phase::Over(_));
-        if self.ancient && !over && done[state.to_move.index()] {
+        if self.ancient && !over && done[state.to_move] {
             return Err(PositionError::Inconsistent(format!(
                 "{} has borne off every piece and no longer plays",
                 state.to_move
@@ -691,8 +682,8 @@ impl Ruleset for Cemea {
         }
         if !self.ancient
             && let Some((name, turns)) = TURN_FIELDS
-                .into_iter()
-                .zip(state.turns)
+                .iter()
+                .map(|(side, &name)| (name, state.extra.turns[side]))
                 .find(|&(_, turns)| turns != 0)
         {
             return Err(PositionError::BadField {
@@ -706,21 +697,19 @@ impl Ruleset for Cemea {
         } else {
             "the sticks show 1, 2, 3, 4 or 6 (C-2)"
         };
-        check_pending_throw(&self.device(), state.throw, over, shows)?;
+        state.turn.check_throw(&self.device(), over, shows)?;
         Ok(())
     }
 
     fn to_setup(&self, state: &CemeaState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
-        }
-        if state.first != self.default_first(&state.board, state.to_move)
-            && let Some(first) = state.first
+        let mut setup = state.turn.to_setup();
+        if state.extra.first != self.default_first(&state.board, state.to_move)
+            && let Some(first) = state.extra.first
         {
             setup.push_field("first", first.letter());
         }
-        for (name, turns) in TURN_FIELDS.into_iter().zip(state.turns) {
+        for (side, &name) in TURN_FIELDS.iter() {
+            let turns = state.extra.turns[side];
             if turns != 0 {
                 setup.push_field(name, turns);
             }
@@ -751,15 +740,13 @@ impl Ruleset for Cemea {
                 Some(side)
             }
         };
+        let turn = TurnState::read_setup(setup, board, 6)?;
+        let turns = PerSide::new(
+            read_turns(setup, TURN_FIELDS[Side::Black])?,
+            read_turns(setup, TURN_FIELDS[Side::White])?,
+        );
         let state = CemeaState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
-            first,
-            turns: [
-                read_turns(setup, TURN_FIELDS[0])?,
-                read_turns(setup, TURN_FIELDS[1])?,
-            ],
+            turn: turn.with_extra(CemeaFinish { first, turns }),
         };
         self.validate(&state)?;
         Ok(state)

@@ -27,7 +27,7 @@ fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
     let board = MailboxBoard::from(state.board());
     let me = state.to_move();
     let opp = me.opponent();
-    let Some(t) = state.pending_throw() else {
+    let Some(t) = state.pending_throw().map(u8::from) else {
         return Vec::new();
     };
     let t = i32::from(t);

@@ -285,7 +285,7 @@ fn c_13_first_to_finish_wins_points_are_pieces_borne_off() {
         rules.outcome(&next),
         Some(Outcome {
             winner: Some(Side::Black),
-            points: [7, 4]
+            points: senet_core::PerSide::new(7, 4)
         })
     );
     assert!(rules.legal_moves(&next).is_empty());
@@ -308,7 +308,7 @@ fn option_pieces_5_puts_the_sets_on_1_to_10() {
         rules.outcome(&next),
         Some(Outcome {
             winner: Some(Side::Black),
-            points: [5, 4]
+            points: senet_core::PerSide::new(5, 4)
         })
     );
     // Six pieces do not fit.
@@ -378,7 +378,7 @@ fn option_ancient_plays_on_until_both_finish() {
         rules.outcome(&next),
         Some(Outcome {
             winner: Some(Side::Black),
-            points: [11, 12]
+            points: senet_core::PerSide::new(11, 12)
         })
     );
     // Without the option the first side to finish ends the game.
@@ -388,7 +388,7 @@ fn option_ancient_plays_on_until_both_finish() {
         plain.outcome(&next),
         Some(Outcome {
             winner: Some(Side::Black),
-            points: [7, 6]
+            points: senet_core::PerSide::new(7, 6)
         })
     );
 }
@@ -557,7 +557,7 @@ fn positions_read_their_fields_and_refuse_impossible_states() {
         ancient.outcome(&over),
         Some(Outcome {
             winner: Some(Side::Black),
-            points: [40, 41]
+            points: senet_core::PerSide::new(40, 41)
         })
     );
     assert_eq!(ancient.position_string(&over), text);

@@ -731,7 +731,7 @@ mod tests {
                 } else {
                     senet::PlayoutEnd::Finished(senet::Outcome {
                         winner: Some(Side::Black),
-                        points: [0, 0],
+                        points: senet::PerSide::both(0),
                     })
                 };
                 summary.games.add(&end, 1, 1);

@@ -128,7 +128,8 @@ fn json_error(error: &serde_json::Error) -> String {
 pub(crate) fn describe_outcome(outcome: &Outcome) -> String {
     let points = format!(
         "points: Black {}, White {}",
-        outcome.points[0], outcome.points[1]
+        outcome.points[senet::Side::Black],
+        outcome.points[senet::Side::White]
     );
     match outcome.winner {
         Some(side) => format!("{side} wins ({points})"),

@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::error::PositionError;
-use crate::side::Side;
+use crate::side::{PerSide, Side};
 use crate::square::{Square, SquareSet};
 
 /// Read access to a board: which side occupies each square, and the pieces not on the board.
@@ -95,12 +95,12 @@ pub trait Board {
 /// side. It is `Copy` and 12 bytes, so positions are cheap to copy and to hash.
 ///
 /// ```
-/// use senet_core::{BitBoard, Board, Side, SquareSet};
+/// use senet_core::{BitBoard, Board, PerSide, Side, SquareSet};
 /// let board = BitBoard::new(
 ///     SquareSet::from_squares([2, 4]).unwrap(),
 ///     SquareSet::from_squares([1, 3]).unwrap(),
-///     [3, 3],
-///     [0, 0],
+///     PerSide::new(3, 3),
+///     PerSide::both(0),
 /// )
 /// .unwrap();
 /// assert_eq!(board.squares_string(), format!("WBWB{}", ".".repeat(26)));
@@ -108,35 +108,122 @@ pub trait Board {
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
 pub struct BitBoard {
-    sides: [SquareSet; 2],
-    off: [u8; 2],
-    hand: [u8; 2],
+    sides: PerSide<SquareSet>,
+    off: PerSide<u8>,
+    hand: PerSide<u8>,
 }
 
 impl BitBoard {
     /// An empty board with no pieces anywhere.
     pub const EMPTY: BitBoard = BitBoard {
-        sides: [SquareSet::EMPTY; 2],
-        off: [0; 2],
-        hand: [0; 2],
+        sides: PerSide::both(SquareSet::EMPTY),
+        off: PerSide::both(0),
+        hand: PerSide::both(0),
     };
 
-    /// A board with the given squares and counters (indexed Black, White); fails if a square
-    /// is claimed by both sides.
+    /// A board with these pieces on it and none off or in hand, for start positions: a square
+    /// claimed by both sides panics, which in a `const` is a compile error.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board, Side, SquareSet};
+    /// const START: BitBoard = BitBoard::with_pieces(SquareSet::of([2, 4]), SquareSet::of([1, 3]));
+    /// assert_eq!(START.total(Side::White), 2);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use senet_core::{BitBoard, SquareSet};
+    /// const START: BitBoard = BitBoard::with_pieces(SquareSet::of([2, 4]), SquareSet::of([1, 2]));
+    /// ```
+    pub const fn with_pieces(black: SquareSet, white: SquareSet) -> BitBoard {
+        assert!(
+            black.bits() & white.bits() == 0,
+            "a square is claimed by both sides"
+        );
+        BitBoard {
+            sides: PerSide::new(black, white),
+            off: PerSide::both(0),
+            hand: PerSide::both(0),
+        }
+    }
+
+    /// The usual start, for `pieces` pieces a side (1 to 15): White (the odd set) on 1, 3, …,
+    /// Black (the even set) on 2, 4, …. Another count panics, in a `const` a compile error.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board};
+    /// const START: BitBoard = BitBoard::alternating(5);
+    /// assert_eq!(START.squares_string(), format!("WBWBWBWBWB{}", ".".repeat(20)));
+    /// ```
+    pub const fn alternating(pieces: u8) -> BitBoard {
+        assert!(
+            pieces >= 1 && pieces <= 15,
+            "alternating starts have 1 to 15 pieces a side"
+        );
+        let span = SquareSet::range(1, 2 * pieces).bits();
+        BitBoard::with_pieces(
+            SquareSet::from_bits_truncate(span & SquareSet::EVEN.bits()),
+            SquareSet::from_bits_truncate(span & SquareSet::ODD.bits()),
+        )
+    }
+
+    /// This board after `side` moves its piece from `from` to the empty square `to`, for start
+    /// positions with a forced opening move. Anything else panics, in a `const` a compile
+    /// error.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board, Side, Square};
+    /// const START: BitBoard =
+    ///     BitBoard::alternating(5).with_step(Side::Black, Square::at(10), Square::at(11));
+    /// assert_eq!(START.squares_string(), format!("WBWBWBWBW.B{}", ".".repeat(19)));
+    /// ```
+    #[must_use]
+    pub const fn with_step(self, side: Side, from: Square, to: Square) -> BitBoard {
+        let own = self.sides.get(side);
+        let all = own.bits() | self.sides.get(side.opponent()).bits();
+        assert!(
+            own.contains(from),
+            "no piece of the side on the square it moves from"
+        );
+        assert!(
+            all & SquareSet::single(to).bits() == 0,
+            "the square moved to is occupied"
+        );
+        let moved = own.bits() & !SquareSet::single(from).bits() | SquareSet::single(to).bits();
+        BitBoard {
+            sides: self.sides.with(side, SquareSet::from_bits_truncate(moved)),
+            ..self
+        }
+    }
+
+    /// This board with `hand` pieces in hand, for start positions.
+    #[must_use]
+    pub const fn with_in_hand(mut self, hand: PerSide<u8>) -> BitBoard {
+        self.hand = hand;
+        self
+    }
+
+    /// A board with the given squares and counters; fails if a square is claimed by both
+    /// sides.
     pub fn new(
         black: SquareSet,
         white: SquareSet,
-        off: [u8; 2],
-        hand: [u8; 2],
+        off: PerSide<u8>,
+        hand: PerSide<u8>,
     ) -> Result<BitBoard, PositionError> {
         if let Some(sq) = (black & white).first() {
             return Err(PositionError::Overlap(sq));
         }
         Ok(BitBoard {
-            sides: [black, white],
+            sides: PerSide::new(black, white),
             off,
             hand,
         })
+    }
+
+    /// A board with these pieces on it and none off or in hand; fails if a square is claimed
+    /// by both sides.
+    pub fn from_pieces(black: SquareSet, white: SquareSet) -> Result<BitBoard, PositionError> {
+        BitBoard::new(black, white, PerSide::both(0), PerSide::both(0))
     }
 
     /// Parses the 30-character board string of the position notation (`B`, `W`, `.`),
@@ -150,8 +237,8 @@ impl BitBoard {
         for (i, c) in s.chars().enumerate() {
             let sq = Square::from_valid(i as u8 + 1);
             match c {
-                'B' => board.sides[0].insert(sq),
-                'W' => board.sides[1].insert(sq),
+                'B' => board.sides[Side::Black].insert(sq),
+                'W' => board.sides[Side::White].insert(sq),
                 '.' => {}
                 other => {
                     return Err(PositionError::BoardChar {
@@ -167,33 +254,39 @@ impl BitBoard {
     /// The squares occupied by `side`.
     #[inline]
     pub const fn pieces_of(&self, side: Side) -> SquareSet {
-        self.sides[side.index()]
+        self.sides.get(side)
     }
 
     /// The squares occupied by either side.
     #[inline]
     pub fn all_pieces(&self) -> SquareSet {
-        self.sides[0] | self.sides[1]
+        self.sides[Side::Black] | self.sides[Side::White]
     }
 
     /// The empty squares.
     #[inline]
     pub fn empty_squares(&self) -> SquareSet {
-        !(self.sides[0] | self.sides[1])
+        !(self.sides[Side::Black] | self.sides[Side::White])
     }
 
     /// Pieces of `side` borne off.
     #[inline]
     pub const fn off_count(&self, side: Side) -> u8 {
-        self.off[side.index()]
+        self.off.get(side)
+    }
+
+    /// Pieces borne off by each side.
+    #[inline]
+    pub const fn off_counts(&self) -> PerSide<u8> {
+        self.off
     }
 
     /// The side that has borne off at least `pieces` pieces (Black if both have), in the
     /// rulesets where bearing off every piece wins.
     ///
     /// ```
-    /// use senet_core::{BitBoard, Side, SquareSet};
-    /// let board = BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, [2, 5], [0, 0]).unwrap();
+    /// use senet_core::{BitBoard, PerSide, Side, SquareSet};
+    /// let board = BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, PerSide::new(2, 5), PerSide::both(0)).unwrap();
     /// assert_eq!(board.side_with_all_off(5), Some(Side::White));
     /// assert_eq!(board.side_with_all_off(7), None);
     /// ```
@@ -213,9 +306,9 @@ impl BitBoard {
     /// or off it.
     ///
     /// ```
-    /// use senet_core::{BitBoard, PositionError, SquareSet};
+    /// use senet_core::{BitBoard, PerSide, PositionError, SquareSet};
     /// let black = SquareSet::from_squares([2, 4]).unwrap();
-    /// let board = BitBoard::new(black, SquareSet::EMPTY, [3, 5], [0, 0]).unwrap();
+    /// let board = BitBoard::new(black, SquareSet::EMPTY, PerSide::new(3, 5), PerSide::both(0)).unwrap();
     /// assert!(board.check_pieces(5).is_ok());
     /// assert!(matches!(board.check_pieces(7), Err(PositionError::PieceCount { .. })));
     /// ```
@@ -238,7 +331,13 @@ impl BitBoard {
     /// Pieces of `side` in hand.
     #[inline]
     pub const fn hand_count(&self, side: Side) -> u8 {
-        self.hand[side.index()]
+        self.hand.get(side)
+    }
+
+    /// Pieces in hand of each side.
+    #[inline]
+    pub const fn hand_counts(&self) -> PerSide<u8> {
+        self.hand
     }
 
     /// Puts a piece of `side` on `sq`. The square should be empty; this is not checked (on an
@@ -246,19 +345,19 @@ impl BitBoard {
     /// ruleset's validation refuse).
     #[inline]
     pub fn put(&mut self, side: Side, sq: Square) {
-        self.sides[side.index()].insert(sq);
+        self.sides[side].insert(sq);
     }
 
     /// Removes `side`'s piece from `sq` (not checked).
     #[inline]
     pub fn take(&mut self, side: Side, sq: Square) {
-        self.sides[side.index()].remove(sq);
+        self.sides[side].remove(sq);
     }
 
     /// Moves `side`'s piece from `from` to the empty square `to` (not checked).
     #[inline]
     pub fn relocate(&mut self, side: Side, from: Square, to: Square) {
-        let set = &mut self.sides[side.index()];
+        let set = &mut self.sides[side];
         set.remove(from);
         set.insert(to);
     }
@@ -267,8 +366,8 @@ impl BitBoard {
     /// saturates rather than overflows on a board that was never validated).
     ///
     /// ```
-    /// use senet_core::{BitBoard, Side, Square, SquareSet};
-    /// let mut board = BitBoard::new(SquareSet::from_squares([30]).unwrap(), SquareSet::EMPTY, [4, 0], [0, 0])
+    /// use senet_core::{BitBoard, PerSide, Side, Square, SquareSet};
+    /// let mut board = BitBoard::new(SquareSet::from_squares([30]).unwrap(), SquareSet::EMPTY, PerSide::new(4, 0), PerSide::both(0))
     ///     .unwrap();
     /// board.bear_off(Side::Black, Square::new(30).unwrap());
     /// assert!(board.pieces_of(Side::Black).is_empty());
@@ -277,19 +376,19 @@ impl BitBoard {
     #[inline]
     pub fn bear_off(&mut self, side: Side, from: Square) {
         self.take(side, from);
-        self.off[side.index()] = self.off[side.index()].saturating_add(1);
+        self.off[side] = self.off[side].saturating_add(1);
     }
 
     /// Sets the number of `side`'s pieces borne off.
     #[inline]
     pub fn set_off(&mut self, side: Side, n: u8) {
-        self.off[side.index()] = n;
+        self.off[side] = n;
     }
 
     /// Sets the number of `side`'s pieces in hand.
     #[inline]
     pub fn set_in_hand(&mut self, side: Side, n: u8) {
-        self.hand[side.index()] = n;
+        self.hand[side] = n;
     }
 
     /// Replaces the squares of `side` and of its opponent at once (the counters stay), for
@@ -311,18 +410,18 @@ impl BitBoard {
     pub fn replace_pieces(&mut self, side: Side, own: SquareSet, theirs: SquareSet) -> bool {
         let disjoint = (own & theirs).is_empty();
         if disjoint {
-            self.sides[side.index()] = own;
-            self.sides[side.opponent().index()] = theirs;
+            self.sides[side] = own;
+            self.sides[side.opponent()] = theirs;
         }
         disjoint
     }
 
     /// Replaces `side`'s squares; fails if that would overlap the other side.
     pub fn set_pieces(&mut self, side: Side, squares: SquareSet) -> Result<(), PositionError> {
-        if let Some(sq) = (squares & self.sides[side.opponent().index()]).first() {
+        if let Some(sq) = (squares & self.sides[side.opponent()]).first() {
             return Err(PositionError::Overlap(sq));
         }
-        self.sides[side.index()] = squares;
+        self.sides[side] = squares;
         Ok(())
     }
 }
@@ -330,9 +429,9 @@ impl BitBoard {
 impl Board for BitBoard {
     #[inline]
     fn side_at(&self, sq: Square) -> Option<Side> {
-        if self.sides[0].contains(sq) {
+        if self.sides[Side::Black].contains(sq) {
             Some(Side::Black)
-        } else if self.sides[1].contains(sq) {
+        } else if self.sides[Side::White].contains(sq) {
             Some(Side::White)
         } else {
             None
@@ -341,17 +440,17 @@ impl Board for BitBoard {
 
     #[inline]
     fn pieces(&self, side: Side) -> SquareSet {
-        self.sides[side.index()]
+        self.sides[side]
     }
 
     #[inline]
     fn off(&self, side: Side) -> u8 {
-        self.off[side.index()]
+        self.off[side]
     }
 
     #[inline]
     fn in_hand(&self, side: Side) -> u8 {
-        self.hand[side.index()]
+        self.hand[side]
     }
 }
 
@@ -377,10 +476,10 @@ impl fmt::Display for BitBoard {
 pub struct MailboxBoard {
     /// `squares[i]` is square `i + 1`.
     pub squares: [Option<Side>; 30],
-    /// Pieces borne off, indexed by [`Side::index`].
-    pub off: [u8; 2],
-    /// Pieces in hand, indexed by [`Side::index`].
-    pub hand: [u8; 2],
+    /// Pieces borne off.
+    pub off: PerSide<u8>,
+    /// Pieces in hand.
+    pub hand: PerSide<u8>,
 }
 
 impl MailboxBoard {
@@ -407,11 +506,11 @@ impl Board for MailboxBoard {
     }
 
     fn off(&self, side: Side) -> u8 {
-        self.off[side.index()]
+        self.off[side]
     }
 
     fn in_hand(&self, side: Side) -> u8 {
-        self.hand[side.index()]
+        self.hand[side]
     }
 }
 
@@ -428,7 +527,7 @@ impl From<&BitBoard> for MailboxBoard {
 impl From<&MailboxBoard> for BitBoard {
     fn from(board: &MailboxBoard) -> Self {
         BitBoard {
-            sides: [board.pieces(Side::Black), board.pieces(Side::White)],
+            sides: PerSide::from_fn(|side| board.pieces(side)),
             off: board.off,
             hand: board.hand,
         }
@@ -454,9 +553,21 @@ mod tests {
     #[test]
     fn total_saturates_instead_of_overflowing() {
         let six = SquareSet::from_squares([1, 2, 3, 4, 5, 6]).unwrap();
-        let board = BitBoard::new(six, SquareSet::EMPTY, [255, 0], [0, 0]).unwrap();
+        let board = BitBoard::new(
+            six,
+            SquareSet::EMPTY,
+            PerSide::new(255, 0),
+            PerSide::both(0),
+        )
+        .unwrap();
         assert_eq!(board.total(Side::Black), 255);
-        let board = BitBoard::new(six, SquareSet::EMPTY, [200, 0], [100, 0]).unwrap();
+        let board = BitBoard::new(
+            six,
+            SquareSet::EMPTY,
+            PerSide::new(200, 0),
+            PerSide::new(100, 0),
+        )
+        .unwrap();
         assert_eq!(board.total(Side::Black), 255);
         assert_eq!(MailboxBoard::from(&board).total(Side::Black), 255);
     }
@@ -465,10 +576,11 @@ mod tests {
     fn overlap_is_rejected() {
         let s = SquareSet::from_squares([5]).unwrap();
         assert!(matches!(
-            BitBoard::new(s, s, [0; 2], [0; 2]),
+            BitBoard::new(s, s, PerSide::both(0), PerSide::both(0)),
             Err(PositionError::Overlap(sq)) if sq.get() == 5
         ));
-        let mut board = BitBoard::new(s, SquareSet::EMPTY, [0; 2], [0; 2]).unwrap();
+        let mut board =
+            BitBoard::new(s, SquareSet::EMPTY, PerSide::both(0), PerSide::both(0)).unwrap();
         assert!(board.set_pieces(Side::White, s).is_err());
     }
 

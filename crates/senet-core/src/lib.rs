@@ -42,6 +42,7 @@ mod side;
 mod spec;
 mod square;
 mod throw;
+mod turn;
 
 pub use board::{BitBoard, Board, MailboxBoard};
 pub use error::{
@@ -57,13 +58,14 @@ pub use playout::{
 pub use record::RecordLines;
 pub use ruleset::{Outcome, Phase, Ruleset, check_pending_throw};
 pub use setup::{FieldInfo, Setup};
-pub use side::Side;
+pub use side::{PerSide, Side};
 pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};
 pub use square::{Place, SQUARES, Square, SquareIter, SquareSet};
 pub use throw::{
     FOUR_SIDED_DIE, FourSidedDie, SIX_SIDED_DIE, STICKS_ZERO_IS_FIVE, STICKS_ZERO_IS_SIX,
-    SixSidedDie, StandardDevice, Sticks, ThrowOutcome, ThrowingDevice, uniform_below,
+    SixSidedDie, StandardDevice, Sticks, Throw, ThrowOutcome, ThrowingDevice, uniform_below,
 };
+pub use turn::TurnState;
 
 /// Re-exported so that users name the RNG trait from the same version the library uses.
 pub use rand_core;

@@ -6,6 +6,7 @@ use core::str::FromStr;
 
 use crate::error::MoveParseError;
 use crate::square::{Place, Square, SquareSet};
+use crate::throw::Throw;
 
 /// The most steps one move can have: a throw of 5 split into five single steps (Piccione).
 pub const MAX_STEPS: usize = 5;
@@ -55,8 +56,8 @@ impl fmt::Display for Step {
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// The throw value this move spends, or 0 when it is implied by the single pending throw.
-    throw: u8,
+    /// The throw this move spends, or `None` when it is implied by the single pending throw.
+    throw: Option<Throw>,
     /// Number of steps in use; 0 is a pass.
     len: u8,
     /// `[from, to]` place codes (see [`Place::code`]); unused entries stay zero so that
@@ -73,7 +74,7 @@ impl Default for Move {
 impl Move {
     /// Give up the throw (or what is left of the turn): the move when nothing else is legal.
     pub const PASS: Move = Move {
-        throw: 0,
+        throw: None,
         len: 0,
         steps: [[0; 2]; MAX_STEPS],
     };
@@ -136,7 +137,7 @@ impl Move {
         let mut steps = [[0; 2]; MAX_STEPS];
         steps[0] = [from, to];
         Move {
-            throw: 0,
+            throw: None,
             len: 1,
             steps,
         }
@@ -164,7 +165,7 @@ impl Move {
     #[inline]
     #[must_use]
     pub const fn with_throw(mut self, value: u8) -> Move {
-        self.throw = value;
+        self.throw = Throw::new(value);
         self
     }
 
@@ -187,12 +188,8 @@ impl Move {
 
     /// The throw this move spends, when the move names one.
     #[inline]
-    pub const fn throw(self) -> Option<u8> {
-        if self.throw == 0 {
-            None
-        } else {
-            Some(self.throw)
-        }
+    pub const fn throw(self) -> Option<Throw> {
+        self.throw
     }
 
     /// Number of steps (0 for a pass).
@@ -246,8 +243,8 @@ impl fmt::Display for Move {
                 write!(f, "{step}")?;
             }
         }
-        if self.throw != 0 {
-            write!(f, "/{}", self.throw)?;
+        if let Some(t) = self.throw {
+            write!(f, "/{t}")?;
         }
         Ok(())
     }
@@ -615,7 +612,10 @@ mod tests {
         assert_eq!(Move::step(sq(9), sq(12)).to_string(), "9-12");
         assert_eq!(Move::bear_off(sq(28)).to_string(), "28-off");
         assert_eq!(Move::enter(sq(1)).to_string(), "enter");
-        assert_eq!(Move::step(sq(9), sq(12)).with_throw(3).throw(), Some(3));
+        assert_eq!(
+            Move::step(sq(9), sq(12)).with_throw(3).throw(),
+            Throw::new(3)
+        );
         assert_eq!(Move::step(sq(9), sq(12)).origin(), Some(sq(9)));
         assert_eq!(Move::PASS.origin(), None);
     }

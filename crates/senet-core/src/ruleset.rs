@@ -8,9 +8,9 @@ use crate::error::{PlayError, PositionError, SpecError};
 use crate::moves::{Move, MoveList};
 use crate::opening::SeatRule;
 use crate::setup::{FieldInfo, Setup};
-use crate::side::Side;
+use crate::side::{PerSide, Side};
 use crate::spec::{OptionInfo, RulesetSpec};
-use crate::throw::ThrowingDevice;
+use crate::throw::{Throw, ThrowingDevice};
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -18,16 +18,16 @@ use crate::throw::ThrowingDevice;
 pub struct Outcome {
     /// The winner, or `None` for a draw.
     pub winner: Option<Side>,
-    /// Points per side, indexed by [`Side::index`]. Their meaning is the ruleset's: the
+    /// Points per side. Their meaning is the ruleset's: the
     /// winner's score (Regency, Jéquier), the loser's penalty as a negative number
     /// (Botermans), pieces borne off (Bell)… Each ruleset documents it.
-    pub points: [i32; 2],
+    pub points: PerSide<i32>,
 }
 
 impl Outcome {
     /// The points of `side`.
     pub const fn points_of(&self, side: Side) -> i32 {
-        self.points[side.index()]
+        self.points.get(side)
     }
 }
 
@@ -228,32 +228,35 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     }
 }
 
-/// Checks the pending throw of a state for [`Ruleset::validate`]: `0` means none is pending;
-/// any other value must be one the `device` can show (`shows` says which, for the message)
+/// Checks the pending throw of a state for [`Ruleset::validate`]: a pending throw must be one
+/// the `device` can show (`shows` says which, for the message)
 /// and must not wait in a game that is over.
 ///
 /// ```
-/// use senet_core::{PositionError, Sticks, check_pending_throw};
+/// use senet_core::{PositionError, Sticks, Throw, check_pending_throw};
 /// let shows = "the sticks show 1, 2, 3, 4 or 6";
-/// assert!(check_pending_throw(&Sticks::ZERO_IS_SIX, 4, false, shows).is_ok());
+/// let sticks = Sticks::ZERO_IS_SIX;
+/// assert!(check_pending_throw(&sticks, Throw::new(4), false, shows).is_ok());
+/// assert!(check_pending_throw(&sticks, None, true, shows).is_ok());
 /// assert!(matches!(
-///     check_pending_throw(&Sticks::ZERO_IS_SIX, 5, false, shows),
+///     check_pending_throw(&sticks, Throw::new(5), false, shows),
 ///     Err(PositionError::BadField { .. })
 /// ));
 /// assert!(matches!(
-///     check_pending_throw(&Sticks::ZERO_IS_SIX, 4, true, shows),
+///     check_pending_throw(&sticks, Throw::new(4), true, shows),
 ///     Err(PositionError::Inconsistent(_))
 /// ));
 /// ```
 pub fn check_pending_throw(
     device: &impl ThrowingDevice,
-    throw: u8,
+    throw: Option<Throw>,
     game_over: bool,
     shows: &str,
 ) -> Result<(), PositionError> {
-    if throw == 0 {
-        Ok(())
-    } else if !device.can_show(throw) {
+    let Some(throw) = throw else {
+        return Ok(());
+    };
+    if !device.can_show(throw.get()) {
         Err(PositionError::BadField {
             name: "throw".to_string(),
             value: throw.to_string(),

@@ -6,6 +6,7 @@ use core::str::FromStr;
 use crate::board::{BitBoard, Board};
 use crate::error::PositionError;
 use crate::side::Side;
+use crate::throw::Throw;
 
 /// One field of a ruleset's position notation beyond board and side, as documented for users
 /// (`senet rules`, `docs/notation.md`).
@@ -129,11 +130,9 @@ impl Setup {
     /// assert!(setup.board_with_rest_off(0).is_err());
     /// ```
     pub fn board_with_rest_off(&self, pieces: u8) -> Result<BitBoard, PositionError> {
-        let mut board = BitBoard::new(
+        let mut board = BitBoard::from_pieces(
             self.board.pieces_of(Side::Black),
             self.board.pieces_of(Side::White),
-            [0, 0],
-            [0, 0],
         )?;
         for side in Side::BOTH {
             let on_board = board.on_board(side);
@@ -164,6 +163,12 @@ impl Setup {
                 value: value.to_string(),
                 reason: format!("expected a number from {min} to {max}"),
             })
+    }
+
+    /// Reads the field `throw`, the pending throw, as a number from 1 to `max`; `None` when
+    /// the field is absent.
+    pub fn throw_field(&self, max: u8) -> Result<Option<Throw>, PositionError> {
+        Ok(self.number_field("throw", 1, max)?.and_then(Throw::new))
     }
 
     /// Reads field `name` as one of `choices`; `None` when the field is absent.

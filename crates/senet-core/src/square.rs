@@ -39,21 +39,38 @@ impl Square {
         }
     }
 
-    /// The square with number `n`, if `n` is in 1..=30 (usable in constants).
+    /// The square with number `n`, if `n` is in 1..=30.
     ///
     /// ```
     /// use senet_core::Square;
-    /// const FIFTEEN: Square = match Square::checked(15) {
-    ///     Some(sq) => sq,
-    ///     None => Square::FIRST,
-    /// };
-    /// assert_eq!(FIFTEEN.get(), 15);
+    /// assert_eq!(Square::checked(15).map(Square::get), Some(15));
+    /// assert_eq!(Square::checked(31), None);
     /// ```
     pub const fn checked(n: u8) -> Option<Square> {
         if n >= 1 && n <= SQUARES {
             Some(Square(n))
         } else {
             None
+        }
+    }
+
+    /// The square with number `n`, for constants: a number outside 1..=30 panics, which in a
+    /// `const` is a compile error rather than a silent substitute.
+    ///
+    /// ```
+    /// use senet_core::Square;
+    /// const FIFTEEN: Square = Square::at(15);
+    /// assert_eq!(FIFTEEN.get(), 15);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use senet_core::Square;
+    /// const NOWHERE: Square = Square::at(31);
+    /// ```
+    pub const fn at(n: u8) -> Square {
+        match Square::checked(n) {
+            Some(sq) => sq,
+            None => panic!("a square is numbered 1 to 30"),
         }
     }
 
@@ -148,6 +165,33 @@ impl SquareSet {
     pub const ROW2: SquareSet = SquareSet::range(11, 20);
     /// The third row, squares 21–30.
     pub const ROW3: SquareSet = SquareSet::range(21, 30);
+    /// The odd squares, 1, 3, …, 29.
+    pub const ODD: SquareSet = SquareSet(0xAAAA_AAAA & Self::VALID);
+    /// The even squares, 2, 4, …, 30.
+    pub const EVEN: SquareSet = SquareSet(0x5555_5555 & Self::VALID);
+
+    /// The squares numbered in `squares`, for constants: a number outside 1..=30 panics, which
+    /// in a `const` is a compile error.
+    ///
+    /// ```
+    /// use senet_core::SquareSet;
+    /// const SAFE: SquareSet = SquareSet::of([26, 28, 29, 30]);
+    /// assert_eq!(SAFE.len(), 4);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use senet_core::SquareSet;
+    /// const SAFE: SquareSet = SquareSet::of([26, 28, 29, 31]);
+    /// ```
+    pub const fn of<const N: usize>(squares: [u8; N]) -> SquareSet {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < N {
+            bits |= 1 << Square::at(squares[i]).0;
+            i += 1;
+        }
+        SquareSet(bits)
+    }
 
     /// The squares `first..=last`, clamped to the board; empty when `first > last`.
     pub const fn range(first: u8, last: u8) -> SquareSet {

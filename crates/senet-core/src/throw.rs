@@ -1,8 +1,64 @@
 //! Throwing devices: the sticks and dice that drive the game, with exact probabilities.
 
 use core::fmt;
+use core::num::NonZeroU8;
 
 use rand_core::Rng;
+
+/// The value of a throw: how many squares it counts, never 0.
+///
+/// A pending throw is an `Option<Throw>`, one byte like the value itself, so that "no throw
+/// yet" cannot be confused with a throw. Whether a device can show the value is the
+/// ruleset's check ([`ThrowingDevice::can_show`]).
+///
+/// ```
+/// use senet_core::Throw;
+/// const FOUR: Throw = Throw::at(4);
+/// assert_eq!(FOUR.get(), 4);
+/// assert_eq!(Throw::new(0), None);
+/// assert_eq!(core::mem::size_of::<Option<Throw>>(), 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Throw(NonZeroU8);
+
+impl Throw {
+    /// The throw of `value` squares, or `None` for 0 (no throw).
+    #[inline]
+    pub const fn new(value: u8) -> Option<Throw> {
+        match NonZeroU8::new(value) {
+            Some(v) => Some(Throw(v)),
+            None => None,
+        }
+    }
+
+    /// The throw of `value` squares, for constants: 0 panics, which in a `const` is a compile
+    /// error.
+    pub const fn at(value: u8) -> Throw {
+        match Throw::new(value) {
+            Some(t) => t,
+            None => panic!("a throw counts at least one square"),
+        }
+    }
+
+    /// The number of squares the throw counts.
+    #[inline]
+    pub const fn get(self) -> u8 {
+        self.0.get()
+    }
+}
+
+impl From<Throw> for u8 {
+    #[inline]
+    fn from(t: Throw) -> u8 {
+        t.get()
+    }
+}
+
+impl fmt::Display for Throw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.get().fmt(f)
+    }
+}
 
 /// One outcome of a throwing device: a value and its weight. The probability of the value is
 /// `weight / denominator`, where the denominator is the sum of the device's weights.

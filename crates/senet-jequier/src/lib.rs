@@ -29,8 +29,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError, Ruleset,
-    RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, check_pending_throw,
+    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -43,12 +43,18 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The starting squares of the odd set, White (J-1).
-pub const WHITE_START: SquareSet =
-    SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+pub const WHITE_START: SquareSet = SquareSet::of([1, 3, 5, 7, 9]);
 
 /// The starting squares of the even set, Black (J-1).
-pub const BLACK_START: SquareSet =
-    SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 10);
+pub const BLACK_START: SquareSet = SquareSet::of([2, 4, 6, 8, 10]);
+
+/// The start: J-1's sets after the even set's piece on 10 has moved to 11 with the deciding 1
+/// (J-3).
+const START: BitBoard = BitBoard::with_pieces(BLACK_START, WHITE_START).with_step(
+    Side::Black,
+    Square::at(10),
+    Square::at(11),
+);
 
 /// The square that sends a piece landing on it to the lowest empty square (J-10).
 const SQ27: u8 = 27;
@@ -211,7 +217,7 @@ impl Jequier {
         let empty = board.empty_squares();
         // J-5: a waiting piece may not move at all while the square ahead of it is occupied.
         let waiting = match self.start_rule {
-            StartRule::UnmovedPieces => state.unmoved,
+            StartRule::UnmovedPieces => state.extra,
             StartRule::FirstRow => SquareSet::ROW1,
         };
         let movable = own & !(waiting & (!empty).backward(1));
@@ -271,10 +277,10 @@ impl Jequier {
     /// and 1 on 21–30.
     ///
     /// ```
-    /// use senet_core::{BitBoard, Side, SquareSet};
+    /// use senet_core::{BitBoard, PerSide, Side, SquareSet};
     /// use senet_jequier::Jequier;
     /// let white = SquareSet::from_squares([3, 12, 25]).unwrap();
-    /// let board = BitBoard::new(SquareSet::EMPTY, white, [5, 2], [0, 0]).unwrap();
+    /// let board = BitBoard::new(SquareSet::EMPTY, white, PerSide::new(5, 2), PerSide::both(0)).unwrap();
     /// assert_eq!(Jequier::score(&board, Side::Black), 3 + 2 + 1);
     /// ```
     pub fn score(board: &BitBoard, winner: Side) -> i32 {
@@ -292,34 +298,18 @@ impl Jequier {
 /// pieces have never moved (J-5, I-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct JequierState {
-    board: BitBoard,
-    /// Squares holding a piece that has never left its starting square. The starting squares
-    /// of the two sides are disjoint (odd and even), so one set serves both.
-    unmoved: SquareSet,
-    to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    /// Its `extra` holds the squares of the pieces that have never left their starting
+    /// square. The starting squares of the two sides are disjoint (odd and even), so one set
+    /// serves both.
+    turn: TurnState<SquareSet>,
 }
 
+senet_core::deref_to_turn_state!(JequierState, SquareSet);
+
 impl JequierState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
-    }
-
     /// The squares of `side`'s pieces that have never moved (I-1).
     pub fn unmoved(&self, side: Side) -> SquareSet {
-        self.unmoved & self.board.pieces_of(side)
+        self.extra & self.board.pieces_of(side)
     }
 }
 
@@ -457,15 +447,9 @@ impl Ruleset for Jequier {
     }
 
     fn initial_state(&self) -> JequierState {
-        // J-1: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10. J-3: the even
-        // set's piece on 10 has moved to 11 with the deciding 1, and the even set throws again.
-        let black = SquareSet::from_bits_truncate(BLACK_START.bits() & !(1 << 10) | 1 << 11);
-        let board = BitBoard::new(black, WHITE_START, [0, 0], [0, 0]).unwrap_or_default();
+        // J-3: after the deciding 1 the even set throws again.
         JequierState {
-            unmoved: Jequier::default_unmoved(&board),
-            board,
-            to_move: Side::Black,
-            throw: 0,
+            turn: TurnState::new(START, Side::Black, Jequier::default_unmoved(&START)),
         }
     }
 
@@ -481,30 +465,27 @@ impl Ruleset for Jequier {
             let score = Jequier::score(&state.board, winner);
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: match winner {
-                    Side::Black => [score, 0],
-                    Side::White => [0, score],
-                },
+                points: PerSide::only(winner, score),
             })
-        } else if state.throw == 0 {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut JequierState, value: u8) {
-        state.throw = value;
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &JequierState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || Jequier::finished(&state.board).is_some() {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Jequier::finished(&state.board).is_none() => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let (forward, backward) = self.origins(state, t);
         let origins = forward | backward;
         // Each piece has at most one move (forward, or else backward); J-9: with no move at
@@ -517,10 +498,10 @@ impl Ruleset for Jequier {
     }
 
     fn is_legal(&self, state: &JequierState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || Jequier::finished(&state.board).is_some() || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if Jequier::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
+            _ => return false,
+        };
         let (forward, backward) = self.origins(state, t);
         if mv.is_pass() {
             return (forward | backward).is_empty();
@@ -537,8 +518,9 @@ impl Ruleset for Jequier {
     #[inline]
     fn play_unchecked(&self, state: &mut JequierState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.turn.take_throw() else {
+            return;
+        };
         if !mv.is_pass() {
             let [from, to] = mv.step_codes(0);
             if let Some(from) = Square::checked(from) {
@@ -547,7 +529,7 @@ impl Ruleset for Jequier {
         }
         // J-4: 1, 4 and 6 give another throw, even when the throw could not be used.
         if !Jequier::gives_extra_throw(t) {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -568,7 +550,7 @@ impl Ruleset for Jequier {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        for sq in state.unmoved {
+        for sq in state.extra {
             // Odd squares start White's pieces, even ones Black's (J-1).
             let side = if sq.get() % 2 == 1 {
                 Side::White
@@ -577,20 +559,19 @@ impl Ruleset for Jequier {
             };
             if !start_squares(side).contains(sq) {
                 return Err(bad_unmoved(
-                    &write_unmoved(state.unmoved),
+                    &write_unmoved(state.extra),
                     format!("square {sq} is not a starting square (1-10)"),
                 ));
             }
             if !board.pieces_of(side).contains(sq) {
                 return Err(bad_unmoved(
-                    &write_unmoved(state.unmoved),
+                    &write_unmoved(state.extra),
                     format!("square {sq} starts a {side} piece, and none stands there"),
                 ));
             }
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             Jequier::finished(board).is_some(),
             "the sticks show 1, 2, 3, 4 or 6 (J-2)",
         )?;
@@ -598,12 +579,9 @@ impl Ruleset for Jequier {
     }
 
     fn to_setup(&self, state: &JequierState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
-        }
-        if state.unmoved != Jequier::default_unmoved(&state.board) {
-            setup.push_field("unmoved", write_unmoved(state.unmoved));
+        let mut setup = state.turn.to_setup();
+        if state.extra != Jequier::default_unmoved(&state.board) {
+            setup.push_field("unmoved", write_unmoved(state.extra));
         }
         setup
     }
@@ -616,10 +594,7 @@ impl Ruleset for Jequier {
             None => Jequier::default_unmoved(&board),
         };
         let state = JequierState {
-            board,
-            unmoved,
-            to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
+            turn: TurnState::read_setup(setup, board, 6)?.with_extra(unmoved),
         };
         self.validate(&state)?;
         Ok(state)
@@ -630,7 +605,7 @@ impl Ruleset for Jequier {
 /// J-11, I-1). Never panics, whatever the codes.
 #[inline]
 fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
-    let board = &mut state.board;
+    let board = &mut state.turn.board;
     match Square::checked(to) {
         None => {
             // Bearing off (J-11).
@@ -643,7 +618,7 @@ fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
                 // still stands on its own square. I-1: it no longer counts as unmoved.
                 let refuge = board.empty_squares().first().unwrap_or(Square::FIRST);
                 board.relocate(opp, to, refuge);
-                state.unmoved.remove(to);
+                state.turn.extra.remove(to);
             }
             let landing = if to.get() == SQ27 {
                 // J-10: on to the lowest empty square, once the mover has left its own.
@@ -656,7 +631,7 @@ fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
             board.relocate(me, from, landing);
         }
     }
-    state.unmoved.remove(from);
+    state.turn.extra.remove(from);
 }
 
 #[cfg(test)]

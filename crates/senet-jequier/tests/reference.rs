@@ -18,7 +18,7 @@ fn reference_moves(rules: &Jequier, state: &JequierState) -> Vec<Move> {
     let board = MailboxBoard::from(state.board());
     let me = state.to_move();
     let opp = me.opponent();
-    let Some(t) = state.pending_throw() else {
+    let Some(t) = state.pending_throw().map(u8::from) else {
         return Vec::new();
     };
     let t = i32::from(t);
@@ -116,7 +116,7 @@ fn reference_after(state: &JequierState, mv: Move) -> (MailboxBoard, Vec<u8>) {
     match step.to {
         Place::Off => {
             board.squares[usize::from(from - 1)] = None;
-            board.off[me.index()] += 1;
+            board.off[me] += 1;
         }
         Place::Board(to) => {
             let to = to.get();

@@ -359,7 +359,7 @@ fn j_12_first_to_bear_off_all_wins_and_scores_three_two_one() {
     let next = play(&state, "29-off");
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.points, [3 + 2 + 1, 0]);
+    assert_eq!(outcome.points, senet_core::PerSide::new(3 + 2 + 1, 0));
     assert!(rules.legal_moves(&next).is_empty());
     let mut copy = next;
     assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));
@@ -367,7 +367,10 @@ fn j_12_first_to_bear_off_all_wins_and_scores_three_two_one() {
     let text = format!("B{}W w throw=1", ".".repeat(28));
     let state = rules.parse_position(&text).unwrap();
     let next = play(&state, "30-off");
-    assert_eq!(rules.outcome(&next).unwrap().points, [0, 3]);
+    assert_eq!(
+        rules.outcome(&next).unwrap().points,
+        senet_core::PerSide::new(0, 3)
+    );
 }
 
 // ---------------------------------------------------------------- options

@@ -35,15 +35,16 @@
 //! assert!(moves.contains(&"15-19/4".to_string()) && moves.contains(&"15-17/2".to_string()));
 //! game.play("15-19/4".parse().unwrap()).unwrap();
 //! // Only the 2 is left.
-//! assert!(game.legal_moves().iter().all(|m| m.throw() == Some(2)));
+//! assert!(game.legal_moves().iter().all(|m| m.throw() == senet_core::Throw::new(2)));
 //! ```
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, Throw,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -296,7 +297,7 @@ impl Kendall {
     /// K-15: the squares whose pieces may move this decision: only the piece back from the
     /// water when some stored throw can move it, otherwise every square.
     fn must_move_only(state: &KendallState, reach: &Reach, present: u8) -> SquareSet {
-        let chosen = state.must_move[state.to_move.index()];
+        let chosen = state.must_move[state.to_move];
         if chosen == 0 {
             return SquareSet::ALL;
         }
@@ -329,18 +330,18 @@ impl Kendall {
             board.bear_off(me, from_sq);
             return false;
         }
-        let (Some(to_sq), Some(water)) = (Square::checked(to), Square::checked(WATER)) else {
+        let Some(to_sq) = Square::checked(to) else {
             return false;
         };
         if from == WATER {
             // K-14 / K-15: back to 15, which ends the turn; that piece moves next.
             board.relocate(me, from_sq, to_sq);
-            state.must_move[me.index()] = to;
+            state.must_move[me] = to;
             return true;
         }
         if from < GATE && to > GATE {
             // Option trap: the move falls into the water instead (K-13 then ends the turn).
-            board.relocate(me, from_sq, water);
+            board.relocate(me, from_sq, const { Square::at(WATER) });
             return true;
         }
         // The ordinary step, on raw bits: whether it attacks is random, so select rather than
@@ -358,7 +359,7 @@ impl Kendall {
         let theirs = (theirs & !to_bit) | (victim_to & hit);
         let own = (own & !from_bit) | to_bit;
         // A piece that must move (K-15) is followed when it is swapped away.
-        let followed = &mut state.must_move[opp.index()];
+        let followed = &mut state.must_move[opp];
         let follow = (hit != 0) & (*followed == to);
         *followed = if follow { from } else { *followed };
         board.replace_pieces(
@@ -377,15 +378,18 @@ impl Kendall {
         state.to_move = state.to_move.opponent();
         state.throwing = true;
     }
+}
 
-    /// The initial squares of each set: (odd set, even set after the opening move).
-    fn start_squares(&self) -> (SquareSet, SquareSet) {
-        let last = 2 * self.pieces.get();
-        let odd = SquareSet::from_squares((1..last).step_by(2)).unwrap_or_default();
-        let even =
-            SquareSet::from_squares((2..last).step_by(2).chain([last + 1])).unwrap_or_default();
-        (odd, even)
-    }
+/// The start with `pieces` a side: K-1's odd set (White) on 1, 3, … and even set (Black) on
+/// 2, 4, …, after the even set's front piece has moved one square with the deciding 1 (K-3,
+/// I-5). Evaluated in constants only, where a wrong square fails to compile.
+const fn start(pieces: PieceCount) -> BitBoard {
+    let front = 2 * pieces.get();
+    BitBoard::alternating(pieces.get()).with_step(
+        Side::Black,
+        Square::at(front),
+        Square::at(front + 1),
+    )
 }
 
 /// Everything the bitset generator needs to know about one position, computed once per
@@ -563,7 +567,7 @@ pub struct KendallState {
     /// Whether the side to act throws next (its throwing is not over).
     throwing: bool,
     /// K-15: per side, the square of the piece that must move on its next decision (0: none).
-    must_move: [u8; 2],
+    must_move: PerSide<u8>,
     /// Option `starting_throw`: whether White (the odd set) has thrown its 1. Black's deciding
     /// 1 of K-3 is its starting throw.
     white_started: bool,
@@ -602,7 +606,7 @@ impl KendallState {
 
     /// K-15: the piece `side` must move on its next decision, if any.
     pub fn must_move(&self, side: Side) -> Option<Square> {
-        Square::checked(self.must_move[side.index()])
+        Square::checked(self.must_move[side])
     }
 
     /// Option `starting_throw`: whether White has thrown its starting 1 (always true when the
@@ -754,15 +758,16 @@ impl Ruleset for Kendall {
     }
 
     fn initial_state(&self) -> KendallState {
-        // K-1: odd set (White) on 1,3,…, even set (Black) on 2,4,…; K-3 / I-5: the even set's
-        // front piece has moved one square with the deciding 1, and Black throws afresh.
-        let (odd, even) = self.start_squares();
+        // K-3 / I-5: after the deciding 1 Black throws afresh.
         KendallState {
-            board: BitBoard::new(even, odd, [0, 0], [0, 0]).unwrap_or_default(),
+            board: match self.pieces {
+                PieceCount::Seven => const { start(PieceCount::Seven) },
+                PieceCount::Five => const { start(PieceCount::Five) },
+            },
             stored: StoredThrows::NONE,
             to_move: Side::Black,
             throwing: true,
-            must_move: [0, 0],
+            must_move: PerSide::both(0),
             white_started: !self.starting_throw,
         }
     }
@@ -778,10 +783,7 @@ impl Ruleset for Kendall {
             // K-17. Points: pieces borne off by each side.
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: [
-                    i32::from(state.board.off_count(Side::Black)),
-                    i32::from(state.board.off_count(Side::White)),
-                ],
+                points: state.board.off_counts().map(i32::from),
             })
         } else if state.throwing {
             Phase::Throw(state.to_move)
@@ -892,8 +894,8 @@ impl Ruleset for Kendall {
     fn play_unchecked(&self, state: &mut KendallState, mv: Move) {
         let me = state.to_move;
         // K-15: this is the side's next decision; whatever it is, the obligation is over.
-        state.must_move[me.index()] = 0;
-        let Some(value) = mv.throw() else {
+        state.must_move[me] = 0;
+        let Some(value) = mv.throw().map(Throw::get) else {
             // A plain pass: no stored throw can move, so every one is lost (K-5). With
             // immediate throws the single throw still gives another throw if it is a 1, 4
             // or 5, as it would have while collecting throws.
@@ -990,7 +992,7 @@ impl Ruleset for Kendall {
             ));
         }
         for side in Side::BOTH {
-            let square = state.must_move[side.index()];
+            let square = state.must_move[side];
             if square != 0 && (square > GATE || !board.pieces_of(side).has(square)) {
                 return Err(bad_field(
                     must_move_field(side),
@@ -1070,9 +1072,9 @@ impl Ruleset for Kendall {
             Some(phase) => phase == "throw",
             None => !held,
         };
-        let mut must_move = [0u8; 2];
+        let mut must_move = PerSide::both(0u8);
         for side in Side::BOTH {
-            must_move[side.index()] = setup
+            must_move[side] = setup
                 .number_field(must_move_field(side), 1, 30)?
                 .unwrap_or(0);
         }
@@ -1171,11 +1173,11 @@ mod tests {
                     [from, expected],
                     "{from} forward by {v}"
                 );
-                assert_eq!(ahead.throw(), Some(v));
+                assert_eq!(ahead.throw(), Throw::new(v));
                 if from > v && from <= 26 {
                     let behind = backward[usize::from(v)][usize::from(from)];
                     assert_eq!(behind.step_codes(0), [from, from - v], "{from} back by {v}");
-                    assert_eq!(behind.throw(), Some(v));
+                    assert_eq!(behind.throw(), Throw::new(v));
                 }
             }
         }

@@ -143,7 +143,7 @@ proptest! {
             prop_assert!(matches!(rules.phase(&state), Phase::Move(side) if side == me));
             let moves = rules.legal_moves(&state);
             for mv in &moves {
-                match mv.throw() {
+                match mv.throw().map(u8::from) {
                     Some(v) => prop_assert!(state.stored(v) > 0, "{mv} spends no stored throw"),
                     None => prop_assert!(moves.len() == 1, "plain pass beside {moves:?}"),
                 }
@@ -154,7 +154,7 @@ proptest! {
             check_state(&rules, &state).map_err(TestCaseError::fail)?;
             let [from, to] = squares_of(mv);
             let turn_goes_on = matches!(rules.phase(&state), Phase::Move(side) if side == me);
-            match mv.throw() {
+            match mv.throw().map(u8::from) {
                 None => prop_assert!(!turn_goes_on, "a plain pass ends the turn"),
                 Some(v) => {
                     if turn_goes_on {

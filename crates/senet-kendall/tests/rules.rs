@@ -431,7 +431,7 @@ fn k_17_the_first_side_to_bear_off_every_piece_wins() {
     let next = play(&rules, &state, "30-off/1");
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.points, [7, 5]);
+    assert_eq!(outcome.points, senet_core::PerSide::new(7, 5));
     // The game ends mid-turn: the unused 4 is gone, nothing more can be played.
     assert_eq!(next.stored_count(), 0);
     assert!(rules.legal_moves(&next).is_empty());
@@ -523,7 +523,10 @@ fn option_pieces_five_sets_on_1_to_10_opening_10_to_11() {
     // Five pieces off win.
     let state = pos_with(&rules, &[30], &[1], "throws=2");
     let next = play(&rules, &state, "30-off/2");
-    assert_eq!(rules.outcome(&next).unwrap().points, [5, 4]);
+    assert_eq!(
+        rules.outcome(&next).unwrap().points,
+        senet_core::PerSide::new(5, 4)
+    );
 }
 
 #[test]

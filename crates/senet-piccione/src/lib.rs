@@ -34,8 +34,8 @@
 
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
-    Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
-    SquareSet, Sticks, ThrowingDevice,
+    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
+    SquareSet, Sticks, ThrowingDevice, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -48,13 +48,10 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The squares whose landing gives an extra throw (P-9).
-pub const EXTRA_THROW_SQUARES: SquareSet = SquareSet::from_bits_truncate(1 << 15 | 1 << 26);
+pub const EXTRA_THROW_SQUARES: SquareSet = SquareSet::of([15, 26]);
 
 /// The square that sends a piece landing on it back to hand (P-10).
-pub const RETURN_SQUARE: Square = match Square::checked(27) {
-    Some(sq) => sq,
-    None => Square::FIRST,
-};
+pub const RETURN_SQUARE: Square = Square::at(27);
 
 /// The squares from which a piece never moves backward (P-11).
 const NO_BACKWARD: u32 = 1 << 28 | 1 << 29 | 1 << 30;
@@ -86,10 +83,13 @@ pub struct Piccione;
 /// piece that has just entered (P-3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PiccioneState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
+    turn: TurnState<PiccioneExtra>,
+}
+
+/// What a [`PiccioneState`] remembers beyond board, side and throw; read it through
+/// [`PiccioneState::extra_throws`] and [`PiccioneState::entered_must_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PiccioneExtra {
     /// Extra throws the side to act will take once the current throw is used up (P-2, P-3,
     /// P-9).
     extra_throws: u8,
@@ -97,31 +97,18 @@ pub struct PiccioneState {
     entered_must_move: bool,
 }
 
+senet_core::deref_to_turn_state!(PiccioneState, PiccioneExtra);
+
 impl PiccioneState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
-    }
-
     /// Extra throws earned by the side to act and not yet taken.
     pub fn extra_throws(&self) -> u8 {
-        self.extra_throws
+        self.extra.extra_throws
     }
 
     /// Whether the current (or next) throw must move the piece that has just entered on
     /// square 1 (P-3).
     pub fn entered_must_move(&self) -> bool {
-        self.entered_must_move
+        self.extra.entered_must_move
     }
 }
 
@@ -611,12 +598,14 @@ impl Ruleset for Piccione {
     fn initial_state(&self) -> PiccioneState {
         // P-1: every piece in hand; the first player (Black) throws first.
         PiccioneState {
-            board: BitBoard::new(SquareSet::EMPTY, SquareSet::EMPTY, [0, 0], [PIECES, PIECES])
-                .unwrap_or_default(),
-            to_move: Side::Black,
-            throw: 0,
-            extra_throws: 0,
-            entered_must_move: false,
+            turn: TurnState::new(
+                BitBoard::EMPTY.with_in_hand(PerSide::both(PIECES)),
+                Side::Black,
+                PiccioneExtra {
+                    extra_throws: 0,
+                    entered_must_move: false,
+                },
+            ),
         }
     }
 
@@ -631,27 +620,25 @@ impl Ruleset for Piccione {
             // P-12: the first side to bear off every piece wins; there is no score.
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: [0, 0],
+                points: PerSide::both(0),
             })
-        } else if state.throw == 0 {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut PiccioneState, value: u8) {
-        state.throw = value;
+        state.turn.throw_unchecked(value);
     }
 
     fn generate_moves(&self, state: &PiccioneState, moves: &mut MoveList) {
         moves.clear();
         // A throw the sticks cannot show is clamped so that no step sequence outgrows a move.
-        let t = state.throw.min(MAX_STEPS as u8);
-        if t == 0 || Piccione::finished(&state.board).is_some() {
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Piccione::finished(&state.board).is_none() => t.get().min(MAX_STEPS as u8),
+            _ => return,
+        };
         let board = &state.board;
         let me = state.to_move;
         let mine = board.pieces_of(me).bits();
@@ -660,7 +647,7 @@ impl Ruleset for Piccione {
         let hand = board.hand_count(me);
         let root = Node::new(mine, hand, board.off_count(me));
         // Whether to search forward (or backward) split throws from the board.
-        let forward = if state.entered_must_move {
+        let forward = if state.turn.extra.entered_must_move {
             // P-3 / P-7: the entered piece must move at least one square; a piece on 1 moves
             // forward onto one of 2..=1+t.
             if mine & 1 << 1 == 0 || empty & SquareSet::range(2, 1 + t).bits() == 0 {
@@ -685,7 +672,7 @@ impl Ruleset for Piccione {
                 return;
             }
         };
-        let must = state.entered_must_move;
+        let must = state.turn.extra.entered_must_move;
         if t == 1 {
             // A throw of 1 cannot be split: one step per movable piece, all different.
             let mut origins = if forward {
@@ -729,19 +716,20 @@ impl Ruleset for Piccione {
 
     fn play_unchecked(&self, state: &mut PiccioneState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
-        let board = &mut state.board;
+        let Some(t) = state.turn.take_throw() else {
+            return;
+        };
+        let board = &mut state.turn.board;
         if mv.is_pass() {
-            if state.entered_must_move && board.pieces_of(me).has(1) {
+            if state.turn.extra.entered_must_move && board.pieces_of(me).has(1) {
                 // P-7: the entered piece could not move: back to hand.
                 board.take(me, Square::FIRST);
                 board.set_in_hand(me, board.hand_count(me).saturating_add(1));
             }
             // P-8: the turn ends, with any extra throws still to come.
-            state.entered_must_move = false;
-            state.extra_throws = 0;
-            state.to_move = me.opponent();
+            state.turn.extra.entered_must_move = false;
+            state.turn.extra.extra_throws = 0;
+            state.turn.to_move = me.opponent();
             return;
         }
         let mut earned: u8 = u8::from(t == 5); // P-2
@@ -772,15 +760,15 @@ impl Ruleset for Piccione {
                 }
             }
         }
-        state.entered_must_move = entered;
-        state.extra_throws = state.extra_throws.saturating_add(earned);
+        state.turn.extra.entered_must_move = entered;
+        state.turn.extra.extra_throws = state.turn.extra.extra_throws.saturating_add(earned);
         if Piccione::finished(board).is_some() {
-            state.extra_throws = 0;
-            state.entered_must_move = false;
-        } else if state.extra_throws > 0 {
-            state.extra_throws -= 1;
+            state.turn.extra.extra_throws = 0;
+            state.turn.extra.entered_must_move = false;
+        } else if state.turn.extra.extra_throws > 0 {
+            state.turn.extra.extra_throws -= 1;
         } else {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -811,19 +799,25 @@ impl Ruleset for Piccione {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        if state.throw != 0 && !self.device().can_show(state.throw) {
+        if let Some(t) = state.throw
+            && !self.device().can_show(t.get())
+        {
             return Err(PositionError::BadField {
                 name: "throw".to_string(),
-                value: state.throw.to_string(),
+                value: t.to_string(),
                 reason: "the sticks show 1 to 5 (P-2)".to_string(),
             });
         }
-        if finished && (state.throw != 0 || state.extra_throws != 0 || state.entered_must_move) {
+        if finished
+            && (state.throw.is_some()
+                || state.turn.extra.extra_throws != 0
+                || state.turn.extra.entered_must_move)
+        {
             return Err(PositionError::Inconsistent(
                 "a throw, an extra throw or an entry is pending after the game ended".to_string(),
             ));
         }
-        if state.entered_must_move && !board.pieces_of(state.to_move).has(1) {
+        if state.turn.extra.entered_must_move && !board.pieces_of(state.to_move).has(1) {
             return Err(PositionError::BadField {
                 name: "entered_must_move".to_string(),
                 value: "true".to_string(),
@@ -837,21 +831,16 @@ impl Ruleset for Piccione {
     }
 
     fn to_setup(&self, state: &PiccioneState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
+        let mut setup = state.turn.to_setup();
+        let hand = state.board.hand_counts();
+        if hand != PerSide::both(0) {
+            let [black, white] = hand.into_array();
+            setup.push_field("hand", format!("{black},{white}"));
         }
-        let hand = [
-            state.board.hand_count(Side::Black),
-            state.board.hand_count(Side::White),
-        ];
-        if hand != [0, 0] {
-            setup.push_field("hand", format!("{},{}", hand[0], hand[1]));
+        if state.turn.extra.extra_throws != 0 {
+            setup.push_field("extra_throws", state.turn.extra.extra_throws);
         }
-        if state.extra_throws != 0 {
-            setup.push_field("extra_throws", state.extra_throws);
-        }
-        if state.entered_must_move {
+        if state.turn.extra.entered_must_move {
             setup.push_field("entered_must_move", "true");
         }
         setup
@@ -861,12 +850,12 @@ impl Ruleset for Piccione {
         setup.check_fields(Self::FIELD_INFO)?;
         let hand = match setup.field("hand") {
             Some(value) => parse_hand(value)?,
-            None => [0, 0],
+            None => PerSide::both(0),
         };
         let mut board = BitBoard::new(
             setup.board.pieces_of(Side::Black),
             setup.board.pieces_of(Side::White),
-            [0, 0],
+            PerSide::both(0),
             hand,
         )?;
         for side in Side::BOTH {
@@ -881,13 +870,14 @@ impl Ruleset for Piccione {
             // Pieces neither on the board nor in hand are off (the notation's default).
             board.set_off(side, PIECES - placed);
         }
-        let state = PiccioneState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 5)?.unwrap_or(0),
+        let turn = TurnState::read_setup(setup, board, 5)?;
+        let extra = PiccioneExtra {
             extra_throws: setup.number_field("extra_throws", 0, u8::MAX)?.unwrap_or(0),
             entered_must_move: setup.choice_field("entered_must_move", &["true", "false"])?
                 == Some("true"),
+        };
+        let state = PiccioneState {
+            turn: turn.with_extra(extra),
         };
         self.validate(&state)?;
         Ok(state)
@@ -902,7 +892,7 @@ fn put_piece(board: &mut BitBoard, side: Side, sq: Square) {
 }
 
 /// Reads the `hand` field: Black's and White's pieces in hand, as `3,2`.
-fn parse_hand(value: &str) -> Result<[u8; 2], PositionError> {
+fn parse_hand(value: &str) -> Result<PerSide<u8>, PositionError> {
     let bad = || PositionError::BadField {
         name: "hand".to_string(),
         value: value.to_string(),
@@ -910,7 +900,10 @@ fn parse_hand(value: &str) -> Result<[u8; 2], PositionError> {
     };
     let (black, white) = value.split_once(',').ok_or_else(bad)?;
     let count = |text: &str| text.parse::<u8>().ok().filter(|&n| n <= PIECES);
-    Ok([count(black).ok_or_else(bad)?, count(white).ok_or_else(bad)?])
+    Ok(PerSide::new(
+        count(black).ok_or_else(bad)?,
+        count(white).ok_or_else(bad)?,
+    ))
 }
 
 #[cfg(test)]
@@ -935,7 +928,7 @@ mod tests {
 
     #[test]
     fn hand_field_reads_two_counts() {
-        assert_eq!(parse_hand("3,2"), Ok([3, 2]));
+        assert_eq!(parse_hand("3,2"), Ok(PerSide::new(3, 2)));
         for bad in ["3", "6,0", "a,1", "1,2,3", ""] {
             assert!(parse_hand(bad).is_err(), "{bad}");
         }

@@ -128,7 +128,7 @@ fn to_move(steps: &[(u8, u8)], forward: bool) -> Move {
 
 /// The legal moves, rule by rule.
 fn reference_moves(state: &PiccioneState) -> Vec<Move> {
-    let Some(t) = state.pending_throw() else {
+    let Some(t) = state.pending_throw().map(u8::from) else {
         return Vec::new();
     };
     let board = MailboxBoard::from(state.board());
@@ -144,8 +144,8 @@ fn reference_moves(state: &PiccioneState) -> Vec<Move> {
     }
     let root = Partial {
         mine,
-        hand: board.hand[me.index()],
-        off: board.off[me.index()],
+        hand: board.hand[me],
+        off: board.off[me],
         extras: 0,
         moved_from_one: false,
         steps: Vec::new(),
@@ -193,20 +193,19 @@ fn reference_moves(state: &PiccioneState) -> Vec<Move> {
 fn reference_after(state: &PiccioneState, mv: Move) -> (MailboxBoard, Side, u8, bool) {
     let mut board = MailboxBoard::from(state.board());
     let me = state.to_move();
-    let i = me.index();
     if mv.is_pass() {
         if state.entered_must_move() && board.at(1) == Some(me) {
             board.squares[0] = None; // P-7
-            board.hand[i] += 1;
+            board.hand[me] += 1;
         }
         return (board, me.opponent(), 0, false); // P-8
     }
-    let mut earned = u8::from(state.pending_throw() == Some(5)); // P-2
+    let mut earned = u8::from(state.pending_throw() == senet_core::Throw::new(5)); // P-2
     let mut entered = false;
     for step in mv.steps() {
         match step.from {
             Place::Hand => {
-                board.hand[i] -= 1;
+                board.hand[me] -= 1;
                 board.squares[0] = Some(me);
                 earned += 1; // P-3
                 entered = true;
@@ -216,8 +215,8 @@ fn reference_after(state: &PiccioneState, mv: Move) -> (MailboxBoard, Side, u8, 
             Place::Off => unreachable!(),
         }
         match step.to {
-            Place::Off => board.off[i] += 1,
-            Place::Board(to) if to.get() == 27 => board.hand[i] += 1,
+            Place::Off => board.off[me] += 1,
+            Place::Board(to) if to.get() == 27 => board.hand[me] += 1,
             Place::Board(to) => {
                 board.squares[usize::from(to.get() - 1)] = Some(me);
                 earned += u8::from(to.get() == 15 || to.get() == 26);
@@ -226,7 +225,7 @@ fn reference_after(state: &PiccioneState, mv: Move) -> (MailboxBoard, Side, u8, 
         }
     }
     let extras = state.extra_throws() + earned;
-    if board.off[i] == 5 {
+    if board.off[me] == 5 {
         (board, me, 0, false)
     } else if extras > 0 {
         (board, me, extras - 1, entered)

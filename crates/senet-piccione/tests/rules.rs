@@ -279,7 +279,7 @@ fn p_12_the_first_side_to_bear_off_all_its_pieces_wins() {
     let next = play(&state, "30-off");
     let outcome = Piccione.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.points, [0, 0]);
+    assert_eq!(outcome.points, senet_core::PerSide::new(0, 0));
     assert!(Piccione.legal_moves(&next).is_empty());
     // Nothing is pending after the end, even after a 5 or a landing on 26.
     let state = pos(&[26], &[5], 5, "hand=0,4");

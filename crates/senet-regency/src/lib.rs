@@ -25,9 +25,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
-    check_pending_throw,
+    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
+    Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -40,13 +40,14 @@ pub const RULES_REVISION: u32 = 1;
 pub const PIECES: u8 = 5;
 
 /// The squares where a piece cannot be attacked (R-10 b).
-pub const SAFE_SQUARES: SquareSet =
-    SquareSet::from_bits_truncate(1 << 26 | 1 << 28 | 1 << 29 | 1 << 30);
+pub const SAFE_SQUARES: SquareSet = SquareSet::of([26, 28, 29, 30]);
 
-const SQ15: Square = match Square::checked(15) {
-    Some(sq) => sq,
-    None => Square::FIRST,
-};
+/// The start: odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10, after the
+/// even set's forced first move 10→11 with the deciding 1.
+const START: BitBoard =
+    BitBoard::alternating(PIECES).with_step(Side::Black, Square::at(10), Square::at(11));
+
+const SQ15: Square = Square::at(15);
 const SQ27: u8 = 27;
 const SQ30: u8 = 30;
 
@@ -179,7 +180,7 @@ impl Regency {
     #[inline]
     fn legal_origins(&self, state: &RegencyState, t: u8) -> SquareSet {
         let origins = self.movable(&state.board, state.to_move, t);
-        if state.to_move == Side::White && !state.white_opened && origins.has(9) {
+        if state.to_move == Side::White && !state.white_opened() && origins.has(9) {
             SquareSet::range(9, 9)
         } else {
             origins
@@ -193,7 +194,7 @@ impl Regency {
         if dest > SQ30 || (dest == SQ30 && self.exit == ExitRule::LandOnThirty) {
             Move::bear_off(from)
         } else {
-            Move::step(from, Square::new(dest).unwrap_or(Square::LAST))
+            Move::from_codes_unchecked(from.get(), dest)
         }
     }
 
@@ -218,32 +219,16 @@ impl Regency {
 /// odd set) has made its first move yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RegencyState {
-    board: BitBoard,
-    to_move: Side,
-    /// The throw waiting to be used; 0 when the side to act must throw.
-    throw: u8,
-    white_opened: bool,
+    /// Its `extra` says whether White has opened.
+    turn: TurnState<bool>,
 }
 
+senet_core::deref_to_turn_state!(RegencyState, bool);
+
 impl RegencyState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// The throw waiting to be used, if the side to act has thrown.
-    pub fn pending_throw(&self) -> Option<u8> {
-        (self.throw != 0).then_some(self.throw)
-    }
-
     /// Whether White has made its first move (after which R-5 no longer applies).
     pub fn white_opened(&self) -> bool {
-        self.white_opened
+        self.turn.extra
     }
 }
 
@@ -364,15 +349,9 @@ impl Ruleset for Regency {
     }
 
     fn initial_state(&self) -> RegencyState {
-        // odd set (White) on 1,3,5,7,9, even set (Black) on 2,4,6,8,10; R-4: the even
-        // set's forced first move 10→11 with the deciding 1, after which it throws again.
-        let black = SquareSet::from_bits_truncate(1 << 2 | 1 << 4 | 1 << 6 | 1 << 8 | 1 << 11);
-        let white = SquareSet::from_bits_truncate(1 << 1 | 1 << 3 | 1 << 5 | 1 << 7 | 1 << 9);
+        // after the forced first move the even set throws again.
         RegencyState {
-            board: BitBoard::new(black, white, [0, 0], [0, 0]).unwrap_or_default(),
-            to_move: Side::Black,
-            throw: 0,
-            white_opened: false,
+            turn: TurnState::new(START, Side::Black, false),
         }
     }
 
@@ -387,30 +366,27 @@ impl Ruleset for Regency {
             // the first side to bear off every piece wins.
             Phase::Over(Outcome {
                 winner: Some(winner),
-                points: match winner {
-                    Side::Black => [Regency::score(&state.board, winner), 0],
-                    Side::White => [0, Regency::score(&state.board, winner)],
-                },
+                points: PerSide::only(winner, Regency::score(&state.board, winner)),
             })
-        } else if state.throw == 0 {
-            Phase::Throw(state.to_move)
         } else {
-            Phase::Move(state.to_move)
+            state.turn.phase()
         }
     }
 
     #[inline]
     fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
-        state.throw = value;
+        state.turn.throw_unchecked(value);
     }
 
     #[inline]
     fn generate_moves(&self, state: &RegencyState, moves: &mut MoveList) {
-        let t = state.throw;
-        if t == 0 || Regency::finished(&state.board).is_some() {
-            moves.clear();
-            return;
-        }
+        let t = match state.throw {
+            Some(t) if Regency::finished(&state.board).is_none() => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
         let origins = self.legal_origins(state, t);
         // A piece has at most one move for a throw (see `MoveList::assign_one_per_origin` for
         // why the candidates are filled without branching on how many there are).
@@ -428,10 +404,10 @@ impl Ruleset for Regency {
     }
 
     fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
-        let t = state.throw;
-        if t == 0 || Regency::finished(&state.board).is_some() || mv.throw().is_some() {
-            return false;
-        }
+        let t = match state.throw {
+            Some(t) if Regency::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
+            _ => return false,
+        };
         let origins = self.legal_origins(state, t);
         if mv.is_pass() {
             return origins.is_empty();
@@ -447,18 +423,19 @@ impl Ruleset for Regency {
     #[inline]
     fn play_unchecked(&self, state: &mut RegencyState, mv: Move) {
         let me = state.to_move;
-        let t = state.throw;
-        state.throw = 0;
+        let Some(t) = state.turn.take_throw() else {
+            return;
+        };
         if mv.is_pass() {
             // R-7 / I-4: an unusable throw ends the whole turn, unless the option keeps the
             // extra throw of a 1, 4 or 6.
             if !(self.lost_throw_keeps_extra_throw && Regency::gives_extra_throw(t)) {
-                state.to_move = me.opponent();
+                state.turn.to_move = me.opponent();
             }
             return;
         }
         let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.board) else {
+        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
             return;
         };
         match Square::new(to) {
@@ -495,10 +472,10 @@ impl Ruleset for Regency {
             }
         }
         if me == Side::White {
-            state.white_opened = true;
+            state.turn.extra = true;
         }
         if !Regency::gives_extra_throw(t) {
-            state.to_move = me.opponent();
+            state.turn.to_move = me.opponent();
         }
     }
 
@@ -528,9 +505,8 @@ impl Ruleset for Regency {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        check_pending_throw(
+        state.turn.check_throw(
             &self.device(),
-            state.throw,
             Regency::finished(board).is_some(),
             "the sticks show 1, 2, 3, 4 or 6 (R-2)",
         )?;
@@ -538,11 +514,8 @@ impl Ruleset for Regency {
     }
 
     fn to_setup(&self, state: &RegencyState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
-        if state.throw != 0 {
-            setup.push_field("throw", state.throw);
-        }
-        if !state.white_opened {
+        let mut setup = state.turn.to_setup();
+        if !state.white_opened() {
             setup.push_field("white_opened", "false");
         }
         setup
@@ -551,11 +524,10 @@ impl Ruleset for Regency {
     fn read_setup(&self, setup: &Setup) -> Result<RegencyState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
         let board = setup.board_with_rest_off(PIECES)?;
+        let turn = TurnState::read_setup(setup, board, 6)?;
+        let white_opened = setup.choice_field("white_opened", &["true", "false"])? != Some("false");
         let state = RegencyState {
-            board,
-            to_move: setup.to_move,
-            throw: setup.number_field("throw", 1, 6)?.unwrap_or(0),
-            white_opened: setup.choice_field("white_opened", &["true", "false"])? != Some("false"),
+            turn: turn.with_extra(white_opened),
         };
         self.validate(&state)?;
         Ok(state)

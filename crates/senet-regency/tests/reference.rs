@@ -17,7 +17,7 @@ fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
     let board = MailboxBoard::from(state.board());
     let me = state.to_move();
     let opp = me.opponent();
-    let Some(t) = state.pending_throw() else {
+    let Some(t) = state.pending_throw().map(u8::from) else {
         return Vec::new();
     };
     let t = i32::from(t);

@@ -280,7 +280,7 @@ fn r_15_i_5_first_to_finish_wins_and_scores_three_two_one() {
     let next = play(&rules, &state, "29-off");
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
-    assert_eq!(outcome.points, [3 + 2 + 1, 0]);
+    assert_eq!(outcome.points, senet_core::PerSide::new(3 + 2 + 1, 0));
     assert_eq!(rules.legal_moves(&next).len(), 0);
     let mut copy = next;
     assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));

@@ -391,7 +391,7 @@ impl EndgameSpace for KendallEndgame {
             }
         };
         let squares = |positions: u32| SquareSet::from_bits_truncate(positions << 1);
-        let board = BitBoard::new(squares(mine), squares(theirs), [0, 0], [0, 0]).ok()?;
+        let board = BitBoard::from_pieces(squares(mine), squares(theirs)).ok()?;
         // The side to act is Black; pieces not on the board are off.
         let mut setup = Setup::new(board, Side::Black);
         if let Some(square) = must {

@@ -264,8 +264,7 @@ impl EndgameSpace for RegencyEndgame {
             }
             SquareSet::from_bits_truncate(bits)
         };
-        let board =
-            BitBoard::new(to_squares(mine_at), to_squares(theirs_at), [0, 0], [0, 0]).ok()?;
+        let board = BitBoard::from_pieces(to_squares(mine_at), to_squares(theirs_at)).ok()?;
         // The side to act is Black; pieces not on the board are off; White has opened.
         self.rules.read_setup(&Setup::new(board, Side::Black)).ok()
     }
