@@ -19,7 +19,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::conformance::walk_random_game;
+use senet_testkit::conformance::walk_random_game;
 use senet::registry::{AnyRuleset, RulesetVisitor};
 use senet::{Action, Game, GameRecord, Move, RecordError, Ruleset, RulesetSpec, Setup};
 

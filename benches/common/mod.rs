@@ -5,7 +5,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::conformance::{sample_states, with_each_throw};
+use senet_testkit::conformance::{sample_states, with_each_throw};
 use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
 
 /// The seed of every corpus.

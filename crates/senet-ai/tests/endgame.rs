@@ -176,7 +176,7 @@ fn expectiminimax_searched_deep_enough_agrees_with_the_solver() {
         .step_by(7)
         .filter_map(|i| space.state(i))
         .filter(|s| s.board().all_pieces().iter().all(|sq| sq.get() > 20))
-        .flat_map(|s| senet_core::conformance::with_each_throw(&rules, &s))
+        .flat_map(|s| senet_testkit::conformance::with_each_throw(&rules, &s))
         .map(|(_, s)| s)
         .filter(|s| rules.legal_moves(s).len() > 1)
         .take(12)

@@ -15,7 +15,7 @@ use senet_ai::{
     Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, PlayerSpec,
     PlayerSpecError, RaceEvaluator, ValueKind,
 };
-use senet_core::conformance::{scenario, with_each_throw};
+use senet_testkit::conformance::{scenario, with_each_throw};
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
@@ -445,7 +445,7 @@ fn the_perfect_player_never_chooses_an_illegal_move() {
     let rules = *table.space().rules();
     let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let states = senet_core::conformance::sample_states(&rules, &mut rng, 300, 2000, |p| {
+    let states = senet_testkit::conformance::sample_states(&rules, &mut rng, 300, 2000, |p| {
         matches!(p, Phase::Move(_))
     });
     let mut covered = 0;

@@ -11,7 +11,7 @@ use senet_ai::{
     Budget, Expectiminimax, Greedy, Mcts, Perfect, Player, PlayerError, PlayerSpec,
     PlayerSpecError, Pruning, RandomPlayer, ValueKind,
 };
-use senet_core::conformance::{sample_states, scenario};
+use senet_testkit::conformance::{sample_states, scenario};
 use senet_core::{DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset};
 use senet_regency::{ExitRule, Regency, RegencyState};
 

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_bell::{Bell, MarkedSquares};
-use senet_core::conformance::{arbitrary_action, check_random_game, check_refused_actions};
+use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 use senet_core::{Board, Game, Move, MoveList, PlayoutEnd, Ruleset, Side, random_playout};
 
 fn rules_strategy() -> impl Strategy<Value = Bell> {
@@ -89,7 +89,7 @@ proptest! {
     ) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut seen = 0;
-        let (start, _) = senet_core::conformance::walk_random_game(&rules, &mut rng, 10_000, |_| {
+        let (start, _) = senet_testkit::conformance::walk_random_game(&rules, &mut rng, 10_000, |_| {
             seen += 1;
             seen <= skip
         });

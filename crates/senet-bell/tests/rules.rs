@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_bell::{Bell, BellState, MarkedSquares, PIECES};
-use senet_core::conformance::{check_state, move_strings, scenario};
+use senet_testkit::conformance::{check_state, move_strings, scenario};
 use senet_core::{
     Board, FourSidedDie, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
     SquareSet, ThrowingDevice, draw_seats,

@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_botermans::{Botermans, BotermansState};
-use senet_core::conformance::{move_strings, scenario};
+use senet_testkit::conformance::{move_strings, scenario};
 use senet_core::{
     Board, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Square, SquareSet,
     Sticks, ThrowingDevice, draw_seats,

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, Pieces};
-use senet_core::conformance::{arbitrary_action, check_random_game, check_refused_actions};
+use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 use senet_core::{Action, Game, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
 
 fn rules_strategy() -> impl Strategy<Value = Cemea> {

@@ -5,7 +5,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, CemeaState, Pieces};
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
+use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Square};
 
 fn square(n: i32) -> Square {

@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, CemeaState, Pieces};
-use senet_core::conformance::{move_strings, scenario};
+use senet_testkit::conformance::{move_strings, scenario};
 use senet_core::{
     Board, Game, Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
     SquareSet, StandardDevice, Sticks, ThrowingDevice, draw_seats,

@@ -28,7 +28,6 @@
 #![deny(missing_docs)]
 
 mod board;
-pub mod conformance;
 mod error;
 mod game;
 mod moves;

@@ -11,7 +11,7 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use senet_core::conformance::{
+use senet_testkit::conformance::{
     arbitrary_action, check_decision, check_random_game, check_refused_actions, check_state,
     walk_random_game,
 };

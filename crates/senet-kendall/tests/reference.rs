@@ -6,7 +6,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use senet_core::conformance::{compare_generators, sample_states};
+use senet_testkit::conformance::{compare_generators, sample_states};
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Setup, Side, Square};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 

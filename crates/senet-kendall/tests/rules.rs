@@ -7,7 +7,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{check_state, move_strings, scenario};
+use senet_testkit::conformance::{check_state, move_strings, scenario};
 use senet_core::{
     Board, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks,
     ThrowingDevice, draw_seats,
@@ -753,7 +753,7 @@ fn choice_a_plain_pass_only_when_nothing_else_is_possible() {
     let mut rng = ChaCha8Rng::seed_from_u64(44);
     let mut checked = 0;
     for _ in 0..50 {
-        senet_core::conformance::walk_random_game(&rules, &mut rng, 10_000, |state| {
+        senet_testkit::conformance::walk_random_game(&rules, &mut rng, 10_000, |state| {
             if let Phase::Move(_) = rules.phase(state) {
                 let list = rules.legal_moves(state);
                 let plain = list.contains(&Move::PASS);

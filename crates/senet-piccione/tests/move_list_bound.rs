@@ -12,7 +12,7 @@
 //! cargo test --release -p senet-piccione --test move_list_bound -- --ignored
 //! ```
 
-use senet_core::conformance::scenario;
+use senet_testkit::conformance::scenario;
 use senet_core::{MOVE_LIST_CAPACITY, MoveList, Ruleset};
 use senet_piccione::Piccione;
 

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use senet_core::conformance::{
+use senet_testkit::conformance::{
     arbitrary_action, check_random_game, check_refused_actions, walk_random_game,
 };
 use senet_core::{Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};

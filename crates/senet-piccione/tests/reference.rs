@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
+use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 use senet_core::{MailboxBoard, Move, Phase, Place, Ruleset, Side, Square, Step};
 use senet_piccione::{Piccione, PiccioneState};
 

@@ -1,7 +1,7 @@
 //! One test (at least) per rule, interpretation and scenario of `docs/rules/piccione.md`.
 //! Each test fails if its rule is broken.
 
-use senet_core::conformance::{move_strings, scenario};
+use senet_testkit::conformance::{move_strings, scenario};
 use senet_core::{
     Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PlayError, PositionError, Ruleset, SeatRule,
     Side, SquareSet, Sticks, ThrowingDevice,

@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{arbitrary_action, check_random_game, check_refused_actions};
+use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 use senet_core::{Game, MoveList, PlayoutEnd, Ruleset, random_playout};
 use senet_regency::{ExitRule, Regency};
 

@@ -4,7 +4,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
+use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Side, Square};
 use senet_regency::{ExitRule, Regency, RegencyState};
 

@@ -6,12 +6,10 @@
 
 use rand_core::Rng;
 
-use crate::board::Board;
-use crate::game::{Action, Game};
-use crate::moves::{Move, MoveList};
-use crate::ruleset::{Phase, Ruleset};
-use crate::side::Side;
-use crate::throw::{ThrowingDevice, uniform_below};
+use senet_core::{
+    Action, Board, Game, Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, TurnCounter,
+    uniform_below,
+};
 
 /// Checks the invariants every reachable state keeps: it validates, each side's pieces on the
 /// board, off, in hand and captured ([`Ruleset::captured`]) add up to the ruleset's number,
@@ -98,7 +96,7 @@ pub fn check_decision<R: Ruleset>(
 
 /// A spread of single-step moves (and passes) for probing legality checks.
 fn probe_moves() -> impl Iterator<Item = Move> {
-    use crate::square::{Place, Square};
+    use senet_core::{Place, Square, Step};
     let squares = (1..=30u8).filter_map(|n| Square::new(n).ok());
     let steps = squares.flat_map(|from| {
         [1i8, 2, 3, 4, 5, 6, -1, -3]
@@ -107,7 +105,7 @@ fn probe_moves() -> impl Iterator<Item = Move> {
             .chain(core::iter::once(Move::bear_off(from)))
     });
     let enter = Square::new(1).map(|one| {
-        Move::from_step(crate::moves::Step {
+        Move::from_step(Step {
             from: Place::Hand,
             to: Place::Board(one),
         })
@@ -128,7 +126,7 @@ pub fn walk_random_game<R: Ruleset, G: Rng + ?Sized>(
     let device = rules.device();
     let mut moves = MoveList::new();
     let mut state = rules.initial_state();
-    let mut counter = crate::playout::TurnCounter::default();
+    let mut counter = TurnCounter::default();
     loop {
         let phase = rules.phase(&state);
         if let Some(side) = phase.side()
@@ -300,7 +298,7 @@ pub fn compare_generators<R: Ruleset>(
 /// (e.g. `"throw=2"`; may be empty). Squares outside 1..=30 are ignored.
 ///
 /// ```
-/// use senet_core::conformance::scenario;
+/// use senet_testkit::conformance::scenario;
 /// let text = scenario(&[12], &[14, 15], "throw=2");
 /// assert_eq!(text, format!("{}B.WW{} b throw=2", ".".repeat(11), ".".repeat(15)));
 /// ```

@@ -1,0 +1,13 @@
+//! Test helpers shared by the senet crates; not published.
+//!
+//! - [`conformance`]: the checks every [`Ruleset`](senet_core::Ruleset) implementation must
+//!   pass (state invariants, decision points, refused actions), and random walks to find
+//!   states to check.
+//!
+//! Ruleset crates, the facade, `senet-ai` and the benches take it as a dev-dependency, so the
+//! published crates keep only the game API.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod conformance;
