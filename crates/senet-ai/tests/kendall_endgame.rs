@@ -15,9 +15,10 @@ use senet_ai::{
     Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, PlayerSpec,
     PlayerSpecError, RaceEvaluator, ValueKind,
 };
-use senet_testkit::conformance::{scenario, with_each_throw};
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
+use senet_testkit::conformance::with_each_throw;
+use senet_testkit::scenario::scenario;
 
 const TOLERANCE: f64 = 1e-9;
 

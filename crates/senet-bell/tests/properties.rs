@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_bell::{Bell, MarkedSquares};
-use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 use senet_core::{Board, Game, Move, MoveList, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 
 fn rules_strategy() -> impl Strategy<Value = Bell> {
     (any::<bool>(), any::<bool>()).prop_map(|(ludii, capture)| {

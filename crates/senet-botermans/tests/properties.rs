@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_botermans::Botermans;
-use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 use senet_core::{Game, MoveList, PlayoutEnd, Ruleset, random_playout};
+use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 
 fn rules_strategy() -> impl Strategy<Value = Botermans> {
     any::<bool>().prop_map(|on| Botermans::default().with_blockade_of_three(on))

@@ -5,8 +5,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, CemeaState, Pieces};
-use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Square};
+use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 
 fn square(n: i32) -> Square {
     Square::new(n as u8).unwrap()

@@ -11,12 +11,12 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
+use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_jequier::{BackwardPriority, Jequier, SafeSquares, StartRule};
 use senet_testkit::conformance::{
     arbitrary_action, check_decision, check_random_game, check_refused_actions, check_state,
     walk_random_game,
 };
-use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
-use senet_jequier::{BackwardPriority, Jequier, SafeSquares, StartRule};
 
 fn rules_strategy() -> impl Strategy<Value = Jequier> {
     (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(safe, start, back)| {

@@ -5,9 +5,9 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 use senet_core::{MailboxBoard, Move, Phase, Place, Ruleset, Side, Square};
 use senet_jequier::{BackwardPriority, Jequier, JequierState, SafeSquares, StartRule};
+use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 
 fn square(n: i32) -> Square {
     Square::new(n as u8).unwrap()

@@ -7,11 +7,11 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
+use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 use senet_testkit::conformance::{
     arbitrary_action, check_random_game, check_refused_actions, check_state, walk_random_game,
 };
-use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
-use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
 fn rules_from_bits(bits: u8) -> Kendall {
     Kendall::default()

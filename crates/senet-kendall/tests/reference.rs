@@ -6,9 +6,9 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
-use senet_testkit::conformance::{compare_generators, sample_states};
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Setup, Side, Square};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
+use senet_testkit::conformance::{compare_generators, sample_states};
 
 fn square(n: i32) -> Square {
     Square::new(n as u8).unwrap()

@@ -7,11 +7,11 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
+use senet_core::{Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
+use senet_piccione::Piccione;
 use senet_testkit::conformance::{
     arbitrary_action, check_random_game, check_refused_actions, walk_random_game,
 };
-use senet_core::{Game, MAX_STEPS, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
-use senet_piccione::Piccione;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 use senet_core::{MailboxBoard, Move, Phase, Place, Ruleset, Side, Square, Step};
 use senet_piccione::{Piccione, PiccioneState};
+use senet_testkit::conformance::{compare_generators, sample_states, with_each_throw};
 
 /// A partial move of the side `me`: its squares, pieces in hand and off, landings on 15/26,
 /// whether the piece on square 1 has moved, and the steps as (from, length) pairs.

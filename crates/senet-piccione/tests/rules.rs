@@ -1,16 +1,13 @@
 //! One test (at least) per rule, interpretation and scenario of `docs/rules/piccione.md`.
 //! Each test fails if its rule is broken.
 
-use senet_testkit::conformance::{move_strings, scenario};
 use senet_core::{
     Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PlayError, PositionError, Ruleset, SeatRule,
     Side, SquareSet, Sticks, ThrowingDevice,
 };
 use senet_piccione::{Piccione, PiccioneState};
 
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
+senet_testkit::scenario_helpers!(Piccione);
 
 /// A scenario position: `me` (Black, to move) and `opp` (White) on the listed squares,
 /// `throw` pending (0: none), and `fields` added. Unless `fields` says otherwise, the
@@ -29,20 +26,6 @@ fn pos(me: &[u8], opp: &[u8], throw: u8, fields: &str) -> PiccioneState {
     Piccione
         .parse_position(&scenario(me, opp, &all.join(" ")))
         .unwrap()
-}
-
-fn moves(state: &PiccioneState) -> Vec<String> {
-    move_strings(&Piccione, state)
-}
-
-fn play(state: &PiccioneState, mv: &str) -> PiccioneState {
-    let mut next = *state;
-    Piccione.try_play(&mut next, mv.parse().unwrap()).unwrap();
-    next
-}
-
-fn black(state: &PiccioneState) -> SquareSet {
-    state.board().pieces_of(Side::Black)
 }
 
 fn phase(state: &PiccioneState) -> Phase {

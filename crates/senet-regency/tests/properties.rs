@@ -6,9 +6,9 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 use senet_core::{Game, MoveList, PlayoutEnd, Ruleset, random_playout};
 use senet_regency::{ExitRule, Regency};
+use senet_testkit::conformance::{arbitrary_action, check_random_game, check_refused_actions};
 
 fn rules_strategy() -> impl Strategy<Value = Regency> {
     (any::<bool>(), any::<bool>(), 0..3u8, any::<bool>()).prop_map(

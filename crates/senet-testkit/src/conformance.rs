@@ -292,39 +292,3 @@ pub fn compare_generators<R: Ruleset>(
         ))
     }
 }
-
-/// The position notation of a specification scenario: the side to move (`me`, Black) and the
-/// opponent (`opp`, White) on the listed squares, Black to act, followed by `fields`
-/// (e.g. `"throw=2"`; may be empty). Squares outside 1..=30 are ignored.
-///
-/// ```
-/// use senet_testkit::conformance::scenario;
-/// let text = scenario(&[12], &[14, 15], "throw=2");
-/// assert_eq!(text, format!("{}B.WW{} b throw=2", ".".repeat(11), ".".repeat(15)));
-/// ```
-pub fn scenario(me: &[u8], opp: &[u8], fields: &str) -> String {
-    let mut board = ['.'; 30];
-    for (squares, letter) in [(me, 'B'), (opp, 'W')] {
-        for &n in squares {
-            if (1..=30).contains(&n) {
-                board[usize::from(n - 1)] = letter;
-            }
-        }
-    }
-    let mut text: String = board.iter().collect();
-    text.push_str(" b");
-    if !fields.is_empty() {
-        text.push(' ');
-        text.push_str(fields);
-    }
-    text
-}
-
-/// The legal moves of `state` in notation, in generation order.
-pub fn move_strings<R: Ruleset>(rules: &R, state: &R::State) -> Vec<String> {
-    rules
-        .legal_moves(state)
-        .iter()
-        .map(ToString::to_string)
-        .collect()
-}

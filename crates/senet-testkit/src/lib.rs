@@ -3,6 +3,8 @@
 //! - [`conformance`]: the checks every [`Ruleset`](senet_core::Ruleset) implementation must
 //!   pass (state invariants, decision points, refused actions), and random walks to find
 //!   states to check.
+//! - [`scenario`]: the helpers rule tests open with: positions from lists of squares, moves
+//!   played from notation, move lists as notation ([`scenario_helpers!`]).
 //!
 //! Ruleset crates, the facade, `senet-ai` and the benches take it as a dev-dependency, so the
 //! published crates keep only the game API.
@@ -11,3 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod conformance;
+pub mod scenario;
+
+/// Re-exported for the macros, which name its types.
+pub use senet_core;
