@@ -5,6 +5,7 @@
 //!   states to check.
 //! - [`scenario`]: the helpers rule tests open with: positions from lists of squares, moves
 //!   played from notation, move lists as notation ([`scenario_helpers!`]).
+//! - [`properties`]: the property suite every ruleset passes ([`ruleset_properties!`]).
 //!
 //! Ruleset crates, the facade, `senet-ai` and the benches take it as a dev-dependency, so the
 //! published crates keep only the game API.
@@ -13,7 +14,11 @@
 #![deny(missing_docs)]
 
 pub mod conformance;
+pub mod properties;
 pub mod scenario;
 
 /// Re-exported for the macros, which name its types.
 pub use senet_core;
+
+/// Re-exported for the macros, which run `proptest!`.
+pub use proptest;
