@@ -6,6 +6,8 @@
 //! - [`scenario`]: the helpers rule tests open with: positions from lists of squares, moves
 //!   played from notation, move lists as notation ([`scenario_helpers!`]).
 //! - [`properties`]: the property suite every ruleset passes ([`ruleset_properties!`]).
+//! - [`reference`]: the loop that compares each ruleset's move generator with its reference
+//!   generator on at least [`reference::MIN_PAIRS`] decision points.
 //!
 //! Ruleset crates, the facade, `senet-ai` and the benches take it as a dev-dependency, so the
 //! published crates keep only the game API.
@@ -15,6 +17,7 @@
 
 pub mod conformance;
 pub mod properties;
+pub mod reference;
 pub mod scenario;
 
 /// Re-exported for the macros, which name its types.
