@@ -32,8 +32,7 @@
 
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet,
-    check_pending_throw,
+    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -343,7 +342,7 @@ impl Ruleset for Bell {
         }
         let origins = self.legal_origins(&state.board, state.to_move, t);
         // One move per legal origin, of at most ten pieces; Be-4: with none, the turn passes.
-        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
             Move::from_codes_unchecked(from, from.wrapping_add(t))
         });
     }
@@ -421,7 +420,7 @@ impl Ruleset for Bell {
                 state.to_move.opponent()
             )));
         }
-        check_pending_throw(
+        kernel::check_pending_throw(
             &self.device(),
             state.throw,
             over,

@@ -36,8 +36,7 @@
 
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
-    check_pending_throw,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -319,7 +318,7 @@ impl Ruleset for Botermans {
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
         // Every origin has exactly one move (forward or backward by the throw); B-9: with no
         // move either way the throw is lost and the only choice is a pass.
-        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
             Botermans::move_from(from, t, forward)
         });
     }
@@ -405,7 +404,7 @@ impl Ruleset for Botermans {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        check_pending_throw(
+        kernel::check_pending_throw(
             &self.device(),
             state.throw,
             Botermans::finished(board).is_some(),

@@ -64,7 +64,7 @@
 use senet_core::{
     BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, check_pending_throw,
+    StandardDevice, Sticks, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -575,7 +575,7 @@ impl Ruleset for Cemea {
         }
         let (origins, direction) = self.origins(&state.board, me, t);
         // Every origin has exactly one move; C-5 / I-1 (4): with none the throw is lost.
-        moves.assign_one_per_origin::<MAX_PIECES>(origins, |from| {
+        kernel::assign_one_per_origin::<MAX_PIECES>(moves, origins, |from| {
             Cemea::move_from(from, t, direction)
         });
     }
@@ -706,7 +706,7 @@ impl Ruleset for Cemea {
         } else {
             "the sticks show 1, 2, 3, 4 or 6 (C-2)"
         };
-        check_pending_throw(&self.device(), state.throw, over, shows)?;
+        kernel::check_pending_throw(&self.device(), state.throw, over, shows)?;
         Ok(())
     }
 

@@ -26,8 +26,7 @@
 
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks,
-    check_pending_throw,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -412,7 +411,7 @@ impl Ruleset for Regency {
             return;
         }
         let origins = self.legal_origins(state, t);
-        // A piece has at most one move for a throw (see `MoveList::assign_one_per_origin` for
+        // A piece has at most one move for a throw (see `kernel::assign_one_per_origin` for
         // why the candidates are filled without branching on how many there are).
         let exit_at = if self.exit == ExitRule::LandOnThirty {
             SQ30
@@ -420,7 +419,7 @@ impl Ruleset for Regency {
             31
         };
         // with no legal move the throw is lost: the only choice is a pass.
-        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
             let dest = from.wrapping_add(t);
             let to = if dest >= exit_at { 31 } else { dest };
             Move::from_codes_unchecked(from, to)
@@ -528,7 +527,7 @@ impl Ruleset for Regency {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        check_pending_throw(
+        kernel::check_pending_throw(
             &self.device(),
             state.throw,
             Regency::finished(board).is_some(),
