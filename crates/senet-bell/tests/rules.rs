@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_bell::{Bell, MarkedSquares, PIECES};
 use senet_core::{
-    Board, FourSidedDie, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
+    Board, FourSidedDie, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
     ThrowingDevice, draw_seats,
 };
 use senet_testkit::conformance::check_state;
@@ -416,18 +416,8 @@ fn impossible_positions_are_typed_errors() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Bell::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    for text in ["2-3", "1-4", "2-4", "pass", "2-5/3"] {
-        let err = game.play(text.parse().unwrap()).unwrap_err();
-        assert!(matches!(err, PlayError::IllegalMove { .. }), "{text}");
-        assert_eq!(game, before);
-    }
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
+    let illegal = ["2-3", "1-4", "2-4", "pass", "2-5/3"];
+    let mut game = assert_illegal_moves_refused(Bell::default(), 3, &illegal);
     game.play("2-5".parse().unwrap()).unwrap();
     assert_eq!(game.state().captured(Side::White), 1);
 }

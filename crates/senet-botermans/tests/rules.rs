@@ -9,8 +9,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_botermans::Botermans;
 use senet_core::{
-    Board, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks,
-    ThrowingDevice, draw_seats,
+    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice,
+    draw_seats,
 };
 
 senet_testkit::scenario_helpers!(Botermans, throw);
@@ -450,21 +450,5 @@ fn positions_read_their_fields_and_refuse_impossible_states() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Botermans::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    let err = game.play("9-12".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        PlayError::IllegalMove {
-            side: Side::Black,
-            ..
-        }
-    ));
-    assert_eq!(game, before);
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
-    assert_eq!(game, before);
+    assert_illegal_moves_refused(Botermans::default(), 3, &["9-12"]);
 }

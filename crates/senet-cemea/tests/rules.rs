@@ -9,8 +9,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, Pieces};
 use senet_core::{
-    Board, Game, Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
-    StandardDevice, Sticks, ThrowingDevice, draw_seats,
+    Board, Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, StandardDevice,
+    Sticks, ThrowingDevice, draw_seats,
 };
 
 senet_testkit::scenario_helpers!(Cemea, throw);
@@ -553,18 +553,8 @@ fn positions_read_their_fields_and_refuse_impossible_states() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Cemea::default());
-    game.throw(2).unwrap();
+    let mut game = assert_illegal_moves_refused(Cemea::default(), 2, &["2-4"]);
     let before = game.clone();
-    let err = game.play("2-4".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        PlayError::IllegalMove {
-            side: Side::Black,
-            ..
-        }
-    ));
-    assert_eq!(game, before);
     assert_eq!(
         game.play(Move::PASS).unwrap_err().to_string(),
         "pass is not a legal move for Black now"

@@ -8,8 +8,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{
-    Board, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks,
-    ThrowingDevice, draw_seats,
+    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice,
+    draw_seats,
 };
 use senet_kendall::{Kendall, KendallState, MAX_STORED_THROWS, PieceCount, ThrowTiming};
 use senet_testkit::conformance::check_state;
@@ -893,18 +893,8 @@ fn impossible_positions_are_typed_errors() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Kendall::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    for text in ["15-18", "15-18/2", "14-17/3", "pass", "pass/3", "1-4/3"] {
-        let err = game.play(text.parse().unwrap()).unwrap_err();
-        assert!(matches!(err, PlayError::IllegalMove { .. }), "{text}");
-        assert_eq!(game, before);
-    }
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
+    let illegal = ["15-18", "15-18/2", "14-17/3", "pass", "pass/3", "1-4/3"];
+    let mut game = assert_illegal_moves_refused(Kendall::default(), 3, &illegal);
     game.play("15-18/3".parse().unwrap()).unwrap();
     assert_eq!(game.phase(), Phase::Throw(Side::White));
 }

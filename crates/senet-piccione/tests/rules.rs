@@ -433,19 +433,7 @@ fn position_fields_have_defaults_and_are_validated() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Piccione);
-    game.throw(2).unwrap();
-    let before = game.clone();
-    for text in ["enter", "1-3", "hand-2"] {
-        if let Ok(mv) = text.parse() {
-            assert!(matches!(game.play(mv), Err(PlayError::IllegalMove { .. })));
-            assert_eq!(game, before);
-        }
-    }
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
+    let mut game = assert_illegal_moves_refused(Piccione, 2, &["enter", "1-3", "hand-2"]);
     game.play(Move::PASS).unwrap();
     assert_eq!(game.phase(), Phase::Throw(Side::White));
 }

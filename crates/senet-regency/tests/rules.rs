@@ -9,8 +9,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{
-    Board, Game, Move, Phase, PlayError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice,
-    draw_seats,
+    Board, Move, Phase, PlayError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice, draw_seats,
 };
 use senet_regency::{ExitRule, Regency, RegencyState};
 
@@ -397,21 +396,5 @@ fn r_s9_no_bearing_off_while_a_piece_is_outside_row_three() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Regency::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    let err = game.play("9-12".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        PlayError::IllegalMove {
-            side: Side::Black,
-            ..
-        }
-    ));
-    assert_eq!(game, before);
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
-    assert_eq!(game, before);
+    assert_illegal_moves_refused(Regency::default(), 3, &["9-12"]);
 }

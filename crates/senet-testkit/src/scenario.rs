@@ -5,7 +5,7 @@
 //! [`scenario_helpers!`](crate::scenario_helpers) binds them to one ruleset's default value,
 //! under the short names every `tests/rules.rs` uses.
 
-use senet_core::{Ruleset, Side, Square, SquareSet};
+use senet_core::{Game, PlayError, Ruleset, Side, Square, SquareSet};
 
 use crate::conformance::check_state;
 
@@ -126,7 +126,8 @@ pub fn pieces<R: Ruleset>(rules: &R, state: &R::State, side: Side) -> SquareSet 
 }
 
 /// Defines the short helpers a rule test file opens with, bound to the default value of the
-/// ruleset type given: `sq`, `set`, `scenario` and `move_strings` (from this module),
+/// ruleset type given: `sq`, `set`, `scenario`, `move_strings` and
+/// `assert_illegal_moves_refused` (from this module),
 /// `moves_of(rules, state)` and `moves(state)` (notation), `play_with(rules, state, mv)` and
 /// `play(state, mv)`, `throw_with(rules, state, value)`, `black(state)` and `white(state)`
 /// (their squares).
@@ -174,7 +175,7 @@ macro_rules! scenario_helpers {
     };
     ($rules:ty) => {
         #[allow(unused_imports)]
-        use $crate::scenario::{move_strings, scenario, set, sq};
+        use $crate::scenario::{assert_illegal_moves_refused, move_strings, scenario, set, sq};
 
         #[allow(dead_code)]
         fn moves_of(
@@ -229,4 +230,39 @@ macro_rules! scenario_helpers {
             $crate::scenario::pieces(&<$rules>::default(), state, $crate::senet_core::Side::White)
         }
     };
+}
+
+/// Starts a game under `rules` and throws `throw` for Black; then each of the `illegal` moves
+/// (in notation) must be refused as an illegal move of Black, and a second throw refused
+/// because a move is expected, each leaving the game exactly as it was. Returns the game,
+/// still waiting for Black's move.
+///
+/// # Panics
+/// When the throw is refused, a move does not parse, or a refusal is missing, of another
+/// kind, or changes the game.
+pub fn assert_illegal_moves_refused<R: Ruleset>(rules: R, throw: u8, illegal: &[&str]) -> Game<R> {
+    let mut game = Game::new(rules);
+    game.throw(throw).unwrap();
+    let before = game.clone();
+    for text in illegal {
+        let mv = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let refused = game.play(mv);
+        assert!(
+            matches!(
+                refused,
+                Err(PlayError::IllegalMove {
+                    side: Side::Black,
+                    ..
+                })
+            ),
+            "{text}: {refused:?}"
+        );
+        assert_eq!(game, before, "{text}");
+    }
+    assert!(matches!(
+        game.throw(throw),
+        Err(PlayError::MoveExpected(Side::Black))
+    ));
+    assert_eq!(game, before);
+    game
 }
