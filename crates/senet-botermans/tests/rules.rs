@@ -9,8 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_botermans::Botermans;
 use senet_core::{
-    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice,
-    draw_seats,
+    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, draw_seats,
 };
 
 senet_testkit::scenario_helpers!(Botermans, throw);
@@ -36,18 +35,7 @@ fn b_02_sticks_with_no_marked_side_counting_six() {
     let rules = Botermans::default();
     let device = rules.device();
     assert_eq!(device, Sticks::ZERO_IS_SIX);
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
-    let mut state = rules.initial_state();
-    assert_eq!(
-        rules.try_throw(&mut state, 5),
-        Err(PlayError::ImpossibleThrow(5))
-    );
-    assert_eq!(state, rules.initial_state());
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)], &[5]);
 }
 
 // ---------------------------------------------------------------- opening and turn

@@ -34,17 +34,7 @@ fn c_02_sticks_with_no_marked_side_counting_six() {
     let rules = Cemea::default();
     let device = rules.device();
     assert_eq!(device, StandardDevice::Sticks(Sticks::ZERO_IS_SIX));
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
-    let mut state = rules.initial_state();
-    assert_eq!(
-        rules.try_throw(&mut state, 5),
-        Err(PlayError::ImpossibleThrow(5))
-    );
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)], &[5]);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{
     Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks,
-    ThrowingDevice, draw_seats,
+    draw_seats,
 };
 use senet_jequier::{BLACK_START, BackwardPriority, Jequier, SafeSquares, StartRule, WHITE_START};
 
@@ -37,19 +37,7 @@ fn j_01_five_pieces_a_side_odd_set_on_odd_squares_even_set_on_even() {
 fn j_02_sticks_with_no_marked_side_counting_six() {
     let rules = Jequier::default();
     assert_eq!(rules.device(), Sticks::ZERO_IS_SIX);
-    let table: Vec<(u8, u32)> = rules
-        .device()
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
-    let mut state = rules.initial_state();
-    assert_eq!(
-        rules.try_throw(&mut state, 5),
-        Err(PlayError::ImpossibleThrow(5))
-    );
-    assert_eq!(state, rules.initial_state());
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)], &[5]);
 }
 
 #[test]

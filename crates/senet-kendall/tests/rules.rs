@@ -8,8 +8,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{
-    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice,
-    draw_seats,
+    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, draw_seats,
 };
 use senet_kendall::{Kendall, KendallState, MAX_STORED_THROWS, PieceCount, ThrowTiming};
 use senet_testkit::conformance::check_state;
@@ -62,20 +61,7 @@ fn k_02_sticks_with_no_marked_side_counting_five() {
     let rules = Kendall::default();
     let device = rules.device();
     assert_eq!(device, Sticks::ZERO_IS_FIVE);
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)]);
-    let mut state = rules.initial_state();
-    for impossible in [0, 6] {
-        assert_eq!(
-            rules.try_throw(&mut state, impossible),
-            Err(PlayError::ImpossibleThrow(impossible))
-        );
-    }
-    assert_eq!(state, rules.initial_state());
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)], &[0, 6]);
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! Each test fails if its rule is broken.
 
 use senet_core::{
-    Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PlayError, PositionError, Ruleset, SeatRule,
-    Side, SquareSet, Sticks, ThrowingDevice,
+    Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PositionError, Ruleset, SeatRule, Side,
+    SquareSet, Sticks,
 };
 use senet_piccione::{Piccione, PiccioneState};
 
@@ -58,18 +58,7 @@ fn p_01_five_pieces_a_side_all_in_hand_and_the_first_player_starts() {
 #[test]
 fn p_02_sticks_with_no_marked_side_counting_five_and_a_five_throws_again() {
     assert_eq!(Piccione.device(), Sticks::ZERO_IS_FIVE);
-    let table: Vec<(u8, u32)> = Piccione
-        .device()
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)]);
-    let mut state = Piccione.initial_state();
-    assert_eq!(
-        Piccione.try_throw(&mut state, 6),
-        Err(PlayError::ImpossibleThrow(6))
-    );
+    assert_throws(&Piccione, &[(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)], &[6]);
     // A 5 gives another throw; a 4 does not.
     let next = play(&pos(&[3], &[], 5, ""), "3-8");
     assert_eq!(phase(&next), Phase::Throw(Side::Black));

@@ -5,7 +5,7 @@
 //! [`scenario_helpers!`](crate::scenario_helpers) binds them to one ruleset's default value,
 //! under the short names every `tests/rules.rs` uses.
 
-use senet_core::{Game, PlayError, Ruleset, Side, Square, SquareSet};
+use senet_core::{Game, PlayError, Ruleset, Side, Square, SquareSet, ThrowingDevice};
 
 use crate::conformance::check_state;
 
@@ -126,7 +126,7 @@ pub fn pieces<R: Ruleset>(rules: &R, state: &R::State, side: Side) -> SquareSet 
 }
 
 /// Defines the short helpers a rule test file opens with, bound to the default value of the
-/// ruleset type given: `sq`, `set`, `scenario`, `move_strings` and
+/// ruleset type given: `sq`, `set`, `scenario`, `move_strings`, `assert_throws` and
 /// `assert_illegal_moves_refused` (from this module),
 /// `moves_of(rules, state)` and `moves(state)` (notation), `play_with(rules, state, mv)` and
 /// `play(state, mv)`, `throw_with(rules, state, value)`, `black(state)` and `white(state)`
@@ -175,7 +175,9 @@ macro_rules! scenario_helpers {
     };
     ($rules:ty) => {
         #[allow(unused_imports)]
-        use $crate::scenario::{assert_illegal_moves_refused, move_strings, scenario, set, sq};
+        use $crate::scenario::{
+            assert_illegal_moves_refused, assert_throws, move_strings, scenario, set, sq,
+        };
 
         #[allow(dead_code)]
         fn moves_of(
@@ -265,4 +267,30 @@ pub fn assert_illegal_moves_refused<R: Ruleset>(rules: R, throw: u8, illegal: &[
     ));
     assert_eq!(game, before);
     game
+}
+
+/// The device of `rules` has exactly the outcomes `table` (value and weight, in order), its
+/// weights add up to its denominator, and each `impossible` value is refused by
+/// [`Ruleset::try_throw`] as an impossible throw, leaving the initial state unchanged.
+///
+/// # Panics
+/// When one of these fails.
+pub fn assert_throws<R: Ruleset>(rules: &R, table: &[(u8, u32)], impossible: &[u8]) {
+    let device = rules.device();
+    let outcomes: Vec<(u8, u32)> = device
+        .outcomes()
+        .iter()
+        .map(|o| (o.value, o.weight))
+        .collect();
+    assert_eq!(outcomes, table);
+    let total: u32 = table.iter().map(|&(_, weight)| weight).sum();
+    assert_eq!(device.denominator(), total);
+    let mut state = rules.initial_state();
+    for &value in impossible {
+        assert_eq!(
+            rules.try_throw(&mut state, value),
+            Err(PlayError::ImpossibleThrow(value))
+        );
+    }
+    assert!(state == rules.initial_state());
 }
