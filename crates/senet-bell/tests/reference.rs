@@ -3,17 +3,15 @@
 //! (position, throw) pairs taken from random games under every option combination.
 
 use senet_bell::{Bell, BellState, MarkedSquares};
-use senet_core::{MailboxBoard, Move};
-use senet_testkit::reference::{agree_after_each_throw, square};
+use senet_core::Move;
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Bell, state: &BellState) -> Vec<Move> {
-    let Some(t) = state.pending_throw() else {
+    let pending = state.pending_throw();
+    let Some((board, me, _, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
     let marked: &[i32] = match rules.marked_squares() {
         MarkedSquares::Bell => &[26, 27, 28, 29, 30],
         MarkedSquares::Ludii => &[15, 26, 27, 28, 29],

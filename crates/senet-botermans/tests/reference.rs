@@ -3,9 +3,9 @@
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 
 use senet_botermans::{Botermans, BotermansState};
-use senet_core::{MailboxBoard, Move};
+use senet_core::Move;
 use senet_testkit::reference::{
-    agree_after_each_throw, assert_is_legal_matches_generation, square,
+    agree_after_each_throw, assert_is_legal_matches_generation, decision_inputs, square,
 };
 
 /// Where a move ends, before any consequence of the landing.
@@ -17,13 +17,10 @@ enum End {
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw() else {
+    let pending = state.pending_throw();
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     // B-11: every piece of the side still on the board stands on 21–30.
     let all_home = (1..=20).all(|n| at(n) != Some(me));

@@ -3,9 +3,9 @@
 //! (position, throw) pairs taken from random games under every option combination.
 
 use senet_cemea::{Cemea, CemeaState, Pieces};
-use senet_core::{MailboxBoard, Move, Square};
+use senet_core::{Move, Square};
 use senet_testkit::reference::{
-    agree_after_each_throw, assert_is_legal_matches_generation, square,
+    agree_after_each_throw, assert_is_legal_matches_generation, decision_inputs, square,
 };
 
 /// What landing on a square would be.
@@ -20,13 +20,10 @@ enum Landing {
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw() else {
+    let pending = state.pending_throw();
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     // C-11 / I-3: a side with a piece on 27 is stranded; only a 4 does anything.
     if at(27) == Some(me) {

@@ -5,17 +5,14 @@
 
 use senet_core::{MailboxBoard, Move, Place, Ruleset, Side};
 use senet_jequier::{BackwardPriority, Jequier, JequierState, SafeSquares, StartRule};
-use senet_testkit::reference::{agree_after_each_throw, square};
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Jequier, state: &JequierState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw() else {
+    let pending = state.pending_throw();
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     let safe: [i32; 4] = match rules.safe_squares() {
         SafeSquares::Standard => [26, 28, 29, 30], // J-8

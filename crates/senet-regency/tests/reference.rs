@@ -2,19 +2,16 @@
 //! array of 30 squares and no bit tricks, must agree with the fast generator on more than
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 
-use senet_core::{MailboxBoard, Move, Side};
+use senet_core::{Move, Side};
 use senet_regency::{ExitRule, Regency, RegencyState};
-use senet_testkit::reference::{agree_after_each_throw, square};
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw() else {
+    let pending = state.pending_throw();
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     // every piece of the side on the board stands on 21–30.
     let all_in_row_three = (1..=20).all(|n| at(n) != Some(me));

@@ -4,7 +4,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::{Move, Phase, Ruleset, Square};
+use senet_core::{MailboxBoard, Move, Phase, Ruleset, Side, Square};
 
 use crate::conformance::{compare_generators, sample_states, with_each_throw};
 
@@ -107,4 +107,22 @@ pub fn assert_is_legal_matches_generation<R: Ruleset>(rules: &R, state: &R::Stat
             rules.position_string(state)
         );
     }
+}
+
+/// What a reference generator reads at a decision point: the board of `state` as a
+/// [`MailboxBoard`], the side to move `me` and its opponent, and the `pending` throw as an
+/// `i32`; `None` when no throw is pending (the reference then generates nothing).
+pub fn decision_inputs<R: Ruleset>(
+    rules: &R,
+    state: &R::State,
+    me: Side,
+    pending: Option<u8>,
+) -> Option<(MailboxBoard, Side, Side, i32)> {
+    let throw = i32::from(pending?);
+    Some((
+        MailboxBoard::from(rules.board(state)),
+        me,
+        me.opponent(),
+        throw,
+    ))
 }
