@@ -4,9 +4,7 @@
 
 use senet_cemea::{Cemea, CemeaState, Pieces};
 use senet_core::{Move, Square};
-use senet_testkit::reference::{
-    agree_after_each_throw, assert_is_legal_matches_generation, decision_inputs, square,
-};
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// What landing on a square would be.
 enum Landing {
@@ -121,18 +119,13 @@ fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
     let option_sets = all_option_sets();
     // Sticks have 5 values, the die 6: 7,000 positions per option set give over 100,000.
     let per_set = 7_000;
-    let mut pairs = 0usize;
     let mut seen = [0usize; 5]; // stranded, own landings, backward, jumps, exits
     agree_after_each_throw(
         &option_sets,
         3000,
         per_set,
         reference_moves,
-        |rules, t, decision, reference| {
-            pairs += 1;
-            if pairs.is_multiple_of(200) {
-                assert_is_legal_matches_generation(rules, decision);
-            }
+        |_, t, decision, reference| {
             let me = decision.to_move();
             seen[0] += usize::from(decision.stranded() == Some(me));
             for mv in reference {

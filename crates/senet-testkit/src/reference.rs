@@ -11,6 +11,10 @@ use crate::conformance::{compare_generators, sample_states, with_each_throw};
 /// The number of decision points every ruleset's generator is compared on, at least.
 pub const MIN_PAIRS: usize = 100_000;
 
+/// How often [`agree_after_each_throw`] also sweeps [`Ruleset::is_legal`] over every
+/// single-step move (a sweep costs about a thousand legality checks).
+pub const IS_LEGAL_EVERY: usize = 50;
+
 /// The square `n`, for reference generators that count in `i32`.
 ///
 /// # Panics
@@ -54,8 +58,9 @@ pub fn assert_agrees<R: Ruleset>(rules: &R, state: &R::State, reference: &[Move]
 /// The comparison of rulesets whose decisions follow a single throw: for each option set,
 /// `per_set` states waiting for a throw (see [`for_sampled_states`]), each followed by every
 /// value of the device. On every such decision point the fast generator must agree with
-/// `reference`; `visit(rules, throw, decision, reference_moves)` then runs the ruleset's own
-/// checks and tallies. Returns the number of decision points compared.
+/// `reference`, and on every [`IS_LEGAL_EVERY`]-th one [`Ruleset::is_legal`] must agree with
+/// generation ([`assert_is_legal_matches_generation`]); `visit(rules, throw, decision,
+/// reference_moves)` then runs the ruleset's own checks and tallies. Returns the number of decision points compared.
 ///
 /// # Panics
 /// On a disagreement, or when fewer than [`MIN_PAIRS`] decision points were compared.
@@ -78,6 +83,9 @@ pub fn agree_after_each_throw<R: Ruleset>(
                 let moves = reference(rules, &decision);
                 assert_agrees(rules, &decision, &moves);
                 pairs += 1;
+                if pairs.is_multiple_of(IS_LEGAL_EVERY) {
+                    assert_is_legal_matches_generation(rules, &decision);
+                }
                 visit(rules, throw, &decision, &moves);
             }
         },
