@@ -93,16 +93,8 @@ pub fn move_strings<R: Ruleset>(rules: &R, state: &R::State) -> Vec<String> {
 /// # Panics
 /// When the move does not parse, is refused, or leads to a state that fails the check.
 pub fn played<R: Ruleset>(rules: &R, state: &R::State, mv: &str) -> R::State {
-    let position = rules.position_string(state);
-    let parsed = mv
-        .parse()
-        .unwrap_or_else(|e| panic!("{position}: {mv}: {e}"));
-    let mut next = *state;
-    rules
-        .try_play(&mut next, parsed)
-        .unwrap_or_else(|e| panic!("{position}: {mv}: {e}"));
-    check_state(rules, &next).unwrap_or_else(|e| panic!("{position} then {mv}: {e}"));
-    next
+    let parsed = mv.parse().unwrap_or_else(|e| panic!("{mv}: {e}"));
+    checked_after(rules, state, mv, |next| rules.try_play(next, parsed))
 }
 
 /// The state after the throw `value`, which must be accepted; the result must pass
@@ -111,12 +103,22 @@ pub fn played<R: Ruleset>(rules: &R, state: &R::State, mv: &str) -> R::State {
 /// # Panics
 /// When the throw is refused or leads to a state that fails the check.
 pub fn thrown<R: Ruleset>(rules: &R, state: &R::State, value: u8) -> R::State {
+    let what = format!("throw {value}");
+    checked_after(rules, state, &what, |next| rules.try_throw(next, value))
+}
+
+/// The state after `act` (described by `what` in messages), which must succeed and lead to a
+/// state that passes [`check_state`].
+fn checked_after<R: Ruleset>(
+    rules: &R,
+    state: &R::State,
+    what: &str,
+    act: impl FnOnce(&mut R::State) -> Result<(), PlayError>,
+) -> R::State {
     let position = rules.position_string(state);
     let mut next = *state;
-    rules
-        .try_throw(&mut next, value)
-        .unwrap_or_else(|e| panic!("{position}: throw {value}: {e}"));
-    check_state(rules, &next).unwrap_or_else(|e| panic!("{position} then throw {value}: {e}"));
+    act(&mut next).unwrap_or_else(|e| panic!("{position}: {what}: {e}"));
+    check_state(rules, &next).unwrap_or_else(|e| panic!("{position} then {what}: {e}"));
     next
 }
 
