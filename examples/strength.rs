@@ -375,7 +375,7 @@ fn endgame_losses<R: Ruleset>(
             .into());
         }
         let mut found = Vec::new();
-        senet::conformance::walk_random_game(rules, &mut rng, args.turn_cap, |state| {
+        senet_testkit::conformance::walk_random_game(rules, &mut rng, args.turn_cap, |state| {
             if oracle.throw_value(state).is_some() {
                 found.push(*state);
             }

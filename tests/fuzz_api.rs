@@ -24,12 +24,12 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::conformance::{check_state, walk_random_game};
 use senet::registry::RulesetVisitor;
 use senet::{
     Board, Game, Move, MoveList, Phase, Place, PlayError, PlayoutEnd, Ruleset, Square, Step,
     ThrowingDevice,
 };
+use senet_testkit::conformance::{check_state, walk_random_game};
 
 /// One input to the checked API.
 #[derive(Clone, Debug)]

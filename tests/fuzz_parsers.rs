@@ -19,9 +19,9 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::conformance::walk_random_game;
 use senet::registry::{AnyRuleset, RulesetVisitor};
 use senet::{Action, Game, GameRecord, Move, RecordError, Ruleset, RulesetSpec, Setup};
+use senet_testkit::conformance::walk_random_game;
 
 /// The longest error message accepted: errors quote the offending input, but only a bounded
 /// part of it, so that hostile input cannot blow up logs.

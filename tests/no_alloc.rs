@@ -5,9 +5,9 @@ use std::hint::black_box;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::conformance::sample_states;
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
 use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
+use senet_testkit::conformance::sample_states;
 
 struct CountAllocations;
 

@@ -5,8 +5,8 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::conformance::{sample_states, with_each_throw};
 use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
+use senet_testkit::conformance::{sample_states, with_each_throw};
 
 /// The seed of every corpus.
 pub(crate) const CORPUS_SEED: u64 = 20_261_130;

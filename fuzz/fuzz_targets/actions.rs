@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use senet::conformance::check_state;
+use senet_testkit::conformance::check_state;
 use senet::registry::RulesetVisitor;
 use senet::{Game, Move, Place, Ruleset, Step};
 

@@ -43,7 +43,7 @@ fn main() {
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let mut samples = Vec::with_capacity(SAMPLES);
     while samples.len() < SAMPLES {
-        senet_core::conformance::walk_random_game(&rules, &mut rng, DEFAULT_TURN_CAP, |state| {
+        senet_testkit::conformance::walk_random_game(&rules, &mut rng, DEFAULT_TURN_CAP, |state| {
             if let Some(value) = table.value(state) {
                 samples.push((*state, value));
             }

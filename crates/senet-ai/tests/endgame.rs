@@ -1,27 +1,19 @@
 //! The endgame solver: its values satisfy the Bellman equation, agree with expectiminimax
 //! searched deep enough, survive the file format, and bad tables are refused.
 
-use std::sync::{Arc, OnceLock};
+mod common;
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use std::sync::OnceLock;
+
+use common::TOLERANCE;
+use senet_ai::Perfect;
 use senet_ai::endgame::table::{TableError, TableHeader};
 use senet_ai::endgame::{
-    EndgameError, EndgameSpace, EndgameTable, PolicySteps, PositionOracle, RegencyEndgame,
-    SolveOptions, ValueEncoding, read_for, solve, solve_for, supports_endgame,
+    EndgameError, EndgameSpace, EndgameTable, PolicySteps, RegencyEndgame, SolveOptions,
+    ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
-use senet_ai::{
-    Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, RaceEvaluator, ValueKind,
-};
-use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
+use senet_core::{Phase, Ruleset};
 use senet_regency::{ExitRule, Regency};
-
-const TOLERANCE: f64 = 1e-9;
-
-fn solved(rules: Regency, pieces: u8) -> EndgameTable<RegencyEndgame> {
-    let space = RegencyEndgame::new(rules, pieces).unwrap();
-    solve(space, &SolveOptions::default()).unwrap()
-}
 
 /// The default Regency endgames with up to two pieces a side, solved once for all tests.
 fn two_pieces() -> &'static EndgameTable<RegencyEndgame> {
@@ -29,30 +21,15 @@ fn two_pieces() -> &'static EndgameTable<RegencyEndgame> {
     TABLE.get_or_init(|| solved(Regency::default(), 2))
 }
 
-/// Decision points of the space: a random position waiting for a throw, then a throw drawn
-/// from the sticks, kept when it leaves more than one move (so at least two pieces a side).
-fn decisions(
-    table: &EndgameTable<RegencyEndgame>,
-    count: usize,
-    seed: u64,
-) -> Vec<senet_regency::RegencyState> {
-    let space = table.space();
-    let rules = space.rules();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..count * 100 {
-        if out.len() == count {
-            break;
-        }
-        let index = uniform_below(&mut rng, space.state_count() as u32) as usize;
-        let mut state = space.state(index).unwrap();
-        rules.throw_unchecked(&mut state, rules.device().sample(&mut rng));
-        if rules.legal_moves(&state).len() > 1 {
-            out.push(state);
-        }
-    }
-    assert_eq!(out.len(), count, "too few decisions with a choice");
-    out
+/// The tables of `rules` with up to `pieces` a side.
+fn solved(rules: Regency, pieces: u8) -> EndgameTable<RegencyEndgame> {
+    common::solved(RegencyEndgame::new(rules, pieces).unwrap())
+}
+
+common::endgame_suite! {
+    table: two_pieces(),
+    near_the_end: common::NearTheEnd { step: 7, lowest_square: 21, tolerance: 1e-9 },
+    leaves_tolerance: 1e-8,
 }
 
 #[test]
@@ -79,13 +56,8 @@ fn regency_sweeps_plainly_unless_policy_steps_are_asked_for() {
 
 #[test]
 fn solved_values_satisfy_the_bellman_equation_recomputed_from_the_turn_machine() {
-    let table = two_pieces();
-    assert_eq!(table.stats().states, 143_262);
-    assert!(table.stats().residual <= TOLERANCE);
-    // Independent of the solver's compiled programs: every throw and move replayed.
-    let residual = table.bellman_residual().unwrap();
-    assert!(residual <= TOLERANCE, "residual {residual:e}");
-    assert!(table.values().iter().all(|v| (0.0..=1.0).contains(v)));
+    assert_eq!(two_pieces().stats().states, 143_262);
+    common::assert_solved_to_the_tolerance(two_pieces());
 }
 
 #[test]
@@ -98,13 +70,7 @@ fn every_option_combination_solves_to_the_tolerance() {
         Regency::default().with_lost_throw_keeps_extra_throw(true),
     ];
     for rules in variants {
-        let table = solved(rules, 1);
-        let residual = table.bellman_residual().unwrap();
-        assert!(
-            residual <= TOLERANCE,
-            "{}: residual {residual:e}",
-            rules.spec()
-        );
+        common::assert_solved_to_the_tolerance(&solved(rules, 1));
     }
 }
 
@@ -135,128 +101,6 @@ fn r_14_a_lone_piece_on_29_wins_only_with_a_one() {
         .unwrap();
     let value = table.value(&state).unwrap();
     assert!((value - 16.0 / 34.0).abs() < 1e-8, "{value}");
-}
-
-#[test]
-fn mirrored_positions_share_their_value() {
-    let table = two_pieces();
-    let rules = table.space().rules();
-    let black = rules
-        .parse_position(&format!("{}B.W..B...W.. b", ".".repeat(18)))
-        .unwrap();
-    let white = rules
-        .parse_position(&format!("{}W.B..W...B.. w", ".".repeat(18)))
-        .unwrap();
-    assert_eq!(table.value(&black), table.value(&white));
-    assert!(table.value(&black).is_some());
-}
-
-/// An evaluator that scores every unfinished position the same.
-struct Constant(f64);
-
-impl<R: Ruleset> Evaluator<R> for Constant {
-    fn evaluate(&self, rules: &R, state: &R::State, side: Side) -> f64 {
-        match rules.phase(state) {
-            Phase::Over(o) => senet_ai::outcome_value(&o, side),
-            _ => self.0,
-        }
-    }
-}
-
-#[test]
-fn expectiminimax_searched_deep_enough_agrees_with_the_solver() {
-    // Unfinished leaves scored 0 give a lower bound of the true value, scored 1 an upper
-    // bound: the exact value must lie between, and the bracket closes as the search deepens
-    // (its width is at most the chance that the game is still going at the horizon). Small
-    // cases: every piece already in the last row.
-    let table = two_pieces();
-    let rules = *table.space().rules();
-    let space = table.space();
-    let positions: Vec<_> = (0..space.state_count())
-        .step_by(7)
-        .filter_map(|i| space.state(i))
-        .filter(|s| s.board().all_pieces().iter().all(|sq| sq.get() > 20))
-        .flat_map(|s| senet_core::conformance::with_each_throw(&rules, &s))
-        .map(|(_, s)| s)
-        .filter(|s| rules.legal_moves(s).len() > 1)
-        .take(12)
-        .collect();
-    assert_eq!(positions.len(), 12);
-    let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let mut mean_widths = Vec::new();
-    for depth in [1, 3, 5] {
-        let mut low = Expectiminimax::with_evaluator(Budget::Depth(depth), Constant(0.0));
-        let mut high = Expectiminimax::with_evaluator(Budget::Depth(depth), Constant(1.0));
-        let (mut total, mut count) = (0.0, 0.0);
-        for state in &positions {
-            let exact = perfect.exact_values(&rules, state).unwrap();
-            let lo = low.analyse(&rules, state, &mut rng).unwrap();
-            let hi = high.analyse(&rules, state, &mut rng).unwrap();
-            for ((e, l), h) in exact.iter().zip(lo.moves()).zip(hi.moves()) {
-                assert!(
-                    l.value <= e + 1e-9 && e - 1e-9 <= h.value,
-                    "{l:?} ≤ {e} ≤ {h:?}"
-                );
-                total += h.value - l.value;
-                count += 1.0;
-            }
-        }
-        mean_widths.push(total / count);
-    }
-    // Passes (throws that cannot be used) keep these games going, so the bracket closes
-    // slowly, but it must close.
-    let w = &mean_widths;
-    assert!(w.windows(2).all(|p| p[1] < p[0] - 0.02), "{w:?}");
-}
-
-#[test]
-fn expectiminimax_on_exact_leaves_reproduces_the_exact_values() {
-    // The table is a fixed point of the Bellman equation, so searching any depth with the
-    // table at the leaves gives back the exact value of every move (extra throws included).
-    let table = two_pieces();
-    let rules = *table.space().rules();
-    let oracle: Arc<dyn PositionOracle<Regency>> = Arc::new(table.clone());
-    let mut perfect = Perfect::with_default_fallback(&rules, Arc::clone(&oracle)).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    for depth in 1..=3 {
-        let evaluator = OracleEvaluator::new(Arc::clone(&oracle), RaceEvaluator::default());
-        let mut search = Expectiminimax::with_evaluator(Budget::Depth(depth), evaluator);
-        for state in decisions(table, 60, depth.into()) {
-            let exact = perfect.exact_values(&rules, &state).unwrap();
-            let searched = search.analyse(&rules, &state, &mut rng).unwrap();
-            for (e, s) in exact.iter().zip(searched.moves()) {
-                assert!(
-                    (e - s.value).abs() < 1e-8,
-                    "depth {depth}: {e} vs {}",
-                    s.value
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn perfect_play_uses_exact_values_and_picks_the_best() {
-    let table = two_pieces();
-    let rules = *table.space().rules();
-    let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    for state in decisions(table, 50, 3) {
-        let analysis = perfect.analyse(&rules, &state, &mut rng).unwrap();
-        assert_eq!(analysis.kind(), ValueKind::ExactWinProbability);
-        let best = analysis
-            .moves()
-            .iter()
-            .map(|m| m.value)
-            .fold(f64::NEG_INFINITY, f64::max);
-        assert_eq!(analysis.moves()[analysis.chosen_index()].value, best);
-    }
-    // Outside the tables (the opening) the fallback search decides.
-    let mut state = rules.initial_state();
-    rules.throw_unchecked(&mut state, 3);
-    let analysis = perfect.analyse(&rules, &state, &mut rng).unwrap();
-    assert_eq!(analysis.kind(), ValueKind::EstimatedWinProbability);
 }
 
 #[test]

@@ -3,34 +3,28 @@
 //! from the turn machine, agree with expectiminimax, and remember the piece that must move
 //! (K-15); configurations the space does not support are typed errors.
 
+mod common;
+
 use std::sync::{Arc, OnceLock};
 
+use common::TOLERANCE;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_ai::endgame::{
-    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, PositionOracle,
-    SolveOptions, ValueEncoding, read_for, solve, solve_for, supports_endgame,
+    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, SolveOptions,
+    ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
-use senet_ai::{
-    Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, PlayerSpec,
-    PlayerSpecError, RaceEvaluator, ValueKind,
-};
-use senet_core::conformance::{scenario, with_each_throw};
-use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
+use senet_ai::{Perfect, Player, PlayerSpec, PlayerSpecError, ValueKind};
+use senet_core::{Phase, Ruleset, Side, ThrowingDevice};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
-
-const TOLERANCE: f64 = 1e-9;
 
 fn immediate() -> Kendall {
     Kendall::default().with_throw_timing(ThrowTiming::Immediate)
 }
 
+/// The tables of `rules` with up to `pieces` a side.
 fn solved(rules: Kendall, pieces: u8) -> EndgameTable<KendallEndgame> {
-    solve(
-        KendallEndgame::new(rules, pieces).unwrap(),
-        &SolveOptions::default(),
-    )
-    .unwrap()
+    common::solved(KendallEndgame::new(rules, pieces).unwrap())
 }
 
 /// The default endgames with one piece a side, solved once for all tests.
@@ -47,43 +41,21 @@ fn two_pieces() -> &'static EndgameTable<KendallEndgame> {
 
 /// Black to act on `me`, White on `opp` (every other piece off), with position `fields`.
 fn position(me: &[u8], opp: &[u8], fields: &str) -> KendallState {
-    immediate()
-        .parse_position(&scenario(me, opp, fields))
-        .unwrap()
+    senet_testkit::scenario::position(&immediate(), me, opp, fields)
 }
 
-/// Decision points of the space: a random position waiting for a throw, then a throw drawn
-/// from the sticks, kept when it leaves more than one move.
-fn decisions(table: &EndgameTable<KendallEndgame>, count: usize, seed: u64) -> Vec<KendallState> {
-    let space = table.space();
-    let rules = space.rules();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..count * 200 {
-        if out.len() == count {
-            break;
-        }
-        let index = uniform_below(&mut rng, space.state_count() as u32) as usize;
-        let mut state = space.state(index).unwrap();
-        rules.throw_unchecked(&mut state, rules.device().sample(&mut rng));
-        if rules.legal_moves(&state).len() > 1 {
-            out.push(state);
-        }
-    }
-    assert_eq!(out.len(), count, "too few decisions with a choice");
-    out
+common::endgame_suite! {
+    table: two_pieces(),
+    near_the_end: common::NearTheEnd { step: 5, lowest_square: 24, tolerance: 1e-7 },
+    leaves_tolerance: 1e-7,
 }
 
 #[test]
 fn solved_values_satisfy_the_bellman_equation_recomputed_from_the_turn_machine() {
+    // The recomputation computes the positions passed through (K-15, the piece that must move
+    // is the mover's) from their throws by the table.
     for table in [one_piece(), two_pieces()] {
-        assert!(table.stats().residual <= TOLERANCE);
-        // Independent of the solver's compiled programs: every throw and move replayed, the
-        // positions passed through (K-15, the piece that must move is the mover's) computed
-        // from their throws by the table.
-        let residual = table.bellman_residual().unwrap();
-        assert!(residual <= TOLERANCE, "residual {residual:e}");
-        assert!(table.values().iter().all(|v| (0.0..=1.0).contains(v)));
+        common::assert_solved_to_the_tolerance(table);
     }
     assert_eq!(two_pieces().stats().states, 485_956);
 }
@@ -157,13 +129,7 @@ fn every_option_but_stored_throws_solves_to_the_tolerance() {
             .with_pieces(PieceCount::Five),
     ];
     for rules in variants {
-        let table = solved(rules, 1);
-        let residual = table.bellman_residual().unwrap();
-        assert!(
-            residual <= TOLERANCE,
-            "{}: residual {residual:e}",
-            rules.spec()
-        );
+        common::assert_solved_to_the_tolerance(&solved(rules, 1));
     }
 }
 
@@ -179,34 +145,21 @@ fn k_11_lone_pieces_on_29_and_28_need_a_2_and_a_3() {
 }
 
 #[test]
-fn mirrored_positions_share_their_value() {
-    let table = two_pieces();
-    let rules = table.space().rules();
-    let black = rules
-        .parse_position(&format!("{}B.W..B...W.. b", ".".repeat(18)))
-        .unwrap();
-    let white = rules
-        .parse_position(&format!("{}W.B..W...B.. w", ".".repeat(18)))
-        .unwrap();
-    assert_eq!(table.value(&black), table.value(&white));
-    assert!(table.value(&black).is_some());
-    // The same with the piece that must move (K-15).
-    let black = rules
-        .parse_position(&format!(
+fn mirrored_positions_with_a_piece_that_must_move_share_their_value() {
+    // K-15: the obligation is mirrored with the board.
+    common::assert_mirrors_share_their_value(
+        two_pieces(),
+        &format!(
             "{}W....B{} b must_move_w=15",
             ".".repeat(14),
             ".".repeat(10)
-        ))
-        .unwrap();
-    let white = rules
-        .parse_position(&format!(
+        ),
+        &format!(
             "{}B....W{} w must_move_b=15",
             ".".repeat(14),
             ".".repeat(10)
-        ))
-        .unwrap();
-    assert_eq!(table.value(&black), table.value(&white));
-    assert!(table.value(&black).is_some());
+        ),
+    );
 }
 
 #[test]
@@ -253,114 +206,6 @@ fn positions_play_never_reaches_are_outside_the_space() {
     let mut state = position(&[10, 12], &[20], "");
     rules.throw_unchecked(&mut state, 2);
     assert_eq!(space.index(&state), None);
-}
-
-/// An evaluator that scores every unfinished position the same.
-struct Constant(f64);
-
-impl<R: Ruleset> Evaluator<R> for Constant {
-    fn evaluate(&self, rules: &R, state: &R::State, side: Side) -> f64 {
-        match rules.phase(state) {
-            Phase::Over(o) => senet_ai::outcome_value(&o, side),
-            _ => self.0,
-        }
-    }
-}
-
-#[test]
-fn expectiminimax_searched_deep_enough_agrees_with_the_solver() {
-    // Unfinished leaves scored 0 give a lower bound of the true value, scored 1 an upper
-    // bound: the exact value lies between, and the bracket closes as the search deepens.
-    // Small cases: every piece at the gate or beyond, where games end soon.
-    let table = two_pieces();
-    let rules = *table.space().rules();
-    let space = table.space();
-    let positions: Vec<KendallState> = (0..space.state_count())
-        .step_by(5)
-        .filter_map(|i| space.state(i))
-        .filter(|s| s.board().all_pieces().iter().all(|sq| sq.get() >= 24))
-        .flat_map(|s| with_each_throw(&rules, &s))
-        .map(|(_, s)| s)
-        .filter(|s| rules.legal_moves(s).len() > 1)
-        .take(12)
-        .collect();
-    assert_eq!(positions.len(), 12);
-    let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    let mut mean_widths = Vec::new();
-    for depth in [1, 3, 5] {
-        let mut low = Expectiminimax::with_evaluator(Budget::Depth(depth), Constant(0.0));
-        let mut high = Expectiminimax::with_evaluator(Budget::Depth(depth), Constant(1.0));
-        let (mut total, mut count) = (0.0, 0.0);
-        for state in &positions {
-            let exact = perfect.exact_values(&rules, state).unwrap();
-            let lo = low.analyse(&rules, state, &mut rng).unwrap();
-            let hi = high.analyse(&rules, state, &mut rng).unwrap();
-            for ((e, l), h) in exact.iter().zip(lo.moves()).zip(hi.moves()) {
-                assert!(
-                    l.value <= e + 1e-7 && e - 1e-7 <= h.value,
-                    "{l:?} ≤ {e} ≤ {h:?}"
-                );
-                total += h.value - l.value;
-                count += 1.0;
-            }
-        }
-        mean_widths.push(total / count);
-    }
-    let w = &mean_widths;
-    assert!(w.windows(2).all(|p| p[1] < p[0] - 0.02), "{w:?}");
-}
-
-#[test]
-fn expectiminimax_on_exact_leaves_reproduces_the_exact_values() {
-    // The table is a fixed point of the Bellman equation, so searching any depth with the
-    // table at the leaves gives back the exact value of every move: extra throws after a 1, 4
-    // or 5, turns ended by the water (K-13, K-14), and the positions passed through (K-15)
-    // included.
-    let table = two_pieces();
-    let rules = *table.space().rules();
-    let oracle: Arc<dyn PositionOracle<Kendall>> = Arc::new(table.clone());
-    let mut perfect = Perfect::with_default_fallback(&rules, Arc::clone(&oracle)).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    for depth in 1..=3 {
-        let evaluator = OracleEvaluator::new(Arc::clone(&oracle), RaceEvaluator::default());
-        let mut search = Expectiminimax::with_evaluator(Budget::Depth(depth), evaluator);
-        for state in decisions(table, 60, depth.into()) {
-            let exact = perfect.exact_values(&rules, &state).unwrap();
-            let searched = search.analyse(&rules, &state, &mut rng).unwrap();
-            for (e, s) in exact.iter().zip(searched.moves()) {
-                assert!(
-                    (e - s.value).abs() < 1e-7,
-                    "depth {depth} {}: {e} vs {}",
-                    rules.position_string(&state),
-                    s.value
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn perfect_play_uses_exact_values_and_picks_the_best() {
-    let table = two_pieces();
-    let rules = *table.space().rules();
-    let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    for state in decisions(table, 50, 3) {
-        let analysis = perfect.analyse(&rules, &state, &mut rng).unwrap();
-        assert_eq!(analysis.kind(), ValueKind::ExactWinProbability);
-        let best = analysis
-            .moves()
-            .iter()
-            .map(|m| m.value)
-            .fold(f64::NEG_INFINITY, f64::max);
-        assert_eq!(analysis.moves()[analysis.chosen_index()].value, best);
-    }
-    // Outside the tables (the opening) the fallback search decides.
-    let mut state = rules.initial_state();
-    rules.throw_unchecked(&mut state, 3);
-    let analysis = perfect.analyse(&rules, &state, &mut rng).unwrap();
-    assert_eq!(analysis.kind(), ValueKind::EstimatedWinProbability);
 }
 
 #[test]
@@ -445,11 +290,11 @@ fn the_perfect_player_never_chooses_an_illegal_move() {
     let rules = *table.space().rules();
     let mut perfect = Perfect::with_default_fallback(&rules, Arc::new(table.clone())).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let states = senet_core::conformance::sample_states(&rules, &mut rng, 300, 2000, |p| {
+    let states = senet_testkit::conformance::sample_states(&rules, &mut rng, 300, 2000, |p| {
         matches!(p, Phase::Move(_))
     });
     let mut covered = 0;
-    for state in states.iter().chain(&decisions(table, 100, 12)) {
+    for state in states.iter().chain(&common::decisions(table, 100, 12)) {
         let legal = rules.legal_moves(state);
         let analysis = perfect.analyse(&rules, state, &mut rng).unwrap();
         assert_eq!(analysis.moves().len(), legal.len());

@@ -11,9 +11,10 @@ use senet_ai::{
     Budget, Expectiminimax, Greedy, Mcts, Perfect, Player, PlayerError, PlayerSpec,
     PlayerSpecError, Pruning, RandomPlayer, ValueKind,
 };
-use senet_core::conformance::{sample_states, scenario};
 use senet_core::{DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset};
 use senet_regency::{ExitRule, Regency, RegencyState};
+use senet_testkit::conformance::sample_states;
+use senet_testkit::scenario::scenario;
 
 fn tables() -> Arc<dyn PositionOracle<Regency>> {
     static TABLES: OnceLock<Arc<dyn PositionOracle<Regency>>> = OnceLock::new();

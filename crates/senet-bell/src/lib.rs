@@ -33,7 +33,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome,
     PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
-    SquareSet, TurnState,
+    SquareSet, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -324,7 +324,7 @@ impl Ruleset for Bell {
         };
         let origins = self.legal_origins(&state.board, state.to_move, t);
         // One move per legal origin, of at most ten pieces; Be-4: with none, the turn passes.
-        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
             Move::from_codes_unchecked(from, from.wrapping_add(t))
         });
     }

@@ -2,24 +2,16 @@
 //! 30 squares and no bit tricks, must agree with the fast generator on more than 100,000
 //! (position, throw) pairs taken from random games under every option combination.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use senet_bell::{Bell, BellState, MarkedSquares};
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
-use senet_core::{MailboxBoard, Move, Phase, Ruleset, Square};
-
-fn square(n: i32) -> Square {
-    Square::new(n as u8).unwrap()
-}
+use senet_core::Move;
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Bell, state: &BellState) -> Vec<Move> {
-    let Some(t) = state.pending_throw().map(u8::from) else {
+    let pending = state.pending_throw().map(u8::from);
+    let Some((board, me, _, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
     let marked: &[i32] = match rules.marked_squares() {
         MarkedSquares::Bell => &[26, 27, 28, 29, 30],
         MarkedSquares::Ludii => &[15, 26, 27, 28, 29],
@@ -68,34 +60,25 @@ fn reference_moves(rules: &Bell, state: &BellState) -> Vec<Move> {
 
 #[test]
 fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
-    let mut pairs = 0usize;
-    let mut with_capture_choice = 0usize;
-    for (i, marked) in [MarkedSquares::Bell, MarkedSquares::Ludii]
-        .into_iter()
-        .enumerate()
-    {
+    let mut option_sets = Vec::new();
+    for marked in [MarkedSquares::Bell, MarkedSquares::Ludii] {
         for capture in [false, true] {
-            let rules = Bell::default()
-                .with_marked_squares(marked)
-                .with_compulsory_capture(capture);
-            let mut rng = ChaCha8Rng::seed_from_u64(2000 + i as u64 * 2 + u64::from(capture));
-            let before_throws = sample_states(&rules, &mut rng, 7_000, 10_000, |p| {
-                matches!(p, Phase::Throw(_))
-            });
-            for state in &before_throws {
-                for (_, decision) in with_each_throw(&rules, state) {
-                    let reference = reference_moves(&rules, &decision);
-                    if let Err(e) = compare_generators(&rules, &decision, &reference) {
-                        panic!("{}: {e}", rules.spec());
-                    }
-                    if reference.len() > 1 {
-                        with_capture_choice += 1;
-                    }
-                    pairs += 1;
-                }
-            }
+            option_sets.push(
+                Bell::default()
+                    .with_marked_squares(marked)
+                    .with_compulsory_capture(capture),
+            );
         }
     }
-    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+    let mut with_capture_choice = 0usize;
+    let pairs = agree_after_each_throw(
+        &option_sets,
+        2000,
+        7_000,
+        reference_moves,
+        |_, _, _, reference| {
+            with_capture_choice += usize::from(reference.len() > 1);
+        },
+    );
     assert!(with_capture_choice > pairs / 4, "too few real choices");
 }

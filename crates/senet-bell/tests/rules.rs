@@ -1,50 +1,19 @@
 //! One test (at least) per rule, option, interpretation, scenario and documented choice of
 //! `docs/rules/bell.md`. Each test fails if its rule is broken.
+//!
+//! Positions use the scenario notation (`senet_testkit::scenario_helpers!`): `me` is Black, to
+//! move, `opp` White, every other piece is off.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_bell::{Bell, BellState, MarkedSquares, PIECES};
-use senet_core::conformance::{check_state, move_strings, scenario};
+use senet_bell::{Bell, MarkedSquares, PIECES};
 use senet_core::{
-    Board, FourSidedDie, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
-    SquareSet, ThrowingDevice, draw_seats,
+    Board, FourSidedDie, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
+    ThrowingDevice, draw_seats,
 };
+use senet_testkit::conformance::check_state;
 
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
-
-/// A position in the scenario notation: `me` (Black, to move) and `opp` (White) on the given
-/// squares, every other piece borne off, `throw` pending (0: none) and `extra` fields.
-fn pos_with(rules: &Bell, me: &[u8], opp: &[u8], throw: u8, extra: &str) -> BellState {
-    let mut fields = if throw == 0 {
-        String::new()
-    } else {
-        format!("throw={throw}")
-    };
-    if !extra.is_empty() {
-        if !fields.is_empty() {
-            fields.push(' ');
-        }
-        fields.push_str(extra);
-    }
-    rules.parse_position(&scenario(me, opp, &fields)).unwrap()
-}
-
-fn pos(me: &[u8], opp: &[u8], throw: u8) -> BellState {
-    pos_with(&Bell::default(), me, opp, throw, "")
-}
-
-fn moves(state: &BellState) -> Vec<String> {
-    move_strings(&Bell::default(), state)
-}
-
-fn play(rules: &Bell, state: &BellState, mv: &str) -> BellState {
-    let mut next = *state;
-    rules.try_play(&mut next, mv.parse().unwrap()).unwrap();
-    check_state(rules, &next).unwrap();
-    next
-}
+senet_testkit::scenario_helpers!(Bell, throw);
 
 // ---------------------------------------------------------------- setup and throws
 
@@ -67,22 +36,8 @@ fn be_01_ten_pieces_a_side_odd_set_on_odd_squares_even_set_on_even_squares() {
 #[test]
 fn be_02_one_four_sided_die() {
     let rules = Bell::default();
-    let device = rules.device();
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 1), (2, 1), (3, 1), (4, 1)]);
-    assert_eq!(device.denominator(), 4);
-    let mut state = rules.initial_state();
-    for impossible in [0, 5, 6] {
-        assert_eq!(
-            rules.try_throw(&mut state, impossible),
-            Err(PlayError::ImpossibleThrow(impossible))
-        );
-    }
-    assert_eq!(state, rules.initial_state());
+    assert_eq!(rules.device().denominator(), 4);
+    assert_throws(&rules, &[(1, 1), (2, 1), (3, 1), (4, 1)], &[0, 5, 6]);
     // Sampling follows the table: every face, roughly equally often.
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let mut seen = [0u32; 5];
@@ -123,18 +78,18 @@ fn be_04_one_throw_one_forward_move_no_extra_throws_no_backward_moves() {
     for t in 1..=4u8 {
         let state = pos(&[5], &[21], t);
         assert_eq!(moves(&state), vec![format!("5-{}", 5 + t)], "throw {t}");
-        let next = play(&rules, &state, &format!("5-{}", 5 + t));
+        let next = play_with(&rules, &state, &format!("5-{}", 5 + t));
         // Every throw value ends the turn.
         assert_eq!(rules.phase(&next), Phase::Throw(Side::White), "throw {t}");
     }
     // With no forward move there is no backward one: the turn passes.
     let state = pos(&[12], &[25], 2);
-    let blocked = pos_with(&rules, &[12, 14], &[25], 2, "");
+    let blocked = pos_full(&rules, &[12, 14], &[25], 2, "");
     assert_eq!(moves(&state), vec!["12-14"]);
     assert_eq!(moves(&blocked), vec!["14-16"]);
     let stuck = pos(&[28, 29], &[5], 4);
     assert_eq!(moves(&stuck), vec!["pass"]);
-    let next = play(&rules, &stuck, "pass");
+    let next = play_with(&rules, &stuck, "pass");
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     assert_eq!(next.board(), stuck.board());
     // A pass is refused while a move exists.
@@ -147,7 +102,7 @@ fn be_04_one_throw_one_forward_move_no_extra_throws_no_backward_moves() {
 fn be_05_captured_pieces_leave_the_game_and_score_for_nobody() {
     let rules = Bell::default();
     let state = pos(&[12], &[14, 20], 2);
-    let next = play(&rules, &state, "12-14");
+    let next = play_with(&rules, &state, "12-14");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[14]));
     assert_eq!(next.board().pieces_of(Side::White), set(&[20]));
     assert_eq!(next.captured(Side::White), 1);
@@ -213,7 +168,7 @@ fn be_08_exact_exits_score_one_point_each() {
     // 26 cannot leave in one move (it would need a 5).
     assert_eq!(moves(&pos(&[26], &[5], 4)), vec!["26-30"]);
     let state = pos(&[28, 20], &[5], 3);
-    let next = play(&rules, &state, "28-off");
+    let next = play_with(&rules, &state, "28-off");
     assert_eq!(next.board().off_count(Side::Black), 9);
     assert_eq!(
         next.board().off_count(Side::Black),
@@ -225,29 +180,29 @@ fn be_08_exact_exits_score_one_point_each() {
 fn be_09_the_game_ends_when_the_board_is_empty_and_the_higher_score_wins() {
     let rules = Bell::default();
     // White has lost three pieces to captures and borne off seven; Black bears off its last.
-    let state = pos_with(&rules, &[30], &[], 1, "captured_w=3");
-    let next = play(&rules, &state, "30-off");
+    let state = pos_full(&rules, &[30], &[], 1, "captured_w=3");
+    let next = play_with(&rules, &state, "30-off");
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
     assert_eq!(outcome.points, senet_core::PerSide::new(10, 7));
     // Equal scores are a draw.
-    let state = pos_with(&rules, &[30], &[], 1, "captured_b=2 captured_w=2");
-    let outcome = rules.outcome(&play(&rules, &state, "30-off")).unwrap();
+    let state = pos_full(&rules, &[30], &[], 1, "captured_b=2 captured_w=2");
+    let outcome = rules.outcome(&play_with(&rules, &state, "30-off")).unwrap();
     assert_eq!(outcome.winner, None);
     assert_eq!(outcome.points, senet_core::PerSide::new(8, 8));
     // White wins on a higher score even though Black moved last.
-    let state = pos_with(&rules, &[30], &[], 1, "captured_b=5");
-    let outcome = rules.outcome(&play(&rules, &state, "30-off")).unwrap();
+    let state = pos_full(&rules, &[30], &[], 1, "captured_b=5");
+    let outcome = rules.outcome(&play_with(&rules, &state, "30-off")).unwrap();
     assert_eq!(outcome.winner, Some(Side::White));
     assert_eq!(outcome.points, senet_core::PerSide::new(5, 10));
     // The game is not over while either side has a piece on the board, even if one side has
     // already borne off or lost all the others.
     let state = pos(&[28], &[29], 3);
-    let next = play(&rules, &state, "28-off");
+    let next = play_with(&rules, &state, "28-off");
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
-    let mut over = play(&rules, &state, "28-off");
+    let mut over = play_with(&rules, &state, "28-off");
     assert_eq!(rules.try_throw(&mut over, 2), Ok(()));
-    let over = play(&rules, &over, "29-off");
+    let over = play_with(&rules, &over, "29-off");
     assert!(rules.outcome(&over).is_some());
     let mut copy = over;
     assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));
@@ -259,7 +214,7 @@ fn be_09_the_game_ends_when_the_board_is_empty_and_the_higher_score_wins() {
 fn i_1_square_27_has_no_penalty() {
     let rules = Bell::default();
     let state = pos(&[25], &[5], 2);
-    let next = play(&rules, &state, "25-27");
+    let next = play_with(&rules, &state, "25-27");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[27]));
     // It is one more marked square: protected, and it moves first under Be-7.
     assert_eq!(moves(&pos(&[23], &[27], 4)), vec!["pass"]);
@@ -271,10 +226,10 @@ fn i_2_exact_exits_apply_to_unmarked_pieces_too() {
     // With Ludii's set, 30 is not marked; a piece there still leaves only with a 1.
     let rules = Bell::default().with_marked_squares(MarkedSquares::Ludii);
     for t in 2..=4u8 {
-        let state = pos_with(&rules, &[30], &[5], t, "");
+        let state = pos_full(&rules, &[30], &[5], t, "");
         assert_eq!(move_strings(&rules, &state), vec!["pass"], "throw {t}");
     }
-    let state = pos_with(&rules, &[30], &[5], 1, "");
+    let state = pos_full(&rules, &[30], &[5], 1, "");
     assert_eq!(move_strings(&rules, &state), vec!["30-off"]);
     // A piece on 25 with a 4 goes to 29, not off.
     assert_eq!(moves(&pos(&[25], &[5], 4)), vec!["25-29"]);
@@ -286,7 +241,7 @@ fn i_2_exact_exits_apply_to_unmarked_pieces_too() {
 fn option_marked_squares_ludii_marks_15_and_26_to_29() {
     let rules = Bell::default().with_marked_squares(MarkedSquares::Ludii);
     let outcomes =
-        |me: &[u8], opp: &[u8], t: u8| move_strings(&rules, &pos_with(&rules, me, opp, t, ""));
+        |me: &[u8], opp: &[u8], t: u8| move_strings(&rules, &pos_full(&rules, me, opp, t, ""));
     // 15 protects; 30 does not.
     assert_eq!(outcomes(&[13], &[15], 2), vec!["pass"]);
     assert_eq!(outcomes(&[28], &[30], 2), vec!["28-30"]);
@@ -306,7 +261,7 @@ fn option_marked_squares_ludii_marks_15_and_26_to_29() {
 fn option_compulsory_capture_forces_a_capture_after_be_7() {
     let rules = Bell::default().with_compulsory_capture(true);
     let outcomes =
-        |me: &[u8], opp: &[u8], t: u8| move_strings(&rules, &pos_with(&rules, me, opp, t, ""));
+        |me: &[u8], opp: &[u8], t: u8| move_strings(&rules, &pos_full(&rules, me, opp, t, ""));
     assert_eq!(outcomes(&[3, 12], &[14], 2), vec!["12-14"]);
     assert_eq!(moves(&pos(&[3, 12], &[14], 2)), vec!["3-5", "12-14"]);
     // Several captures: any of them.
@@ -317,9 +272,9 @@ fn option_compulsory_capture_forces_a_capture_after_be_7() {
     assert_eq!(outcomes(&[12, 26], &[14], 2), vec!["26-28"]);
     // Within Be-7's choice a capture is still compulsory (Ludii's set marks 15).
     let ludii = rules.with_marked_squares(MarkedSquares::Ludii);
-    let state = pos_with(&ludii, &[12, 15, 26], &[18, 14], 2, "");
+    let state = pos_full(&ludii, &[12, 15, 26], &[18, 14], 2, "");
     assert_eq!(move_strings(&ludii, &state), vec!["15-17", "26-28"]);
-    let state = pos_with(&ludii, &[12, 15, 26], &[17, 14], 2, "");
+    let state = pos_full(&ludii, &[12, 15, 26], &[17, 14], 2, "");
     assert_eq!(move_strings(&ludii, &state), vec!["15-17"]);
 }
 
@@ -339,7 +294,7 @@ fn be_s2_capture_removes_the_piece() {
     let rules = Bell::default();
     let state = pos(&[12], &[14, 15], 2);
     assert_eq!(moves(&state), vec!["12-14"]);
-    let next = play(&rules, &state, "12-14");
+    let next = play_with(&rules, &state, "12-14");
     assert_eq!(next.board().pieces_of(Side::White), set(&[15]));
     assert_eq!(next.captured(Side::White), 1);
 }
@@ -359,7 +314,7 @@ fn be_s5_exact_exit_from_28() {
     let rules = Bell::default();
     let state = pos(&[28], &[5], 3);
     assert_eq!(moves(&state), vec!["28-off"]);
-    let next = play(&rules, &state, "28-off");
+    let next = play_with(&rules, &state, "28-off");
     assert_eq!(
         next.board().off_count(Side::Black),
         state.board().off_count(Side::Black) + 1
@@ -374,12 +329,12 @@ fn choice_a_side_without_pieces_on_the_board_no_longer_takes_turns() {
     let rules = Bell::default();
     // White's last piece is captured: Black keeps the turn.
     let state = pos(&[12, 20], &[14], 2);
-    let next = play(&rules, &state, "12-14");
+    let next = play_with(&rules, &state, "12-14");
     assert!(next.board().pieces_of(Side::White).is_empty());
     assert_eq!(rules.phase(&next), Phase::Throw(Side::Black));
     // Black bears off its last piece: White plays on alone.
     let state = pos(&[30], &[20], 1);
-    let next = play(&rules, &state, "30-off");
+    let next = play_with(&rules, &state, "30-off");
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     // A position with the side to act empty-handed while the other still plays is refused.
     let text = scenario(&[], &[20], "");
@@ -447,18 +402,8 @@ fn impossible_positions_are_typed_errors() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Bell::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    for text in ["2-3", "1-4", "2-4", "pass", "2-5/3"] {
-        let err = game.play(text.parse().unwrap()).unwrap_err();
-        assert!(matches!(err, PlayError::IllegalMove { .. }), "{text}");
-        assert_eq!(game, before);
-    }
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
+    let illegal = ["2-3", "1-4", "2-4", "pass", "2-5/3"];
+    let mut game = assert_illegal_moves_refused(Bell::default(), 3, &illegal);
     game.play("2-5".parse().unwrap()).unwrap();
     assert_eq!(game.state().captured(Side::White), 1);
 }

@@ -37,7 +37,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, TurnState,
+    Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -298,7 +298,7 @@ impl Ruleset for Botermans {
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
         // Every origin has exactly one move (forward or backward by the throw); B-9: with no
         // move either way the throw is lost and the only choice is a pass.
-        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
             Botermans::move_from(from, t, forward)
         });
     }

@@ -2,15 +2,9 @@
 //! array of 30 squares and no bit tricks, must agree with the fast generator on more than
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use senet_botermans::{Botermans, BotermansState};
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
-use senet_core::{MailboxBoard, Move, Phase, Ruleset, Square};
-
-fn square(n: i32) -> Square {
-    Square::new(n as u8).unwrap()
-}
+use senet_core::Move;
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// Where a move ends, before any consequence of the landing.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -21,13 +15,10 @@ enum End {
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw().map(u8::from) else {
+    let pending = state.pending_throw().map(u8::from);
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     // B-11: every piece of the side still on the board stands on 21–30.
     let all_home = (1..=20).all(|n| at(n) != Some(me));
@@ -106,25 +97,6 @@ fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
     moves
 }
 
-/// `is_legal` accepts exactly the generated moves among every single-step move and a pass.
-fn check_is_legal(rules: &Botermans, state: &<Botermans as Ruleset>::State) {
-    let generated = rules.legal_moves(state);
-    let candidates = (1..=30u8).flat_map(|from| {
-        (1..=31u8)
-            .filter(move |&to| to != from)
-            .map(move |to| Move::from_codes_unchecked(from, to))
-    });
-    for mv in candidates.chain([Move::PASS]) {
-        assert_eq!(
-            rules.is_legal(state, mv),
-            generated.contains(&mv),
-            "{}: {mv} in {}",
-            rules.spec(),
-            rules.position_string(state)
-        );
-    }
-}
-
 fn all_option_sets() -> Vec<Botermans> {
     [false, true]
         .into_iter()
@@ -136,37 +108,25 @@ fn all_option_sets() -> Vec<Botermans> {
 fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
     let option_sets = all_option_sets();
     let per_set = 110_000 / (option_sets.len() * 5) + 1;
-    let mut pairs = 0usize;
     let mut backward = 0usize;
     let mut bounces = 0usize;
-    for (i, rules) in option_sets.iter().enumerate() {
-        let mut rng = ChaCha8Rng::seed_from_u64(2000 + i as u64);
-        let before_throws = sample_states(rules, &mut rng, per_set, 10_000, |p| {
-            matches!(p, Phase::Throw(_))
-        });
-        for state in &before_throws {
-            for (t, decision) in with_each_throw(rules, state) {
-                let reference = reference_moves(rules, &decision);
-                if let Err(e) = compare_generators(rules, &decision, &reference) {
-                    panic!("{}: {e}", rules.spec());
-                }
-                pairs += 1;
-                if pairs.is_multiple_of(50) {
-                    check_is_legal(rules, &decision);
-                }
-                for mv in &reference {
-                    if let Some([from, to]) = mv
-                        .step_at(0)
-                        .and_then(|s| Some([s.from.square()?.get(), s.to.square()?.get()]))
-                    {
-                        backward += usize::from(to < from && from + t <= 30);
-                        bounces += usize::from(from + t > 30);
-                    }
+    agree_after_each_throw(
+        &option_sets,
+        2000,
+        per_set,
+        reference_moves,
+        |_, t, _, reference| {
+            for mv in reference {
+                if let Some([from, to]) = mv
+                    .step_at(0)
+                    .and_then(|s| Some([s.from.square()?.get(), s.to.square()?.get()]))
+                {
+                    backward += usize::from(to < from && from + t <= 30);
+                    bounces += usize::from(from + t > 30);
                 }
             }
-        }
-    }
-    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+        },
+    );
     // The corpus exercises the rules that set Botermans apart.
     assert!(backward > 1000 && bounces > 1000, "{backward} {bounces}");
 }

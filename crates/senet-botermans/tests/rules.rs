@@ -1,65 +1,18 @@
 //! One test (at least) per rule, option, interpretation and scenario of
 //! `docs/rules/botermans.md`. Each test fails if its rule is broken.
+//!
+//! Positions use the scenario notation (`senet_testkit::scenario_helpers!`): `me` is Black, to
+//! move, `opp` White, every other piece is off. Where a scenario lists no opposing piece, the
+//! tests put one out of the way: with none at all the opponent would already have won.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_botermans::{Botermans, BotermansState};
-use senet_core::conformance::{move_strings, scenario};
+use senet_botermans::Botermans;
 use senet_core::{
-    Board, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Square, SquareSet,
-    Sticks, ThrowingDevice, draw_seats,
+    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, draw_seats,
 };
 
-fn sq(n: u8) -> Square {
-    Square::new(n).unwrap()
-}
-
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
-
-/// A position in the scenario notation: `me` (Black, to move) and `opp` (White) occupy the
-/// given squares, every other piece is off, `throw` is pending (0: none). Where a scenario
-/// lists no opposing piece, the tests put one out of the way: with none at all the opponent
-/// would already have won.
-fn pos_with(rules: &Botermans, me: &[u8], opp: &[u8], throw: u8) -> BotermansState {
-    let fields = if throw == 0 {
-        String::new()
-    } else {
-        format!("throw={throw}")
-    };
-    rules.parse_position(&scenario(me, opp, &fields)).unwrap()
-}
-
-fn pos(me: &[u8], opp: &[u8], throw: u8) -> BotermansState {
-    pos_with(&Botermans::default(), me, opp, throw)
-}
-
-fn moves_of(rules: &Botermans, state: &BotermansState) -> Vec<String> {
-    move_strings(rules, state)
-}
-
-fn moves(state: &BotermansState) -> Vec<String> {
-    moves_of(&Botermans::default(), state)
-}
-
-fn play_with(rules: &Botermans, state: &BotermansState, mv: &str) -> BotermansState {
-    let mut next = *state;
-    rules.try_play(&mut next, mv.parse().unwrap()).unwrap();
-    next
-}
-
-fn play(state: &BotermansState, mv: &str) -> BotermansState {
-    play_with(&Botermans::default(), state, mv)
-}
-
-fn black(state: &BotermansState) -> SquareSet {
-    state.board().pieces_of(Side::Black)
-}
-
-fn white(state: &BotermansState) -> SquareSet {
-    state.board().pieces_of(Side::White)
-}
+senet_testkit::scenario_helpers!(Botermans, throw);
 
 // ---------------------------------------------------------------- setup and throws
 
@@ -82,18 +35,7 @@ fn b_02_sticks_with_no_marked_side_counting_six() {
     let rules = Botermans::default();
     let device = rules.device();
     assert_eq!(device, Sticks::ZERO_IS_SIX);
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
-    let mut state = rules.initial_state();
-    assert_eq!(
-        rules.try_throw(&mut state, 5),
-        Err(PlayError::ImpossibleThrow(5))
-    );
-    assert_eq!(state, rules.initial_state());
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)], &[5]);
 }
 
 // ---------------------------------------------------------------- opening and turn
@@ -499,21 +441,5 @@ fn positions_read_their_fields_and_refuse_impossible_states() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Botermans::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    let err = game.play("9-12".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        PlayError::IllegalMove {
-            side: Side::Black,
-            ..
-        }
-    ));
-    assert_eq!(game, before);
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
-    assert_eq!(game, before);
+    assert_illegal_moves_refused(Botermans::default(), 3, &["9-12"]);
 }

@@ -64,7 +64,7 @@
 use senet_core::{
     BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, TurnState,
+    StandardDevice, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -562,7 +562,7 @@ impl Ruleset for Cemea {
         }
         let (origins, direction) = self.origins(&state.board, me, t);
         // Every origin has exactly one move; C-5 / I-1 (4): with none the throw is lost.
-        moves.assign_one_per_origin::<MAX_PIECES>(origins, |from| {
+        kernel::assign_one_per_origin::<MAX_PIECES>(moves, origins, |from| {
             Cemea::move_from(from, t, direction)
         });
     }

@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, Pieces};
-use senet_core::conformance::{arbitrary_action, check_random_game, check_refused_actions};
-use senet_core::{Action, Game, MoveList, Phase, PlayoutEnd, Ruleset, Side, random_playout};
+use senet_core::{Action, Game, Outcome, Phase, Ruleset, Side};
+use senet_testkit::properties::Suite;
 
 fn rules_strategy() -> impl Strategy<Value = Cemea> {
     (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
@@ -22,60 +22,48 @@ fn rules_strategy() -> impl Strategy<Value = Cemea> {
     )
 }
 
+/// The winner is the first to finish; in the ancient mode both finish and the points are the
+/// turns each took, otherwise the winner scores all its pieces and the loser fewer.
+fn the_result_is_consistent(
+    rules: &Cemea,
+    game: &Game<Cemea>,
+    outcome: &Outcome,
+) -> Result<(), TestCaseError> {
+    let pieces = i32::from(rules.pieces_per_side());
+    let winner = outcome.winner.unwrap();
+    prop_assert_eq!(Some(winner), game.state().first_finished());
+    if rules.ancient() {
+        for side in Side::BOTH {
+            prop_assert_eq!(i32::from(game.board().off_count(side)), pieces);
+            prop_assert_eq!(
+                outcome.points_of(side),
+                i32::from(game.state().turns_taken(side))
+            );
+        }
+        // Black starts, so the first to finish took no more turns than the other, and
+        // strictly fewer when White finished first.
+        let (w, l) = (
+            outcome.points_of(winner),
+            outcome.points_of(winner.opponent()),
+        );
+        prop_assert!(w <= l && (winner == Side::Black || w < l), "{w} {l}");
+    } else {
+        prop_assert_eq!(outcome.points_of(winner), pieces);
+        prop_assert!(outcome.points_of(winner.opponent()) < pieces);
+    }
+    Ok(())
+}
+
+senet_testkit::ruleset_properties!(
+    rules_strategy(),
+    Suite {
+        finished: the_result_is_consistent,
+        ..Suite::default()
+    }
+);
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
-
-    #[test]
-    fn every_reachable_decision_point_keeps_the_invariants(
-        rules in rules_strategy(),
-        seed in any::<u64>(),
-    ) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let checked = check_random_game(&rules, &mut rng, 10_000, false);
-        prop_assert!(checked.is_ok(), "{}: {}", rules.spec(), checked.unwrap_err());
-    }
-
-    #[test]
-    fn random_games_end_and_replay_from_their_records(
-        rules in rules_strategy(),
-        seed in any::<u64>(),
-    ) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut game = Game::new(rules);
-        game.set_seed(Some(seed));
-        let end = game.play_random(&mut rng, 10_000);
-        let PlayoutEnd::Finished(outcome) = end else {
-            return Err(TestCaseError::fail("the game hit the turn cap"));
-        };
-        let pieces = i32::from(rules.pieces_per_side());
-        let winner = outcome.winner.unwrap();
-        prop_assert_eq!(Some(winner), game.state().first_finished());
-        if rules.ancient() {
-            // Both finished; the points are the turns each took.
-            for side in Side::BOTH {
-                prop_assert_eq!(i32::from(game.board().off_count(side)), pieces);
-                prop_assert_eq!(
-                    outcome.points_of(side),
-                    i32::from(game.state().turns_taken(side))
-                );
-            }
-            // Black starts, so the first to finish took no more turns than the other, and
-            // strictly fewer when White finished first.
-            let (w, l) = (outcome.points_of(winner), outcome.points_of(winner.opponent()));
-            prop_assert!(w <= l && (winner == Side::Black || w < l), "{w} {l}");
-        } else {
-            prop_assert_eq!(outcome.points_of(winner), pieces);
-            prop_assert!(outcome.points_of(winner.opponent()) < pieces);
-        }
-        let replayed = Game::<Cemea>::from_record(&game.record()).unwrap();
-        prop_assert_eq!(replayed.state(), game.state());
-        // The fast playout with the same seed makes the same game.
-        let mut state = rules.initial_state();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let playout = random_playout(&rules, &mut state, &mut rng, &mut MoveList::new(), 10_000);
-        prop_assert_eq!(&state, game.state());
-        prop_assert_eq!(playout.decisions, game.decisions());
-    }
 
     #[test]
     fn ancient_turn_counts_match_the_alternation_until_someone_finishes(
@@ -108,20 +96,5 @@ proptest! {
             last_actor = Some(side);
             game.throw_random(&mut rng).unwrap();
         }
-    }
-
-    #[test]
-    fn an_illegal_action_leaves_the_game_unchanged(
-        rules in rules_strategy(),
-        seed in any::<u64>(),
-        actions in prop::collection::vec((any::<bool>(), 0u8..8, 0u8..32, 0u8..32), 1..200),
-    ) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut game = Game::new(rules);
-        let actions = actions
-            .into_iter()
-            .filter_map(|(is_throw, value, from, to)| arbitrary_action(is_throw, value, &format!("{from}-{to}")));
-        let checked = check_refused_actions(&mut game, &mut rng, actions);
-        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
     }
 }

@@ -2,15 +2,9 @@
 //! of 30 squares and no bit tricks, must agree with the fast generator on more than 100,000
 //! (position, throw) pairs taken from random games under every option combination.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use senet_cemea::{Cemea, CemeaState, Pieces};
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
-use senet_core::{MailboxBoard, Move, Phase, Ruleset, Square};
-
-fn square(n: i32) -> Square {
-    Square::new(n as u8).unwrap()
-}
+use senet_core::{Move, Square};
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// What landing on a square would be.
 enum Landing {
@@ -24,13 +18,10 @@ enum Landing {
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw().map(u8::from) else {
+    let pending = state.pending_throw().map(u8::from);
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     // C-11 / I-3: a side with a piece on 27 is stranded; only a 4 does anything.
     if at(27) == Some(me) {
@@ -107,25 +98,6 @@ fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
         .unwrap_or_else(|| vec![Move::PASS])
 }
 
-/// `is_legal` accepts exactly the generated moves among every single-step move and a pass.
-fn check_is_legal(rules: &Cemea, state: &<Cemea as Ruleset>::State) {
-    let generated = rules.legal_moves(state);
-    let candidates = (1..=30u8).flat_map(|from| {
-        (1..=31u8)
-            .filter(move |&to| to != from)
-            .map(move |to| Move::from_codes_unchecked(from, to))
-    });
-    for mv in candidates.chain([Move::PASS]) {
-        assert_eq!(
-            rules.is_legal(state, mv),
-            generated.contains(&mv),
-            "{}: {mv} in {}",
-            rules.spec(),
-            rules.position_string(state)
-        );
-    }
-}
-
 fn all_option_sets() -> Vec<Cemea> {
     (0..16u8)
         .map(|bits| {
@@ -147,42 +119,30 @@ fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
     let option_sets = all_option_sets();
     // Sticks have 5 values, the die 6: 7,000 positions per option set give over 100,000.
     let per_set = 7_000;
-    let mut pairs = 0usize;
     let mut seen = [0usize; 5]; // stranded, own landings, backward, jumps, exits
-    for (i, rules) in option_sets.iter().enumerate() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3000 + i as u64);
-        let before_throws = sample_states(rules, &mut rng, per_set, 10_000, |p| {
-            matches!(p, Phase::Throw(_))
-        });
-        for state in &before_throws {
-            for (t, decision) in with_each_throw(rules, state) {
-                let reference = reference_moves(rules, &decision);
-                if let Err(e) = compare_generators(rules, &decision, &reference) {
-                    panic!("{}: {e}", rules.spec());
-                }
-                pairs += 1;
-                if pairs.is_multiple_of(200) {
-                    check_is_legal(rules, &decision);
-                }
-                let me = decision.to_move();
-                seen[0] += usize::from(decision.stranded() == Some(me));
-                for mv in &reference {
-                    let Some(step) = mv.step_at(0) else { continue };
-                    let from = step.from.square().map_or(0, Square::get);
-                    match step.to.square() {
-                        None => seen[4] += 1,
-                        Some(to) => {
-                            let to = to.get();
-                            seen[1] += usize::from(decision.board().pieces_of(me).has(to));
-                            seen[2] += usize::from(to < from);
-                            seen[3] += usize::from(from == 26 && t == 1);
-                        }
+    agree_after_each_throw(
+        &option_sets,
+        3000,
+        per_set,
+        reference_moves,
+        |_, t, decision, reference| {
+            let me = decision.to_move();
+            seen[0] += usize::from(decision.stranded() == Some(me));
+            for mv in reference {
+                let Some(step) = mv.step_at(0) else { continue };
+                let from = step.from.square().map_or(0, Square::get);
+                match step.to.square() {
+                    None => seen[4] += 1,
+                    Some(to) => {
+                        let to = to.get();
+                        seen[1] += usize::from(decision.board().pieces_of(me).has(to));
+                        seen[2] += usize::from(to < from);
+                        seen[3] += usize::from(from == 26 && t == 1);
                     }
                 }
             }
-        }
-    }
-    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+        },
+    );
     // The corpus exercises the rules that set CEMEA apart.
     assert!(seen.iter().all(|&n| n >= 100), "{seen:?}");
 }

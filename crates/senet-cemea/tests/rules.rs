@@ -1,76 +1,19 @@
 //! One test (at least) per rule, option, interpretation and scenario of
 //! `docs/rules/cemea.md`. Each test fails if its rule is broken.
+//!
+//! Positions use the scenario notation (`senet_testkit::scenario_helpers!`): `me` is Black, to
+//! move, `opp` White, every other piece is off. Where a scenario lists no opposing piece, the
+//! tests put one out of the way: with none at all the opponent would already have won.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_cemea::{Cemea, CemeaState, Pieces};
-use senet_core::conformance::{move_strings, scenario};
+use senet_cemea::{Cemea, Pieces};
 use senet_core::{
-    Board, Game, Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
-    SquareSet, StandardDevice, Sticks, ThrowingDevice, draw_seats,
+    Board, Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, StandardDevice,
+    Sticks, ThrowingDevice, draw_seats,
 };
 
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
-
-/// A position in the scenario notation: `me` (Black, to move) and `opp` (White) occupy the
-/// given squares, every other piece is off, `throw` is pending (0: none), `fields` are added.
-/// Where a scenario lists no opposing piece, the tests put one out of the way: with none at
-/// all the opponent would already have won.
-fn pos_full(rules: &Cemea, me: &[u8], opp: &[u8], throw: u8, fields: &str) -> CemeaState {
-    let mut all = String::new();
-    if throw != 0 {
-        all = format!("throw={throw}");
-    }
-    if !fields.is_empty() {
-        if !all.is_empty() {
-            all.push(' ');
-        }
-        all.push_str(fields);
-    }
-    rules.parse_position(&scenario(me, opp, &all)).unwrap()
-}
-
-fn pos_with(rules: &Cemea, me: &[u8], opp: &[u8], throw: u8) -> CemeaState {
-    pos_full(rules, me, opp, throw, "")
-}
-
-fn pos(me: &[u8], opp: &[u8], throw: u8) -> CemeaState {
-    pos_with(&Cemea::default(), me, opp, throw)
-}
-
-fn moves_of(rules: &Cemea, state: &CemeaState) -> Vec<String> {
-    move_strings(rules, state)
-}
-
-fn moves(state: &CemeaState) -> Vec<String> {
-    moves_of(&Cemea::default(), state)
-}
-
-fn play_with(rules: &Cemea, state: &CemeaState, mv: &str) -> CemeaState {
-    let mut next = *state;
-    rules.try_play(&mut next, mv.parse().unwrap()).unwrap();
-    next
-}
-
-fn play(state: &CemeaState, mv: &str) -> CemeaState {
-    play_with(&Cemea::default(), state, mv)
-}
-
-fn throw_with(rules: &Cemea, state: &CemeaState, t: u8) -> CemeaState {
-    let mut next = *state;
-    rules.try_throw(&mut next, t).unwrap();
-    next
-}
-
-fn black(state: &CemeaState) -> SquareSet {
-    state.board().pieces_of(Side::Black)
-}
-
-fn white(state: &CemeaState) -> SquareSet {
-    state.board().pieces_of(Side::White)
-}
+senet_testkit::scenario_helpers!(Cemea, throw);
 
 // ---------------------------------------------------------------- setup and throws
 
@@ -91,17 +34,7 @@ fn c_02_sticks_with_no_marked_side_counting_six() {
     let rules = Cemea::default();
     let device = rules.device();
     assert_eq!(device, StandardDevice::Sticks(Sticks::ZERO_IS_SIX));
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
-    let mut state = rules.initial_state();
-    assert_eq!(
-        rules.try_throw(&mut state, 5),
-        Err(PlayError::ImpossibleThrow(5))
-    );
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)], &[5]);
 }
 
 #[test]
@@ -610,18 +543,8 @@ fn positions_read_their_fields_and_refuse_impossible_states() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Cemea::default());
-    game.throw(2).unwrap();
+    let mut game = assert_illegal_moves_refused(Cemea::default(), 2, &["2-4"]);
     let before = game.clone();
-    let err = game.play("2-4".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        PlayError::IllegalMove {
-            side: Side::Black,
-            ..
-        }
-    ));
-    assert_eq!(game, before);
     assert_eq!(
         game.play(Move::PASS).unwrap_err().to_string(),
         "pass is not a legal move for Black now"

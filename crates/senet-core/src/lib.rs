@@ -11,7 +11,8 @@
 //! - [`Game`]: a ruleset with its state and history; checked `throw`/`play` that leave the
 //!   game unchanged on error; records that replay.
 //!
-//! Ruleset crates (`senet-regency`, …) implement [`Ruleset`]; most users depend on the
+//! Ruleset crates (`senet-regency`, …) implement [`Ruleset`], with the move-list fill
+//! helpers and validation plumbing of [`kernel`]; most users depend on the
 //! `senet` facade, which re-exports this crate and every ruleset.
 //!
 //! ```
@@ -28,9 +29,9 @@
 #![deny(missing_docs)]
 
 mod board;
-pub mod conformance;
 mod error;
 mod game;
+pub mod kernel;
 mod moves;
 mod opening;
 pub mod perft;
@@ -56,7 +57,7 @@ pub use playout::{
     DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
 };
 pub use record::RecordLines;
-pub use ruleset::{Outcome, Phase, Ruleset, check_pending_throw};
+pub use ruleset::{Outcome, Phase, Ruleset};
 pub use setup::{FieldInfo, Setup};
 pub use side::{PerSide, Side};
 pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};

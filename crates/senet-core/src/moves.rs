@@ -5,7 +5,7 @@ use core::ops::{Deref, DerefMut};
 use core::str::FromStr;
 
 use crate::error::MoveParseError;
-use crate::square::{Place, Square, SquareSet};
+use crate::square::{Place, Square};
 use crate::throw::Throw;
 
 /// The most steps one move can have: a throw of 5 split into five single steps (Piccione).
@@ -341,10 +341,10 @@ impl<'de> serde::Deserialize<'de> for Move {
 /// decision (Piccione's split throws come closest).
 pub const MOVE_LIST_CAPACITY: usize = 256;
 
-/// The most slots one [`MoveList::extend_in_place`] call may ask for: the list keeps that many
+/// The most slots one [`kernel::extend_in_place`](crate::kernel::extend_in_place) call may ask for: the list keeps that many
 /// spare slots past its capacity, so the window always exists and the generator never needs a
 /// second path for a nearly full list.
-const WINDOW_SLACK: usize = 16;
+pub(crate) const WINDOW_SLACK: usize = 16;
 
 /// A fixed-capacity list of moves, filled by move generation without touching the heap.
 ///
@@ -362,10 +362,11 @@ const WINDOW_SLACK: usize = 16;
 /// ```
 #[derive(Clone)]
 pub struct MoveList {
-    len: usize,
-    /// The moves, then [`WINDOW_SLACK`] spare slots that [`MoveList::extend_in_place`] may
-    /// write past the capacity (never counted in `len`).
-    moves: [Move; MOVE_LIST_CAPACITY + WINDOW_SLACK],
+    pub(crate) len: usize,
+    /// The moves, then [`WINDOW_SLACK`] spare slots that
+    /// [`kernel::extend_in_place`](crate::kernel::extend_in_place) may write past the capacity
+    /// (never counted in `len`).
+    pub(crate) moves: [Move; MOVE_LIST_CAPACITY + WINDOW_SLACK],
 }
 
 impl MoveList {
@@ -392,96 +393,6 @@ impl MoveList {
     pub fn push(&mut self, mv: Move) {
         self.moves[..MOVE_LIST_CAPACITY][self.len] = mv;
         self.len += 1;
-    }
-
-    /// Replaces the contents with the first `len` moves of `moves` (`len` is clamped to `N`).
-    ///
-    /// For branch-free generators: fill a fixed array with a candidate for every piece, count
-    /// the real ones, and copy the whole array at once.
-    #[inline]
-    pub fn assign<const N: usize>(&mut self, moves: &[Move; N], len: usize) {
-        const { assert!(N <= MOVE_LIST_CAPACITY) };
-        self.moves[..N].copy_from_slice(moves);
-        self.len = len.min(N);
-    }
-
-    /// Replaces the contents with one move per square of `origins`, lowest first, each made by
-    /// `move_from(square number)`, or with a lone pass when `origins` is empty.
-    ///
-    /// For rulesets in which a piece has at most one move for a throw; `N` is the most pieces
-    /// a side can have. All `N` candidates are filled without branching on how many origins
-    /// there are (a mispredicted loop exit costs more than the spare calls), so `move_from` is
-    /// also called with 32 for the spare slots and must not panic there; those results are
-    /// dropped. Origins beyond the lowest `N` are ignored.
-    ///
-    /// ```
-    /// use senet_core::{Move, MoveList, SquareSet};
-    /// let step_of_3 = |from: u8| Move::from_codes_unchecked(from, from.wrapping_add(3));
-    /// let mut list = MoveList::new();
-    /// let origins = SquareSet::from_squares([4, 9]).unwrap();
-    /// list.assign_one_per_origin::<5>(origins, step_of_3);
-    /// let moves: Vec<String> = list.iter().map(|mv| mv.to_string()).collect();
-    /// assert_eq!(moves, ["4-7", "9-12"]);
-    /// list.assign_one_per_origin::<5>(SquareSet::EMPTY, step_of_3);
-    /// assert_eq!(list.as_slice(), &[Move::PASS]);
-    /// ```
-    #[inline]
-    pub fn assign_one_per_origin<const N: usize>(
-        &mut self,
-        origins: SquareSet,
-        move_from: impl Fn(u8) -> Move,
-    ) {
-        const { assert!(N >= 1) };
-        self.clear();
-        self.extend_in_place::<N>(|slots| {
-            // Counted slot by slot: cheaper than a popcount where the target lacks the
-            // instruction (baseline x86-64).
-            let mut rest = origins.bits();
-            let mut count = 0;
-            for slot in slots.iter_mut() {
-                let from = rest.trailing_zeros() as u8;
-                count += usize::from(rest != 0);
-                rest &= rest.wrapping_sub(1);
-                *slot = move_from(from);
-            }
-            if count == 0 {
-                slots[0] = Move::PASS;
-            }
-            count.max(1)
-        });
-    }
-
-    /// Appends the moves that `fill` writes in place: it gets `N` slots at the end of the
-    /// list, writes a candidate into each (or into as many as it likes), and returns how many
-    /// leading slots are real moves; the rest are dropped, as are real moves past
-    /// [`MOVE_LIST_CAPACITY`]. `N` is at most 16 (checked at compile time).
-    ///
-    /// For branch-free generators: every slot can be written without branching on how many
-    /// moves there are, and the moves land in the list directly (building them in a local
-    /// array and copying it costs a stall, since the copy reads back bytes just written).
-    ///
-    /// ```
-    /// use senet_core::{Move, MoveList};
-    /// let mut list = MoveList::new();
-    /// list.push(Move::PASS.with_throw(1));
-    /// list.extend_in_place::<3>(|slots| {
-    ///     slots[0] = Move::PASS.with_throw(2);
-    ///     slots[1] = Move::PASS.with_throw(3);
-    ///     2
-    /// });
-    /// let moves: Vec<String> = list.iter().map(|mv| mv.to_string()).collect();
-    /// assert_eq!(moves, ["pass/1", "pass/2", "pass/3"]);
-    /// ```
-    #[inline]
-    pub fn extend_in_place<const N: usize>(&mut self, fill: impl FnOnce(&mut [Move; N]) -> usize) {
-        const { assert!(N <= WINDOW_SLACK) };
-        let len = self.len.min(MOVE_LIST_CAPACITY);
-        let (_, tail) = self.moves.split_at_mut(len);
-        let Some((slots, _)) = tail.split_first_chunk_mut::<N>() else {
-            return;
-        };
-        let count = fill(slots).min(N).min(MOVE_LIST_CAPACITY - len);
-        self.len = len + count;
     }
 
     /// Appends a move, or hands it back when the list is full.
@@ -668,16 +579,6 @@ mod tests {
         }
         list.retain(|m| m.origin().unwrap().get() % 2 == 1);
         assert_eq!(list.len(), 3);
-        let mut assigned = MoveList::new();
-        let candidates = [
-            Move::PASS,
-            Move::step(sq(1), sq(2)),
-            Move::step(sq(3), sq(4)),
-        ];
-        assigned.assign(&candidates, 2);
-        assert_eq!(assigned.as_slice(), &candidates[..2]);
-        assigned.assign(&candidates, 9);
-        assert_eq!(assigned.len(), 3);
         assert_eq!(Move::from_codes_unchecked(9, 31), Move::bear_off(sq(9)));
         assert_eq!(Move::from_codes_unchecked(40, 2).step_at(0), None);
         let mut full = MoveList::new();
@@ -685,42 +586,5 @@ mod tests {
             assert!(full.try_push(Move::PASS).is_ok());
         }
         assert_eq!(full.try_push(Move::PASS), Err(Move::PASS));
-    }
-
-    #[test]
-    fn extend_in_place_appends_the_real_ones_and_never_overflows() {
-        let candidates = [
-            Move::step(sq(1), sq(2)),
-            Move::step(sq(3), sq(4)),
-            Move::PASS,
-        ];
-        let fill = |count: usize| {
-            move |slots: &mut [Move; 3]| {
-                *slots = candidates;
-                count
-            }
-        };
-        let mut list = MoveList::new();
-        list.push(Move::PASS.with_throw(4));
-        list.extend_in_place(fill(2));
-        assert_eq!(
-            list.as_slice(),
-            &[Move::PASS.with_throw(4), candidates[0], candidates[1]]
-        );
-        // A count above the window is clamped to it.
-        list.extend_in_place(fill(9));
-        assert_eq!(list.len(), 6);
-        assert_eq!(list[5], candidates[2]);
-        // Near the end of the list: what fits is kept, and the list stays full after that.
-        let mut nearly = MoveList::new();
-        for _ in 0..MOVE_LIST_CAPACITY - 1 {
-            nearly.push(Move::PASS);
-        }
-        nearly.extend_in_place(fill(3));
-        assert_eq!(nearly.len(), MOVE_LIST_CAPACITY);
-        assert_eq!(nearly[MOVE_LIST_CAPACITY - 1], candidates[0]);
-        nearly.extend_in_place(fill(3));
-        assert_eq!(nearly.len(), MOVE_LIST_CAPACITY);
-        assert!(nearly.try_push(Move::PASS).is_err());
     }
 }

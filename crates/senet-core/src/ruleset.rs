@@ -10,7 +10,7 @@ use crate::opening::SeatRule;
 use crate::setup::{FieldInfo, Setup};
 use crate::side::{PerSide, Side};
 use crate::spec::{OptionInfo, RulesetSpec};
-use crate::throw::{Throw, ThrowingDevice};
+use crate::throw::ThrowingDevice;
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -225,48 +225,5 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     /// Reads and validates a state written in the position notation.
     fn parse_position(&self, text: &str) -> Result<Self::State, PositionError> {
         self.read_setup(&text.parse()?)
-    }
-}
-
-/// Checks the pending throw of a state for [`Ruleset::validate`]: a pending throw must be one
-/// the `device` can show (`shows` says which, for the message)
-/// and must not wait in a game that is over.
-///
-/// ```
-/// use senet_core::{PositionError, Sticks, Throw, check_pending_throw};
-/// let shows = "the sticks show 1, 2, 3, 4 or 6";
-/// let sticks = Sticks::ZERO_IS_SIX;
-/// assert!(check_pending_throw(&sticks, Throw::new(4), false, shows).is_ok());
-/// assert!(check_pending_throw(&sticks, None, true, shows).is_ok());
-/// assert!(matches!(
-///     check_pending_throw(&sticks, Throw::new(5), false, shows),
-///     Err(PositionError::BadField { .. })
-/// ));
-/// assert!(matches!(
-///     check_pending_throw(&sticks, Throw::new(4), true, shows),
-///     Err(PositionError::Inconsistent(_))
-/// ));
-/// ```
-pub fn check_pending_throw(
-    device: &impl ThrowingDevice,
-    throw: Option<Throw>,
-    game_over: bool,
-    shows: &str,
-) -> Result<(), PositionError> {
-    let Some(throw) = throw else {
-        return Ok(());
-    };
-    if !device.can_show(throw.get()) {
-        Err(PositionError::BadField {
-            name: "throw".to_string(),
-            value: throw.to_string(),
-            reason: shows.to_string(),
-        })
-    } else if game_over {
-        Err(PositionError::Inconsistent(
-            "a throw is pending after the game ended".to_string(),
-        ))
-    } else {
-        Ok(())
     }
 }

@@ -2,7 +2,8 @@
 
 use crate::board::BitBoard;
 use crate::error::PositionError;
-use crate::ruleset::{Phase, check_pending_throw};
+use crate::kernel::check_pending_throw;
+use crate::ruleset::Phase;
 use crate::setup::Setup;
 use crate::side::Side;
 use crate::throw::{Throw, ThrowingDevice};

@@ -31,6 +31,7 @@
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
     Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
+    kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -491,7 +492,7 @@ impl Ruleset for Jequier {
         // Each piece has at most one move (forward, or else backward); J-9: with no move at
         // all the throw is lost and the only choice is a pass.
         let back = backward.bits();
-        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
             let is_back = (back >> (from & 31)) & 1 != 0;
             Jequier::move_from(from, t, is_back)
         });

@@ -3,25 +3,16 @@
 //! (position, throw) pairs taken from random games under every option combination: the same
 //! legal moves, and the same position after each of them.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
-use senet_core::{MailboxBoard, Move, Phase, Place, Ruleset, Side, Square};
+use senet_core::{MailboxBoard, Move, Place, Ruleset, Side};
 use senet_jequier::{BackwardPriority, Jequier, JequierState, SafeSquares, StartRule};
-
-fn square(n: i32) -> Square {
-    Square::new(n as u8).unwrap()
-}
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Jequier, state: &JequierState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw().map(u8::from) else {
+    let pending = state.pending_throw().map(u8::from);
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     let safe: [i32; 4] = match rules.safe_squares() {
         SafeSquares::Standard => [26, 28, 29, 30], // J-8
@@ -158,46 +149,37 @@ fn all_option_sets() -> Vec<Jequier> {
 fn fast_ruleset_agrees_with_the_reference_on_100k_pairs() {
     let option_sets = all_option_sets();
     let per_set = 110_000 / (option_sets.len() * 5) + 1;
-    let mut pairs = 0usize;
     let mut backward_seen = 0usize;
-    for (i, rules) in option_sets.iter().enumerate() {
-        let mut rng = ChaCha8Rng::seed_from_u64(2000 + i as u64);
-        let before_throws = sample_states(rules, &mut rng, per_set, 10_000, |p| {
-            matches!(p, Phase::Throw(_))
-        });
-        for state in &before_throws {
-            for (_, decision) in with_each_throw(rules, state) {
-                let reference = reference_moves(rules, &decision);
-                if let Err(e) = compare_generators(rules, &decision, &reference) {
-                    panic!("{}: {e}", rules.spec());
-                }
-                for &mv in &reference {
-                    let mut next = decision;
-                    rules.play_unchecked(&mut next, mv);
-                    let (board, unmoved) = reference_after(&decision, mv);
-                    let fast_unmoved: Vec<u8> = Side::BOTH
-                        .iter()
-                        .flat_map(|&side| next.unmoved(side).iter().map(|s| s.get()))
-                        .collect::<std::collections::BTreeSet<u8>>()
-                        .into_iter()
-                        .collect();
-                    assert_eq!(
-                        (MailboxBoard::from(next.board()), fast_unmoved),
-                        (board, unmoved),
-                        "{} then {mv}",
-                        rules.position_string(&decision)
-                    );
-                    let backward = mv
-                        .step_at(0)
-                        .and_then(|s| Some(s.to.square()? < s.from.square()?))
-                        .unwrap_or(false);
-                    backward_seen += usize::from(backward);
-                }
-                pairs += 1;
+    agree_after_each_throw(
+        &option_sets,
+        2000,
+        per_set,
+        reference_moves,
+        |rules, _, decision, reference| {
+            for &mv in reference {
+                let mut next = *decision;
+                rules.play_unchecked(&mut next, mv);
+                let (board, unmoved) = reference_after(decision, mv);
+                let fast_unmoved: Vec<u8> = Side::BOTH
+                    .iter()
+                    .flat_map(|&side| next.unmoved(side).iter().map(|s| s.get()))
+                    .collect::<std::collections::BTreeSet<u8>>()
+                    .into_iter()
+                    .collect();
+                assert_eq!(
+                    (MailboxBoard::from(next.board()), fast_unmoved),
+                    (board, unmoved),
+                    "{} then {mv}",
+                    rules.position_string(decision)
+                );
+                let backward = mv
+                    .step_at(0)
+                    .and_then(|s| Some(s.to.square()? < s.from.square()?))
+                    .unwrap_or(false);
+                backward_seen += usize::from(backward);
             }
-        }
-    }
-    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+        },
+    );
     assert!(
         backward_seen > 1000,
         "only {backward_seen} backward moves met"

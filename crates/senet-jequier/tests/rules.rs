@@ -1,71 +1,19 @@
 //! One test (at least) per rule, option, interpretation and scenario of
 //! `docs/rules/jequier.md`. Each test fails if its rule is broken.
+//!
+//! Positions use the scenario notation (`senet_testkit::scenario_helpers!`): `me` is Black, to
+//! move, `opp` White, every other piece is off. Without an `unmoved` field, pieces standing on
+//! their own starting squares count as unmoved.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{move_strings, scenario};
 use senet_core::{
-    Board, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Square, SquareSet,
-    Sticks, ThrowingDevice, draw_seats,
+    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks,
+    draw_seats,
 };
-use senet_jequier::{
-    BLACK_START, BackwardPriority, Jequier, JequierState, SafeSquares, StartRule, WHITE_START,
-};
+use senet_jequier::{BLACK_START, BackwardPriority, Jequier, SafeSquares, StartRule, WHITE_START};
 
-fn sq(n: u8) -> Square {
-    Square::new(n).unwrap()
-}
-
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
-
-/// A scenario position: `me` (Black, to move) and `opp` (White) on the listed squares, every
-/// other piece off, `throw` pending (0: none), and `fields` added (e.g. `unmoved=none`).
-/// Without an `unmoved` field, pieces standing on their own starting squares count as unmoved.
-fn pos_with(rules: &Jequier, me: &[u8], opp: &[u8], throw: u8, fields: &str) -> JequierState {
-    let mut all = String::new();
-    if throw != 0 {
-        all.push_str(&format!("throw={throw}"));
-    }
-    if !fields.is_empty() {
-        if !all.is_empty() {
-            all.push(' ');
-        }
-        all.push_str(fields);
-    }
-    rules.parse_position(&scenario(me, opp, &all)).unwrap()
-}
-
-fn pos(me: &[u8], opp: &[u8], throw: u8) -> JequierState {
-    pos_with(&Jequier::default(), me, opp, throw, "")
-}
-
-fn moves_of(rules: &Jequier, state: &JequierState) -> Vec<String> {
-    move_strings(rules, state)
-}
-
-fn moves(state: &JequierState) -> Vec<String> {
-    moves_of(&Jequier::default(), state)
-}
-
-fn play_with(rules: &Jequier, state: &JequierState, mv: &str) -> JequierState {
-    let mut next = *state;
-    rules.try_play(&mut next, mv.parse().unwrap()).unwrap();
-    next
-}
-
-fn play(state: &JequierState, mv: &str) -> JequierState {
-    play_with(&Jequier::default(), state, mv)
-}
-
-fn black(state: &JequierState) -> SquareSet {
-    state.board().pieces_of(Side::Black)
-}
-
-fn white(state: &JequierState) -> SquareSet {
-    state.board().pieces_of(Side::White)
-}
+senet_testkit::scenario_helpers!(Jequier, throw);
 
 // ---------------------------------------------------------------- setup and throws
 
@@ -89,19 +37,7 @@ fn j_01_five_pieces_a_side_odd_set_on_odd_squares_even_set_on_even() {
 fn j_02_sticks_with_no_marked_side_counting_six() {
     let rules = Jequier::default();
     assert_eq!(rules.device(), Sticks::ZERO_IS_SIX);
-    let table: Vec<(u8, u32)> = rules
-        .device()
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
-    let mut state = rules.initial_state();
-    assert_eq!(
-        rules.try_throw(&mut state, 5),
-        Err(PlayError::ImpossibleThrow(5))
-    );
-    assert_eq!(state, rules.initial_state());
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)], &[5]);
 }
 
 #[test]
@@ -144,7 +80,7 @@ fn j_04_an_unusable_throw_is_lost_but_a_lost_one_four_or_six_still_throws_again(
     let rules = Jequier::default();
     for (t, again) in [(1, true), (2, false), (3, false), (4, true), (6, true)] {
         // The piece on 1 cannot go back, and the pair ahead of it is protected (J-8).
-        let state = pos_with(&rules, &[1], &[1 + t, 2 + t], t, "unmoved=none");
+        let state = pos_full(&rules, &[1], &[1 + t, 2 + t], t, "unmoved=none");
         assert_eq!(moves(&state), vec!["pass"], "throw {t}");
         let next = play(&state, "pass");
         let expected = if again { Side::Black } else { Side::White };
@@ -167,7 +103,7 @@ fn j_05_an_unmoved_piece_waits_while_the_square_ahead_is_occupied() {
     assert_eq!(state.unmoved(Side::Black), set(&[4]));
     assert_eq!(moves(&state), vec!["12-14"]);
     // The same piece, once it has moved, is free.
-    let moved = pos_with(&Jequier::default(), &[4, 12], &[5], 2, "unmoved=none");
+    let moved = pos_full(&Jequier::default(), &[4, 12], &[5], 2, "unmoved=none");
     assert_eq!(moves(&moved), vec!["4-6", "12-14"]);
     // The square ahead occupied by its own side also holds it back.
     assert_eq!(moves(&pos(&[4, 5], &[20], 2)), vec!["5-7"]);
@@ -181,7 +117,7 @@ fn j_05_a_waiting_piece_cannot_go_backward_either() {
     // piece that has moved, but an unmoved piece with 5 occupied may not move at all.
     let state = pos(&[4], &[5, 6, 7], 2);
     assert_eq!(moves(&state), vec!["pass"]);
-    let moved = pos_with(&Jequier::default(), &[4], &[5, 6, 7], 2, "unmoved=none");
+    let moved = pos_full(&Jequier::default(), &[4], &[5, 6, 7], 2, "unmoved=none");
     assert_eq!(moves(&moved), vec!["4-2"]);
 }
 
@@ -380,15 +316,15 @@ fn option_safe_squares_ludii_uses_15_26_28_29() {
     let ludii = Jequier::default().with_safe_squares(SafeSquares::Ludii);
     assert_eq!(SafeSquares::Ludii.squares(), set(&[15, 26, 28, 29]));
     // 15 is safe with the option, not without.
-    let state = pos_with(&ludii, &[13], &[15], 2, "");
+    let state = pos_full(&ludii, &[13], &[15], 2, "");
     assert_eq!(moves_of(&ludii, &state), vec!["13-11"]);
     assert_eq!(moves(&pos(&[13], &[15], 2)), vec!["13-15"]);
     // 30 is safe without the option, not with it.
-    let state = pos_with(&ludii, &[26], &[30], 4, "");
+    let state = pos_full(&ludii, &[26], &[30], 4, "");
     assert_eq!(moves_of(&ludii, &state), vec!["26-30"]);
     assert_eq!(moves(&pos(&[26], &[30], 4)), vec!["26-22"]);
     // 26, 28, 29 stay safe.
-    let state = pos_with(&ludii, &[24], &[26], 2, "");
+    let state = pos_full(&ludii, &[24], &[26], 2, "");
     assert_eq!(moves_of(&ludii, &state), vec!["24-22"]);
 }
 
@@ -396,10 +332,10 @@ fn option_safe_squares_ludii_uses_15_26_28_29() {
 fn option_start_rule_first_row_holds_back_every_piece_on_1_to_10() {
     let first_row = Jequier::default().with_start_rule(StartRule::FirstRow);
     // A piece that has moved, on 4 with 5 occupied: free by J-5, held back with the option.
-    let state = pos_with(&first_row, &[4, 12], &[5], 2, "unmoved=none");
+    let state = pos_full(&first_row, &[4, 12], &[5], 2, "unmoved=none");
     assert_eq!(moves_of(&first_row, &state), vec!["12-14"]);
     assert_eq!(
-        moves(&pos_with(
+        moves(&pos_full(
             &Jequier::default(),
             &[4, 12],
             &[5],
@@ -409,20 +345,20 @@ fn option_start_rule_first_row_holds_back_every_piece_on_1_to_10() {
         vec!["4-6", "12-14"]
     );
     // Backward moves too.
-    let state = pos_with(&first_row, &[4], &[5, 6, 7], 2, "unmoved=none");
+    let state = pos_full(&first_row, &[4], &[5, 6, 7], 2, "unmoved=none");
     assert_eq!(moves_of(&first_row, &state), vec!["pass"]);
     // 10 waits for 11; 11 (row 2) never waits.
-    let state = pos_with(&first_row, &[10, 11], &[20], 2, "unmoved=none");
+    let state = pos_full(&first_row, &[10, 11], &[20], 2, "unmoved=none");
     assert_eq!(moves_of(&first_row, &state), vec!["11-13"]);
 }
 
 #[test]
 fn option_backward_priority_per_piece_lets_a_stuck_piece_go_back() {
     let per_piece = Jequier::default().with_backward_priority(BackwardPriority::PerPiece);
-    let state = pos_with(&per_piece, &[12, 20], &[14, 15], 2, "");
+    let state = pos_full(&per_piece, &[12, 20], &[14, 15], 2, "");
     assert_eq!(moves_of(&per_piece, &state), vec!["12-10", "20-22"]);
     // Still only to an empty square, and a piece that can go forward does not go back.
-    let state = pos_with(&per_piece, &[12, 20], &[10, 14, 15], 2, "");
+    let state = pos_full(&per_piece, &[12, 20], &[10, 14, 15], 2, "");
     assert_eq!(moves_of(&per_piece, &state), vec!["20-22"]);
 }
 
@@ -505,18 +441,6 @@ fn unmoved_field_is_validated() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Jequier::default());
-    game.throw(2).unwrap();
-    let before = game.clone();
     // 2→4 lands on Black's own piece; 8→10 is held back by J-5.
-    for text in ["2-4", "8-10", "11-12", "pass"] {
-        let err = game.play(text.parse().unwrap()).unwrap_err();
-        assert!(matches!(err, PlayError::IllegalMove { .. }), "{text}");
-        assert_eq!(game, before);
-    }
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
-    assert_eq!(game, before);
+    assert_illegal_moves_refused(Jequier::default(), 2, &["2-4", "8-10", "11-12", "pass"]);
 }

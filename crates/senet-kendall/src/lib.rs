@@ -44,7 +44,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, Throw,
+    Sticks, Throw, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -860,7 +860,7 @@ impl Ruleset for Kendall {
             let table = &MOVES[usize::from(backward)][usize::from(v)];
             // K-16: a bear-off may be declined, losing that throw.
             let bears_off = !backward & (set.bits() & EXITS[usize::from(v)] != 0);
-            moves.extend_in_place::<{ MAX_PIECES + 1 }>(|slots| {
+            kernel::extend_in_place::<{ MAX_PIECES + 1 }>(moves, |slots| {
                 // Slots are filled without branching on how many are real (past the last
                 // piece the lowest bit reads 32, the spare entry, which is not counted):
                 // four always, the rest only when more than four pieces can move.

@@ -7,11 +7,9 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{
-    arbitrary_action, check_random_game, check_refused_actions, check_state, walk_random_game,
-};
-use senet_core::{Game, Move, MoveList, Phase, PlayoutEnd, Ruleset, random_playout};
+use senet_core::{Game, Move, Phase, PlayoutEnd, Ruleset};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
+use senet_testkit::conformance::{check_state, walk_random_game};
 
 fn rules_from_bits(bits: u8) -> Kendall {
     Kendall::default()
@@ -89,39 +87,10 @@ fn all_32_option_combinations_construct_and_play_to_the_end() {
     }
 }
 
+senet_testkit::ruleset_properties!(rules_strategy());
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
-
-    #[test]
-    fn every_reachable_decision_point_keeps_the_invariants(
-        rules in rules_strategy(),
-        seed in any::<u64>(),
-    ) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let checked = check_random_game(&rules, &mut rng, 10_000, false);
-        prop_assert!(checked.is_ok(), "{}: {}", rules.spec(), checked.unwrap_err());
-    }
-
-    #[test]
-    fn random_games_end_and_replay_from_their_records(
-        rules in rules_strategy(),
-        seed in any::<u64>(),
-    ) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut game = Game::new(rules);
-        game.set_seed(Some(seed));
-        let end = game.play_random(&mut rng, 10_000);
-        prop_assert!(matches!(end, PlayoutEnd::Finished(_)));
-        let replayed = Game::<Kendall>::from_record(&game.record()).unwrap();
-        prop_assert_eq!(replayed.state(), game.state());
-        // The fast playout with the same seed makes the same game.
-        let mut state = rules.initial_state();
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let playout = random_playout(&rules, &mut state, &mut rng, &mut MoveList::new(), 10_000);
-        prop_assert_eq!(&state, game.state());
-        prop_assert_eq!(playout.decisions, game.decisions());
-        prop_assert_eq!(playout.turns, game.turns());
-    }
 
     /// Whatever order the player spends its stored throws in, every move spends exactly the
     /// throw it names, only stored values are offered, and the turn ends exactly when the
@@ -220,44 +189,4 @@ proptest! {
         }
     }
 
-    #[test]
-    fn an_illegal_action_leaves_the_game_unchanged(
-        rules in rules_strategy(),
-        seed in any::<u64>(),
-        actions in prop::collection::vec((any::<bool>(), 0u8..8, 0u8..32, 0u8..32), 1..200),
-    ) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut game = Game::new(rules);
-        let actions = actions
-            .into_iter()
-            .filter_map(|(is_throw, value, from, to)| arbitrary_action(is_throw, value, &format!("{from}-{to}/{}", value.clamp(1, 6))));
-        let checked = check_refused_actions(&mut game, &mut rng, actions);
-        prop_assert!(checked.is_ok(), "{}", checked.unwrap_err());
-    }
-
-    /// The unchecked fast paths accept anything without panicking (the resulting state is
-    /// unspecified): arbitrary place codes, throw marks and throw values.
-    #[test]
-    fn unchecked_inputs_never_panic(
-        rules in rules_strategy(),
-        seed in any::<u64>(),
-        skip in 0usize..300,
-        inputs in prop::collection::vec((0u8..=40, 0u8..=40, 0u8..=8, any::<u8>()), 1..40),
-    ) {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut seen = 0;
-        let (start, _) = senet_core::conformance::walk_random_game(&rules, &mut rng, 10_000, |_| {
-            seen += 1;
-            seen <= skip
-        });
-        for (from, to, mark, value) in inputs {
-            let mut state = start;
-            rules.play_unchecked(&mut state, Move::from_codes_unchecked(from, to).with_throw(mark));
-            rules.throw_unchecked(&mut state, value);
-            let mut list = MoveList::new();
-            rules.generate_moves(&state, &mut list);
-            let _ = rules.phase(&state);
-            let _ = rules.position_string(&state);
-        }
-    }
 }

@@ -5,14 +5,10 @@
 //! piece that must move (K-15).
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{Rng, SeedableRng};
-use senet_core::conformance::{compare_generators, sample_states};
+use rand_core::Rng;
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Setup, Side, Square};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
-
-fn square(n: i32) -> Square {
-    Square::new(n as u8).unwrap()
-}
+use senet_testkit::reference::{MIN_PAIRS, assert_agrees, for_sampled_states, square};
 
 /// What the reference saw, to check that the comparison covered every rule.
 #[derive(Default, Debug)]
@@ -243,12 +239,13 @@ fn fast_generator_agrees_with_the_reference_on_100k_decision_points() {
     let mut compared = 0usize;
     let mut from_games = 0usize;
     let mut seen = Seen::default();
-    for (i, rules) in option_sets.iter().enumerate() {
-        let mut rng = ChaCha8Rng::seed_from_u64(4000 + i as u64);
-        let decisions = sample_states(rules, &mut rng, per_set, 10_000, |p| {
-            matches!(p, Phase::Move(_))
-        });
-        for state in &decisions {
+    let decision = |p| matches!(p, Phase::Move(_));
+    for_sampled_states(
+        &option_sets,
+        4000,
+        per_set,
+        decision,
+        |rules, state, rng| {
             let me = state.to_move();
             let must_field = if me == Side::Black {
                 "must_move_b"
@@ -266,7 +263,7 @@ fn fast_generator_agrees_with_the_reference_on_100k_decision_points() {
             variants.extend(with_fields(
                 rules,
                 state,
-                &[("throws", random_throws(rules, &mut rng))],
+                &[("throws", random_throws(rules, rng))],
                 &["phase"],
             ));
             if !own.is_empty() {
@@ -280,18 +277,16 @@ fn fast_generator_agrees_with_the_reference_on_100k_decision_points() {
             }
             for (k, variant) in variants.iter().enumerate() {
                 let reference = reference_moves(rules, variant, &mut seen);
-                if let Err(e) = compare_generators(rules, variant, &reference) {
-                    panic!("{}: {e}", rules.spec());
-                }
+                assert_agrees(rules, variant, &reference);
                 compared += 1;
                 if k == 0 {
                     from_games += 1;
                 }
             }
-        }
-    }
+        },
+    );
     assert!(
-        from_games >= 100_000,
+        from_games >= MIN_PAIRS,
         "only {from_games} decision points from games"
     );
     assert!(compared >= 250_000, "only {compared} states compared");

@@ -7,22 +7,17 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{check_state, move_strings, scenario};
 use senet_core::{
-    Board, Game, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks,
-    ThrowingDevice, draw_seats,
+    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, draw_seats,
 };
 use senet_kendall::{Kendall, KendallState, MAX_STORED_THROWS, PieceCount, ThrowTiming};
+use senet_testkit::conformance::check_state;
 
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
+senet_testkit::scenario_helpers!(Kendall);
 
 /// Black to act on `me`, White on `opp`, with the position `fields` (e.g. `throws=24`).
 fn pos_with(rules: &Kendall, me: &[u8], opp: &[u8], fields: &str) -> KendallState {
-    rules
-        .parse_position(&scenario(me, opp, fields))
-        .unwrap_or_else(|e| panic!("{me:?} {opp:?} {fields}: {e}"))
+    senet_testkit::scenario::position(rules, me, opp, fields)
 }
 
 /// Black to act, holding the stored throws `throws` (digits; empty: Black throws next).
@@ -33,30 +28,6 @@ fn pos(me: &[u8], opp: &[u8], throws: &str) -> KendallState {
         format!("throws={throws}")
     };
     pos_with(&Kendall::default(), me, opp, &fields)
-}
-
-fn moves_of(rules: &Kendall, state: &KendallState) -> Vec<String> {
-    move_strings(rules, state)
-}
-
-fn moves(state: &KendallState) -> Vec<String> {
-    moves_of(&Kendall::default(), state)
-}
-
-fn play(rules: &Kendall, state: &KendallState, mv: &str) -> KendallState {
-    let mut next = *state;
-    rules
-        .try_play(&mut next, mv.parse().unwrap())
-        .unwrap_or_else(|e| panic!("{}: {mv}: {e}", rules.position_string(state)));
-    check_state(rules, &next).unwrap();
-    next
-}
-
-fn throw(rules: &Kendall, state: &KendallState, value: u8) -> KendallState {
-    let mut next = *state;
-    rules.try_throw(&mut next, value).unwrap();
-    check_state(rules, &next).unwrap();
-    next
 }
 
 fn stored(state: &KendallState) -> Vec<u8> {
@@ -90,20 +61,7 @@ fn k_02_sticks_with_no_marked_side_counting_five() {
     let rules = Kendall::default();
     let device = rules.device();
     assert_eq!(device, Sticks::ZERO_IS_FIVE);
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)]);
-    let mut state = rules.initial_state();
-    for impossible in [0, 6] {
-        assert_eq!(
-            rules.try_throw(&mut state, impossible),
-            Err(PlayError::ImpossibleThrow(impossible))
-        );
-    }
-    assert_eq!(state, rules.initial_state());
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)], &[0, 6]);
 }
 
 #[test]
@@ -134,7 +92,7 @@ fn k_04_throw_until_a_two_or_three_one_four_five_give_another_throw() {
     let rules = Kendall::default();
     let start = rules.initial_state();
     for (value, again) in [(1, true), (2, false), (3, false), (4, true), (5, true)] {
-        let next = throw(&rules, &start, value);
+        let next = throw_with(&rules, &start, value);
         let expected = if again {
             Phase::Throw(Side::Black)
         } else {
@@ -147,7 +105,7 @@ fn k_04_throw_until_a_two_or_three_one_four_five_give_another_throw() {
     let mut state = start;
     for value in [1, 4, 5, 1, 3] {
         assert_eq!(rules.phase(&state), Phase::Throw(Side::Black));
-        state = throw(&rules, &state, value);
+        state = throw_with(&rules, &state, value);
     }
     assert_eq!(rules.phase(&state), Phase::Move(Side::Black));
     assert_eq!(stored(&state), vec![1, 1, 3, 4, 5]);
@@ -162,20 +120,20 @@ fn k_04_stored_throws_are_spent_one_at_a_time_in_any_order_each_naming_its_throw
         vec!["10-11/1", "10-12/2", "10-14/4", "10-15/5"]
     );
     // One piece may use several throws one after another; each move spends one throw.
-    let after_four = play(&rules, &state, "10-14/4");
+    let after_four = play_with(&rules, &state, "10-14/4");
     assert_eq!(stored(&after_four), vec![1, 2, 5]);
     assert_eq!(moves(&after_four), vec!["14-15/1", "14-16/2", "14-19/5"]);
-    let after_five = play(&rules, &after_four, "14-19/5");
+    let after_five = play_with(&rules, &after_four, "14-19/5");
     assert_eq!(stored(&after_five), vec![1, 2]);
-    let after_one = play(&rules, &after_five, "19-20/1");
+    let after_one = play_with(&rules, &after_five, "19-20/1");
     assert_eq!(rules.phase(&after_one), Phase::Move(Side::Black));
-    let done = play(&rules, &after_one, "20-22/2");
+    let done = play_with(&rules, &after_one, "20-22/2");
     assert_eq!(done.board().pieces_of(Side::Black), set(&[22]));
     // The turn ends when the last stored throw is spent.
     assert_eq!(rules.phase(&done), Phase::Throw(Side::White));
     assert_eq!(done.stored_count(), 0);
     // Any order: 5 then 4 reaches the same square as 4 then 5.
-    let other = play(&rules, &play(&rules, &state, "10-15/5"), "15-19/4");
+    let other = play_with(&rules, &play_with(&rules, &state, "10-15/5"), "15-19/4");
     assert_eq!(other.board(), after_five.board());
     assert_eq!(stored(&other), stored(&after_five));
     // A move naming a throw that is not stored is refused.
@@ -196,14 +154,14 @@ fn k_05_i_1_a_throw_with_no_forward_move_moves_backward_decided_per_throw() {
     assert_eq!(moves(&state), vec!["13-11/2", "13-17/4"]);
     // After the 4 is spent, the 2 can go forward from 17: no backward move any more.
     let rules = Kendall::default();
-    let next = play(&rules, &state, "13-17/4");
+    let next = play_with(&rules, &state, "13-17/4");
     assert_eq!(moves(&next), vec!["17-19/2"]);
     // Per player: another piece's forward move rules out every backward move for that throw.
     assert_eq!(moves(&pos(&[5, 13], &[1, 14, 15, 16], "2")), vec!["5-7/2"]);
     // A throw that can do neither is lost: the plain pass ends the turn.
     let stuck = pos(&[28], &[1], "2");
     assert_eq!(moves(&stuck), vec!["pass"]);
-    let next = play(&rules, &stuck, "pass");
+    let next = play_with(&rules, &stuck, "pass");
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     assert_eq!(next.board(), stuck.board());
 }
@@ -214,12 +172,12 @@ fn k_05_i_1_a_throw_with_no_forward_move_moves_backward_decided_per_throw() {
 fn k_06_landing_on_an_opposing_piece_swaps_forward_and_backward() {
     let rules = Kendall::default();
     let state = pos(&[12], &[14], "2");
-    let next = play(&rules, &state, "12-14/2");
+    let next = play_with(&rules, &state, "12-14/2");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[14]));
     assert_eq!(next.board().pieces_of(Side::White), set(&[12]));
     // Backward (K-S8 is the scenario): the attacked piece goes to the square the mover left.
     let state = pos(&[16, 17], &[15, 18, 19], "1");
-    let next = play(&rules, &state, "16-15/1");
+    let next = play_with(&rules, &state, "16-15/1");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[15, 17]));
     assert_eq!(next.board().pieces_of(Side::White), set(&[16, 18, 19]));
     // Never onto an own piece.
@@ -273,7 +231,7 @@ fn k_10_from_26_the_throw_moves_as_usual_and_five_bears_off() {
     }
     let state = pos(&[26, 5], &[1], "5");
     assert_eq!(moves(&state), vec!["5-10/5", "26-off/5", "pass/5"]);
-    let next = play(&rules, &state, "26-off/5");
+    let next = play_with(&rules, &state, "26-off/5");
     assert_eq!(next.board().off_count(Side::Black), 6);
 }
 
@@ -301,7 +259,7 @@ fn k_12_an_attack_from_26_sends_the_victim_into_the_water() {
         let state = pos(&[26], &[1, target], &t.to_string());
         let mv = format!("26-{target}/{t}");
         assert_eq!(moves(&state), vec![mv.clone()]);
-        let next = play(&rules, &state, &mv);
+        let next = play_with(&rules, &state, &mv);
         assert_eq!(next.board().pieces_of(Side::Black), set(&[target]));
         assert_eq!(next.board().pieces_of(Side::White), set(&[1, 27]));
     }
@@ -319,7 +277,7 @@ fn k_12_an_attack_from_26_sends_the_victim_into_the_water() {
 fn k_13_entering_the_water_by_ones_own_move_ends_the_turn() {
     let rules = Kendall::default();
     let state = pos(&[26, 5], &[1], "124");
-    let next = play(&rules, &state, "26-27/1");
+    let next = play_with(&rules, &state, "26-27/1");
     assert!(next.board().pieces_of(Side::Black).has(27));
     // The 2 and the 4 are lost.
     assert_eq!(next.stored_count(), 0);
@@ -336,7 +294,7 @@ fn k_13_entering_the_water_by_ones_own_move_ends_the_turn() {
     }
     // The victim of K-12 enters without ending the attacker's turn.
     let state = pos(&[26, 5], &[1, 29], "34");
-    let next = play(&rules, &state, "26-29/3");
+    let next = play_with(&rules, &state, "26-29/3");
     assert!(next.board().pieces_of(Side::White).has(27));
     assert_eq!(rules.phase(&next), Phase::Move(Side::Black));
 }
@@ -350,15 +308,15 @@ fn k_14_the_piece_in_the_water_is_the_only_one_that_moves() {
         vec!["27-15/2", "pass/2", "27-off/4", "27-15/4", "pass/4"]
     );
     // Bearing off with the 4 keeps the turn: the 2 is then used as usual.
-    let next = play(&rules, &state, "27-off/4");
+    let next = play_with(&rules, &state, "27-off/4");
     assert_eq!(moves(&next), vec!["5-7/2"]);
     // Back to 15 ends the turn; the 4 is lost.
-    let next = play(&rules, &state, "27-15/2");
+    let next = play_with(&rules, &state, "27-15/2");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[5, 15]));
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     assert_eq!(next.stored_count(), 0);
     // Leaving it there gives up that throw only.
-    let next = play(&rules, &state, "pass/2");
+    let next = play_with(&rules, &state, "pass/2");
     assert_eq!(stored(&next), vec![4]);
     assert_eq!(next.board(), state.board());
     // 15 occupied: no way back; with no 4 either, the throws are all lost.
@@ -377,20 +335,24 @@ fn k_14_the_piece_in_the_water_is_the_only_one_that_moves() {
 fn k_15_the_piece_back_on_15_must_move_next_if_it_can() {
     let rules = Kendall::default();
     // Sent back: the obligation is recorded for Black's next decision.
-    let back = play(&rules, &pos(&[27, 20], &[1], "2"), "27-15/2");
+    let back = play_with(&rules, &pos(&[27, 20], &[1], "2"), "27-15/2");
     assert_eq!(back.must_move(Side::Black).map(|s| s.get()), Some(15));
-    let back = throw(&rules, &play(&rules, &throw(&rules, &back, 2), "1-3/2"), 2);
+    let back = throw_with(
+        &rules,
+        &play_with(&rules, &throw_with(&rules, &back, 2), "1-3/2"),
+        2,
+    );
     assert_eq!(moves(&back), vec!["15-17/2"]);
     // With several stored throws, the first one spent moves that piece; then the rest is free.
     let state = pos_with(&rules, &[15, 20], &[1], "throws=24 must_move_b=15");
     assert_eq!(moves(&state), vec!["15-17/2", "15-19/4"]);
-    let next = play(&rules, &state, "15-19/4");
+    let next = play_with(&rules, &state, "15-19/4");
     assert_eq!(next.must_move(Side::Black), None);
     assert_eq!(moves(&next), vec!["19-21/2", "20-22/2"]);
     // When no stored throw can move it, the obligation lapses.
     let state = pos_with(&rules, &[15, 20], &[1, 16, 17], "throws=2 must_move_b=15");
     assert_eq!(moves(&state), vec!["20-22/2"]);
-    let next = play(&rules, &state, "20-22/2");
+    let next = play_with(&rules, &state, "20-22/2");
     assert_eq!(next.must_move(Side::Black), None);
     // The obligation follows the piece when the opponent swaps it away.
     let text = format!(
@@ -399,7 +361,7 @@ fn k_15_the_piece_back_on_15_must_move_next_if_it_can() {
         ".".repeat(15)
     );
     let state = rules.parse_position(&text).unwrap();
-    let next = play(&rules, &state, "13-15/2");
+    let next = play_with(&rules, &state, "13-15/2");
     assert_eq!(next.must_move(Side::Black).map(|s| s.get()), Some(13));
 }
 
@@ -410,7 +372,7 @@ fn k_16_bearing_off_may_be_declined() {
     let rules = Kendall::default();
     let state = pos(&[30, 10], &[1], "1");
     assert_eq!(moves(&state), vec!["10-11/1", "30-off/1", "pass/1"]);
-    let next = play(&rules, &state, "pass/1");
+    let next = play_with(&rules, &state, "pass/1");
     assert_eq!(next.board(), state.board());
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     // Declining one throw keeps the others.
@@ -419,7 +381,7 @@ fn k_16_bearing_off_may_be_declined() {
         moves(&state),
         vec!["10-12/2", "29-off/2", "pass/2", "10-14/4"]
     );
-    assert_eq!(stored(&play(&rules, &state, "pass/2")), vec![4]);
+    assert_eq!(stored(&play_with(&rules, &state, "pass/2")), vec![4]);
     // No bear-off among the moves of a throw: no decline for it.
     assert_eq!(moves(&pos(&[10], &[1], "2")), vec!["10-12/2"]);
 }
@@ -428,7 +390,7 @@ fn k_16_bearing_off_may_be_declined() {
 fn k_17_the_first_side_to_bear_off_every_piece_wins() {
     let rules = Kendall::default();
     let state = pos(&[30], &[1, 5], "14");
-    let next = play(&rules, &state, "30-off/1");
+    let next = play_with(&rules, &state, "30-off/1");
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
     assert_eq!(outcome.points, senet_core::PerSide::new(7, 5));
@@ -481,7 +443,7 @@ fn i_4_26_is_not_a_safe_square() {
     let rules = Kendall::default();
     let state = pos(&[24], &[1, 26], "2");
     assert_eq!(moves(&state), vec!["24-26/2"]);
-    let next = play(&rules, &state, "24-26/2");
+    let next = play_with(&rules, &state, "24-26/2");
     assert_eq!(next.board().pieces_of(Side::White), set(&[1, 24]));
     // K-7 still protects it.
     assert_eq!(moves(&pos(&[24], &[1, 25, 26], "2")), vec!["24-22/2"]);
@@ -522,7 +484,7 @@ fn option_pieces_five_sets_on_1_to_10_opening_10_to_11() {
     assert_eq!(state.board().pieces_of(Side::Black), set(&[2, 4, 6, 8, 11]));
     // Five pieces off win.
     let state = pos_with(&rules, &[30], &[1], "throws=2");
-    let next = play(&rules, &state, "30-off/2");
+    let next = play_with(&rules, &state, "30-off/2");
     assert_eq!(
         rules.outcome(&next).unwrap().points,
         senet_core::PerSide::new(5, 4)
@@ -535,32 +497,36 @@ fn option_starting_throw_white_waits_for_a_one() {
     let start = rules.initial_state();
     assert!(!start.white_started());
     // Black's deciding 1 (K-3) was its starting throw: it moves at once.
-    let black = throw(&rules, &start, 2);
+    let black = throw_with(&rules, &start, 2);
     assert_eq!(rules.phase(&black), Phase::Move(Side::Black));
-    let white_turn = play(&rules, &black, "15-17/2");
+    let white_turn = play_with(&rules, &black, "15-17/2");
     assert_eq!(rules.phase(&white_turn), Phase::Throw(Side::White));
     // White's throws before its 1 are lost; a 4 or 5 still gives another throw, a 2 or 3
     // ends the turn without a move.
-    let after_four = throw(&rules, &white_turn, 4);
+    let after_four = throw_with(&rules, &white_turn, 4);
     assert_eq!(rules.phase(&after_four), Phase::Throw(Side::White));
     assert_eq!(after_four.stored_count(), 0);
-    let after_three = throw(&rules, &after_four, 3);
+    let after_three = throw_with(&rules, &after_four, 3);
     assert_eq!(rules.phase(&after_three), Phase::Throw(Side::Black));
     assert!(!after_three.white_started());
     // The 1 counts and may be used; later throws count as usual.
-    let white_again = play(&rules, &throw(&rules, &after_three, 2), "17-19/2");
+    let white_again = play_with(&rules, &throw_with(&rules, &after_three, 2), "17-19/2");
     let mut state = white_again;
     for value in [5, 1, 4, 2] {
-        state = throw(&rules, &state, value);
+        state = throw_with(&rules, &state, value);
     }
     assert!(state.white_started());
     assert_eq!(stored(&state), vec![1, 2, 4]);
     assert!(moves_of(&rules, &state).contains(&"13-14/1".to_string()));
     // Without the option White moves at once.
     let plain = Kendall::default();
-    let state = throw(
+    let state = throw_with(
         &plain,
-        &play(&plain, &throw(&plain, &plain.initial_state(), 2), "15-17/2"),
+        &play_with(
+            &plain,
+            &throw_with(&plain, &plain.initial_state(), 2),
+            "15-17/2",
+        ),
         3,
     );
     assert_eq!(plain.phase(&state), Phase::Move(Side::White));
@@ -574,11 +540,15 @@ fn option_trap_a_move_past_26_falls_into_the_water() {
     assert!(list.contains(&"23-28/5".to_string()), "{list:?}");
     assert!(list.contains(&"23-27/4".to_string()), "{list:?}");
     // Falling in ends the turn (K-13): the other throws are lost.
-    let next = play(&rules, &state, "23-28/5");
+    let next = play_with(&rules, &state, "23-28/5");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[5, 27]));
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     // The piece in the water then follows K-14.
-    let next = throw(&rules, &play(&rules, &throw(&rules, &next, 2), "1-3/2"), 2);
+    let next = throw_with(
+        &rules,
+        &play_with(&rules, &throw_with(&rules, &next, 2), "1-3/2"),
+        2,
+    );
     assert_eq!(moves_of(&rules, &next), vec!["27-15/2", "pass/2"]);
     // A fall is a forward move (no backward move for that throw); with 27 occupied it is
     // illegal and the throw goes backward.
@@ -589,7 +559,7 @@ fn option_trap_a_move_past_26_falls_into_the_water() {
         let mv = format!("{from}-{}/{t}", from + t);
         assert_eq!(moves_of(&rules, &state), vec![mv.clone()]);
         // Whatever the square it counts to holds, the piece ends in the water.
-        let next = play(&rules, &state, &mv);
+        let next = play_with(&rules, &state, &mv);
         assert_eq!(next.board().pieces_of(Side::Black), set(&[27]));
         assert_eq!(next.board().pieces_of(Side::White), set(&[1, 28, 30]));
     }
@@ -629,14 +599,14 @@ fn option_home_row_no_bearing_off_while_a_piece_is_on_1_to_10() {
 fn option_throw_timing_immediate_uses_each_throw_at_once() {
     let rules = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
     let start = rules.initial_state();
-    let state = throw(&rules, &start, 4);
+    let state = throw_with(&rules, &start, 4);
     assert_eq!(rules.phase(&state), Phase::Move(Side::Black));
     assert_eq!(stored(&state), vec![4]);
     // The same notation: the move names its throw.
-    let next = play(&rules, &state, "15-19/4");
+    let next = play_with(&rules, &state, "15-19/4");
     // A 4 gives another throw, after its move.
     assert_eq!(rules.phase(&next), Phase::Throw(Side::Black));
-    let next = play(&rules, &throw(&rules, &next, 2), "19-21/2");
+    let next = play_with(&rules, &throw_with(&rules, &next, 2), "19-21/2");
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     // A 1, 4 or 5 that cannot be used still gives another throw; a 2 or 3 ends the turn.
     for (value, again) in [(1, true), (4, true), (5, true), (2, false), (3, false)] {
@@ -645,17 +615,17 @@ fn option_throw_timing_immediate_uses_each_throw_at_once() {
             continue; // 28 bears off with a 3
         }
         assert_eq!(moves_of(&rules, &state), vec!["pass"]);
-        let next = play(&rules, &state, "pass");
+        let next = play_with(&rules, &state, "pass");
         let expected = if again { Side::Black } else { Side::White };
         assert_eq!(rules.phase(&next), Phase::Throw(expected), "throw {value}");
     }
     // Entering the water ends the turn even after a 1.
     let state = pos_with(&rules, &[26, 5], &[1], "throws=1");
-    let next = play(&rules, &state, "26-27/1");
+    let next = play_with(&rules, &state, "26-27/1");
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
     // Declining still gives the extra throw of a 5.
     let state = pos_with(&rules, &[26, 5], &[1], "throws=5");
-    let next = play(&rules, &state, "pass/5");
+    let next = play_with(&rules, &state, "pass/5");
     assert_eq!(rules.phase(&next), Phase::Throw(Side::Black));
 }
 
@@ -704,7 +674,7 @@ fn k_s6_a_throw_that_cannot_be_used_is_lost() {
     let rules = Kendall::default();
     let state = pos(&[28], &[1], "2");
     assert_eq!(moves(&state), vec!["pass"]);
-    let next = play(&rules, &state, "pass");
+    let next = play_with(&rules, &state, "pass");
     assert_eq!(next.stored_count(), 0);
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
 }
@@ -712,7 +682,7 @@ fn k_s6_a_throw_that_cannot_be_used_is_lost() {
 #[test]
 fn k_s7_attack_from_26() {
     let rules = Kendall::default();
-    let next = play(&rules, &pos(&[26], &[29], "3"), "26-29/3");
+    let next = play_with(&rules, &pos(&[26], &[29], "3"), "26-29/3");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[29]));
     assert_eq!(next.board().pieces_of(Side::White), set(&[27]));
 }
@@ -722,7 +692,7 @@ fn k_s8_backward_swap() {
     let rules = Kendall::default();
     let state = pos(&[16, 17], &[15, 18, 19], "1");
     assert_eq!(moves(&state), vec!["16-15/1"]);
-    let next = play(&rules, &state, "16-15/1");
+    let next = play_with(&rules, &state, "16-15/1");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[15, 17]));
     assert_eq!(next.board().pieces_of(Side::White), set(&[16, 18, 19]));
 }
@@ -737,15 +707,15 @@ fn choice_an_unusable_stored_throw_waits_while_another_can_move() {
     let state = pos(&[22, 23, 26], &[18, 19, 29, 30], "34");
     assert_eq!(moves(&state), vec!["22-25/3"]);
     // Once 22 is free, the 4 moves (backward, as nothing can go forward).
-    let next = play(&rules, &state, "22-25/3");
+    let next = play_with(&rules, &state, "22-25/3");
     assert_eq!(moves(&next), vec!["25-21/4", "26-22/4"]);
     // A throw that stays unusable is lost once nothing else can move: the plain pass.
     let state = pos(&[28, 29], &[1], "34");
     assert_eq!(moves(&state), vec!["28-off/3", "pass/3"]);
-    let next = play(&rules, &state, "28-off/3");
+    let next = play_with(&rules, &state, "28-off/3");
     assert_eq!(moves(&next), vec!["pass"]);
     assert_eq!(
-        rules.phase(&play(&rules, &next, "pass")),
+        rules.phase(&play_with(&rules, &next, "pass")),
         Phase::Throw(Side::White)
     );
 }
@@ -756,7 +726,7 @@ fn choice_a_plain_pass_only_when_nothing_else_is_possible() {
     let mut rng = ChaCha8Rng::seed_from_u64(44);
     let mut checked = 0;
     for _ in 0..50 {
-        senet_core::conformance::walk_random_game(&rules, &mut rng, 10_000, |state| {
+        senet_testkit::conformance::walk_random_game(&rules, &mut rng, 10_000, |state| {
             if let Phase::Move(_) = rules.phase(state) {
                 let list = rules.legal_moves(state);
                 let plain = list.contains(&Move::PASS);
@@ -781,8 +751,12 @@ fn choice_home_row_a_water_piece_with_no_way_out_does_not_freeze_its_side() {
     let state = pos_with(&rules, &[5, 15, 27], &[1], "throws=2");
     assert_eq!(moves_of(&rules, &state), vec!["5-7/2", "15-17/2"]);
     // As soon as 15 is free again, K-14 applies.
-    let next = play(&rules, &state, "15-17/2");
-    let next = throw(&rules, &play(&rules, &throw(&rules, &next, 2), "1-3/2"), 2);
+    let next = play_with(&rules, &state, "15-17/2");
+    let next = throw_with(
+        &rules,
+        &play_with(&rules, &throw_with(&rules, &next, 2), "1-3/2"),
+        2,
+    );
     assert_eq!(moves_of(&rules, &next), vec!["27-15/2", "pass/2"]);
     // Without home_row the 4 is always a way out, so K-14 holds.
     let state = pos(&[5, 15, 27], &[1], "2");
@@ -794,9 +768,9 @@ fn choice_stored_throws_are_capped() {
     let rules = Kendall::default();
     let many = "1".repeat(usize::from(MAX_STORED_THROWS));
     let state = pos_with(&rules, &[10], &[1], &format!("throws={many} phase=throw"));
-    let next = throw(&rules, &state, 1);
+    let next = throw_with(&rules, &state, 1);
     assert_eq!(next.stored_count(), MAX_STORED_THROWS);
-    let next = throw(&rules, &next, 2);
+    let next = throw_with(&rules, &next, 2);
     assert_eq!(rules.phase(&next), Phase::Move(Side::Black));
     assert_eq!(next.stored_count(), MAX_STORED_THROWS);
     let too_many = format!("throws={many}1");
@@ -908,18 +882,8 @@ fn impossible_positions_are_typed_errors() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Kendall::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    for text in ["15-18", "15-18/2", "14-17/3", "pass", "pass/3", "1-4/3"] {
-        let err = game.play(text.parse().unwrap()).unwrap_err();
-        assert!(matches!(err, PlayError::IllegalMove { .. }), "{text}");
-        assert_eq!(game, before);
-    }
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
+    let illegal = ["15-18", "15-18/2", "14-17/3", "pass", "pass/3", "1-4/3"];
+    let mut game = assert_illegal_moves_refused(Kendall::default(), 3, &illegal);
     game.play("15-18/3".parse().unwrap()).unwrap();
     assert_eq!(game.phase(), Phase::Throw(Side::White));
 }

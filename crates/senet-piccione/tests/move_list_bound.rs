@@ -12,9 +12,9 @@
 //! cargo test --release -p senet-piccione --test move_list_bound -- --ignored
 //! ```
 
-use senet_core::conformance::scenario;
 use senet_core::{MOVE_LIST_CAPACITY, MoveList, Ruleset};
 use senet_piccione::Piccione;
+use senet_testkit::scenario::scenario;
 
 /// The largest number of moves found.
 const LARGEST: usize = 195;

@@ -7,11 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
-use senet_core::{MailboxBoard, Move, Phase, Place, Ruleset, Side, Square, Step};
+use senet_core::{MailboxBoard, Move, Place, Ruleset, Side, Square, Step};
 use senet_piccione::{Piccione, PiccioneState};
+use senet_testkit::reference::agree_after_each_throw;
 
 /// A partial move of the side `me`: its squares, pieces in hand and off, landings on 15/26,
 /// whether the piece on square 1 has moved, and the steps as (from, length) pairs.
@@ -236,24 +234,19 @@ fn reference_after(state: &PiccioneState, mv: Move) -> (MailboxBoard, Side, u8, 
 
 #[test]
 fn fast_ruleset_agrees_with_the_reference_on_100k_pairs() {
-    let rules = Piccione;
-    let mut rng = ChaCha8Rng::seed_from_u64(3000);
-    let before_throws = sample_states(&rules, &mut rng, 21_000, 10_000, |p| {
-        matches!(p, Phase::Throw(_))
-    });
-    let mut pairs = 0usize;
     let mut split = 0usize;
     let mut largest = 0usize;
-    for state in &before_throws {
-        for (_, decision) in with_each_throw(&rules, state) {
-            let reference = reference_moves(&decision);
-            if let Err(e) = compare_generators(&rules, &decision, &reference) {
-                panic!("{e}");
-            }
+    let reference = |_: &Piccione, decision: &PiccioneState| reference_moves(decision);
+    let pairs = agree_after_each_throw(
+        &[Piccione],
+        3000,
+        21_000,
+        reference,
+        |rules, _, decision, reference| {
             largest = largest.max(reference.len());
-            for &mv in &reference {
+            for &mv in reference {
                 split += usize::from(mv.step_count() > 1);
-                let mut next = decision;
+                let mut next = *decision;
                 rules.play_unchecked(&mut next, mv);
                 let fast = (
                     MailboxBoard::from(next.board()),
@@ -263,15 +256,13 @@ fn fast_ruleset_agrees_with_the_reference_on_100k_pairs() {
                 );
                 assert_eq!(
                     fast,
-                    reference_after(&decision, mv),
+                    reference_after(decision, mv),
                     "{} then {mv}",
-                    rules.position_string(&decision)
+                    rules.position_string(decision)
                 );
             }
-            pairs += 1;
-        }
-    }
-    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+        },
+    );
     assert!(split > 10_000, "only {split} split moves met");
     println!("{pairs} pairs, {split} split moves, at most {largest} moves in one position");
 }

@@ -1,16 +1,13 @@
 //! One test (at least) per rule, interpretation and scenario of `docs/rules/piccione.md`.
 //! Each test fails if its rule is broken.
 
-use senet_core::conformance::{move_strings, scenario};
 use senet_core::{
-    Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PlayError, PositionError, Ruleset, SeatRule,
-    Side, SquareSet, Sticks, ThrowingDevice,
+    Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PositionError, Ruleset, SeatRule, Side,
+    SquareSet, Sticks,
 };
 use senet_piccione::{Piccione, PiccioneState};
 
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
+senet_testkit::scenario_helpers!(Piccione);
 
 /// A scenario position: `me` (Black, to move) and `opp` (White) on the listed squares,
 /// `throw` pending (0: none), and `fields` added. Unless `fields` says otherwise, the
@@ -29,20 +26,6 @@ fn pos(me: &[u8], opp: &[u8], throw: u8, fields: &str) -> PiccioneState {
     Piccione
         .parse_position(&scenario(me, opp, &all.join(" ")))
         .unwrap()
-}
-
-fn moves(state: &PiccioneState) -> Vec<String> {
-    move_strings(&Piccione, state)
-}
-
-fn play(state: &PiccioneState, mv: &str) -> PiccioneState {
-    let mut next = *state;
-    Piccione.try_play(&mut next, mv.parse().unwrap()).unwrap();
-    next
-}
-
-fn black(state: &PiccioneState) -> SquareSet {
-    state.board().pieces_of(Side::Black)
 }
 
 fn phase(state: &PiccioneState) -> Phase {
@@ -75,18 +58,7 @@ fn p_01_five_pieces_a_side_all_in_hand_and_the_first_player_starts() {
 #[test]
 fn p_02_sticks_with_no_marked_side_counting_five_and_a_five_throws_again() {
     assert_eq!(Piccione.device(), Sticks::ZERO_IS_FIVE);
-    let table: Vec<(u8, u32)> = Piccione
-        .device()
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)]);
-    let mut state = Piccione.initial_state();
-    assert_eq!(
-        Piccione.try_throw(&mut state, 6),
-        Err(PlayError::ImpossibleThrow(6))
-    );
+    assert_throws(&Piccione, &[(1, 4), (2, 6), (3, 4), (4, 1), (5, 1)], &[6]);
     // A 5 gives another throw; a 4 does not.
     let next = play(&pos(&[3], &[], 5, ""), "3-8");
     assert_eq!(phase(&next), Phase::Throw(Side::Black));
@@ -450,19 +422,7 @@ fn position_fields_have_defaults_and_are_validated() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Piccione);
-    game.throw(2).unwrap();
-    let before = game.clone();
-    for text in ["enter", "1-3", "hand-2"] {
-        if let Ok(mv) = text.parse() {
-            assert!(matches!(game.play(mv), Err(PlayError::IllegalMove { .. })));
-            assert_eq!(game, before);
-        }
-    }
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
+    let mut game = assert_illegal_moves_refused(Piccione, 2, &["enter", "1-3", "hand-2"]);
     game.play(Move::PASS).unwrap();
     assert_eq!(game.phase(), Phase::Throw(Side::White));
 }

@@ -27,7 +27,7 @@
 use senet_core::{
     BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, TurnState,
+    Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -388,7 +388,7 @@ impl Ruleset for Regency {
             }
         };
         let origins = self.legal_origins(state, t);
-        // A piece has at most one move for a throw (see `MoveList::assign_one_per_origin` for
+        // A piece has at most one move for a throw (see `kernel::assign_one_per_origin` for
         // why the candidates are filled without branching on how many there are).
         let exit_at = if self.exit == ExitRule::LandOnThirty {
             SQ30
@@ -396,7 +396,7 @@ impl Ruleset for Regency {
             31
         };
         // with no legal move the throw is lost: the only choice is a pass.
-        moves.assign_one_per_origin::<{ PIECES as usize }>(origins, |from| {
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
             let dest = from.wrapping_add(t);
             let to = if dest >= exit_at { 31 } else { dest };
             Move::from_codes_unchecked(from, to)

@@ -2,25 +2,16 @@
 //! array of 30 squares and no bit tricks, must agree with the fast generator on more than
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
-use senet_core::conformance::{compare_generators, sample_states, with_each_throw};
-use senet_core::{MailboxBoard, Move, Phase, Ruleset, Side, Square};
+use senet_core::{Move, Side};
 use senet_regency::{ExitRule, Regency, RegencyState};
-
-fn square(n: i32) -> Square {
-    Square::new(n as u8).unwrap()
-}
+use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
-    let board = MailboxBoard::from(state.board());
-    let me = state.to_move();
-    let opp = me.opponent();
-    let Some(t) = state.pending_throw().map(u8::from) else {
+    let pending = state.pending_throw().map(u8::from);
+    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
         return Vec::new();
     };
-    let t = i32::from(t);
     let at = |n: i32| board.at(n);
     // every piece of the side on the board stands on 21–30.
     let all_in_row_three = (1..=20).all(|n| at(n) != Some(me));
@@ -110,21 +101,11 @@ fn all_option_sets() -> Vec<Regency> {
 fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
     let option_sets = all_option_sets();
     let per_set = 110_000 / (option_sets.len() * 5) + 1;
-    let mut pairs = 0usize;
-    for (i, rules) in option_sets.iter().enumerate() {
-        let mut rng = ChaCha8Rng::seed_from_u64(1000 + i as u64);
-        let before_throws = sample_states(rules, &mut rng, per_set, 10_000, |p| {
-            matches!(p, Phase::Throw(_))
-        });
-        for state in &before_throws {
-            for (_, decision) in with_each_throw(rules, state) {
-                let reference = reference_moves(rules, &decision);
-                if let Err(e) = compare_generators(rules, &decision, &reference) {
-                    panic!("{}: {e}", rules.spec());
-                }
-                pairs += 1;
-            }
-        }
-    }
-    assert!(pairs >= 100_000, "only {pairs} pairs compared");
+    agree_after_each_throw(
+        &option_sets,
+        1000,
+        per_set,
+        reference_moves,
+        |_, _, _, _| {},
+    );
 }

@@ -1,60 +1,26 @@
 //! One test (at least) per rule, option, interpretation and scenario of
 //! `docs/rules/regency.md`. Each test fails if its rule is broken.
+//!
+//! Positions use the scenario notation (`senet_testkit::scenario_helpers!`): `me` is Black, to
+//! move, `opp` White, every other piece is off; White has already made its first
+//! move, so R-5 does not apply. Where a scenario lists no opposing piece, the tests put one on
+//! square 1, out of the way: with none at all the opponent would have won.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::conformance::{move_strings, scenario};
 use senet_core::{
-    Board, Game, Move, Phase, PlayError, Ruleset, SeatRule, Side, Square, SquareSet, Sticks,
-    ThrowingDevice, draw_seats,
+    Board, Move, Phase, PlayError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice, draw_seats,
 };
 use senet_regency::{ExitRule, Regency, RegencyState};
 
-fn sq(n: u8) -> Square {
-    Square::new(n).unwrap()
-}
-
-fn set(squares: &[u8]) -> SquareSet {
-    SquareSet::from_squares(squares.iter().copied()).unwrap()
-}
-
-/// A position in the scenario notation: `me` (Black, to move) and `opp` (White) occupy the
-/// given squares, every other piece is off, `throw` is pending (0: none). White has already
-/// made its first move, so R-5 does not apply. Where a scenario lists no opposing piece, the
-/// tests put one on square 1, out of the way: with none at all the opponent would have won.
-fn pos_with(rules: &Regency, me: &[u8], opp: &[u8], throw: u8) -> RegencyState {
-    let fields = if throw == 0 {
-        String::new()
-    } else {
-        format!("throw={throw}")
-    };
-    rules.parse_position(&scenario(me, opp, &fields)).unwrap()
-}
-
-fn pos(me: &[u8], opp: &[u8], throw: u8) -> RegencyState {
-    pos_with(&Regency::default(), me, opp, throw)
-}
-
-fn moves_of(rules: &Regency, state: &RegencyState) -> Vec<String> {
-    move_strings(rules, state)
-}
-
-fn moves(state: &RegencyState) -> Vec<String> {
-    moves_of(&Regency::default(), state)
-}
-
-fn play(rules: &Regency, state: &RegencyState, mv: &str) -> RegencyState {
-    let mut next = *state;
-    rules.try_play(&mut next, mv.parse().unwrap()).unwrap();
-    next
-}
+senet_testkit::scenario_helpers!(Regency, throw);
 
 /// The state after the opening, with White to move, R-5 pending and `throw` pending.
 fn white_first(throw: u8) -> RegencyState {
     let rules = Regency::default();
     let mut state = rules.initial_state();
     rules.try_throw(&mut state, 2).unwrap();
-    state = play(&rules, &state, "8-10");
+    state = play_with(&rules, &state, "8-10");
     rules.try_throw(&mut state, throw).unwrap();
     assert_eq!(rules.phase(&state), Phase::Move(Side::White));
     state
@@ -80,19 +46,8 @@ fn r_02_sticks_with_no_marked_side_counting_six() {
     let rules = Regency::default();
     let device = rules.device();
     assert_eq!(device, Sticks::ZERO_IS_SIX);
-    let table: Vec<(u8, u32)> = device
-        .outcomes()
-        .iter()
-        .map(|o| (o.value, o.weight))
-        .collect();
-    assert_eq!(table, vec![(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]);
     assert_eq!(device.denominator(), 16);
-    let mut state = rules.initial_state();
-    assert_eq!(
-        rules.try_throw(&mut state, 5),
-        Err(PlayError::ImpossibleThrow(5))
-    );
-    assert_eq!(state, rules.initial_state());
+    assert_throws(&rules, &[(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)], &[5]);
 }
 
 // ---------------------------------------------------------------- opening
@@ -130,10 +85,10 @@ fn r_05_i_3_odd_sets_first_move_uses_its_piece_on_9() {
     assert!(moves(&one).len() > 1, "{:?}", moves(&one));
     // After White's first move there is no restriction.
     let rules = Regency::default();
-    let mut state = play(&rules, &white_first(3), "9-12");
+    let mut state = play_with(&rules, &white_first(3), "9-12");
     assert!(state.white_opened());
     rules.try_throw(&mut state, 3).unwrap();
-    let mut state = play(&rules, &state, "11-14");
+    let mut state = play_with(&rules, &state, "11-14");
     rules.try_throw(&mut state, 3).unwrap();
     assert!(moves(&state).len() > 1, "{:?}", moves(&state));
 }
@@ -145,7 +100,7 @@ fn r_06_one_four_six_give_another_throw_two_three_end_the_turn() {
     let rules = Regency::default();
     for (t, same_side) in [(1, true), (2, false), (3, false), (4, true), (6, true)] {
         let state = pos(&[5], &[20], t);
-        let next = play(&rules, &state, &format!("5-{}", 5 + t));
+        let next = play_with(&rules, &state, &format!("5-{}", 5 + t));
         let expected = if same_side { Side::Black } else { Side::White };
         assert_eq!(rules.phase(&next), Phase::Throw(expected), "throw {t}");
     }
@@ -164,7 +119,7 @@ fn r_07_i_4_a_legal_move_must_be_made_an_unusable_throw_ends_the_turn() {
     for t in [1, 4, 6] {
         let state = pos(&[12], &[12 + t, 13 + t], t);
         assert_eq!(moves(&state), vec!["pass"], "throw {t}");
-        let next = play(&rules, &state, "pass");
+        let next = play_with(&rules, &state, "pass");
         assert_eq!(rules.phase(&next), Phase::Throw(Side::White), "throw {t}");
     }
 }
@@ -192,7 +147,7 @@ fn r_10_attack_swaps_unless_protected_or_safe() {
     let rules = Regency::default();
     // A swap: the attacked piece goes to the square the mover left.
     let state = pos(&[12], &[14], 2);
-    let next = play(&rules, &state, "12-14");
+    let next = play_with(&rules, &state, "12-14");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[14]));
     assert_eq!(next.board().pieces_of(Side::White), set(&[12]));
     // (a) a piece with a neighbour of its own side cannot be attacked, on either side.
@@ -232,10 +187,10 @@ fn r_11_no_passing_three_opposing_pieces_in_a_row() {
 fn r_12_landing_on_27_sends_the_piece_to_the_lowest_empty_square() {
     let rules = Regency::default();
     let state = pos(&[23], &[1, 2, 4], 4);
-    let next = play(&rules, &state, "23-27");
+    let next = play_with(&rules, &state, "23-27");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[3]));
     let state = pos(&[5, 25], &[1, 2, 3, 4], 2);
-    let next = play(&rules, &state, "25-27");
+    let next = play_with(&rules, &state, "25-27");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[5, 6]));
     // Nothing ever stands on 27.
     assert!(
@@ -259,7 +214,7 @@ fn r_14_i_2_pieces_leave_by_landing_exactly_on_30() {
     // Exactly on 30: borne off at once.
     let state = pos(&[26, 29], &[5], 4);
     assert_eq!(moves(&state), vec!["26-off"]);
-    let next = play(&rules, &state, "26-off");
+    let next = play_with(&rules, &state, "26-off");
     assert_eq!(next.board().off_count(Side::Black), 4);
     assert!(
         next.board()
@@ -277,7 +232,7 @@ fn r_14_i_2_pieces_leave_by_landing_exactly_on_30() {
 fn r_15_i_5_first_to_finish_wins_and_scores_three_two_one() {
     let rules = Regency::default();
     let state = pos(&[29], &[3, 12, 25], 1);
-    let next = play(&rules, &state, "29-off");
+    let next = play_with(&rules, &state, "29-off");
     let outcome = rules.outcome(&next).unwrap();
     assert_eq!(outcome.winner, Some(Side::Black));
     assert_eq!(outcome.points, senet_core::PerSide::new(3 + 2 + 1, 0));
@@ -305,11 +260,11 @@ fn option_house_of_happiness_26_must_be_landed_on_exactly() {
 fn option_house_of_water_27_sends_to_15_if_empty() {
     let rules = Regency::default().with_house_of_water(true);
     let state = pos_with(&rules, &[3, 25], &[1, 2], 2);
-    let next = play(&rules, &state, "25-27");
+    let next = play_with(&rules, &state, "25-27");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[3, 15]));
     // 15 occupied: fall back to R-12.
     let state = pos_with(&rules, &[3, 25], &[1, 2, 15], 2);
-    let next = play(&rules, &state, "25-27");
+    let next = play_with(&rules, &state, "25-27");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[3, 4]));
 }
 
@@ -322,7 +277,7 @@ fn option_exits_from_28_29_30_replace_r_14() {
     assert_eq!(outcomes(&[30], 1), vec!["30-off"]);
     // 30 is an ordinary square now: reaching it keeps the piece on the board.
     assert_eq!(outcomes(&[26], 4), vec!["26-30"]);
-    let next = play(&rules, &pos_with(&rules, &[26], &[5], 4), "26-30");
+    let next = play_with(&rules, &pos_with(&rules, &[26], &[5], 4), "26-30");
     assert!(next.board().pieces_of(Side::Black).contains(sq(30)));
     // Past the exit is illegal, and only 28–30 exit.
     assert_eq!(outcomes(&[28], 4), vec!["pass"]);
@@ -348,7 +303,7 @@ fn option_lost_throw_keeps_extra_throw() {
     for (t, again) in [(1, true), (4, true), (6, true), (2, false), (3, false)] {
         let state = pos_with(&rules, &[12], &[12 + t, 13 + t], t);
         assert_eq!(moves_of(&rules, &state), vec!["pass"]);
-        let next = play(&rules, &state, "pass");
+        let next = play_with(&rules, &state, "pass");
         let expected = if again { Side::Black } else { Side::White };
         assert_eq!(rules.phase(&next), Phase::Throw(expected), "throw {t}");
     }
@@ -377,7 +332,7 @@ fn r_s3_odd_first_move_with_2_swaps_9_and_11() {
     let text = format!("WBWBWBWBW.B{} w throw=2 white_opened=false", ".".repeat(19));
     let state = rules.parse_position(&text).unwrap();
     assert_eq!(moves(&state), vec!["9-11"]);
-    let next = play(&rules, &state, "9-11");
+    let next = play_with(&rules, &state, "9-11");
     assert_eq!(next.board().pieces_of(Side::White), set(&[1, 3, 5, 7, 11]));
     assert_eq!(next.board().pieces_of(Side::Black), set(&[2, 4, 6, 8, 9]));
 }
@@ -388,7 +343,7 @@ fn r_s4_protected_pair_the_throw_is_lost() {
     let state = pos(&[12], &[14, 15], 2);
     assert_eq!(moves(&state), vec!["pass"]);
     assert_eq!(
-        rules.phase(&play(&rules, &state, "pass")),
+        rules.phase(&play_with(&rules, &state, "pass")),
         Phase::Throw(Side::White)
     );
 }
@@ -408,11 +363,11 @@ fn r_s7_square_27_returns_to_the_start_or_to_15() {
     let rules = Regency::default();
     let state = pos(&[3, 25], &[1, 2], 2);
     assert_eq!(moves(&state), vec!["3-5", "25-27"]);
-    let next = play(&rules, &state, "25-27");
+    let next = play_with(&rules, &state, "25-27");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[3, 4]));
     let water = Regency::default().with_house_of_water(true);
     let state = pos_with(&water, &[3, 25], &[1, 2], 2);
-    let next = play(&water, &state, "25-27");
+    let next = play_with(&water, &state, "25-27");
     assert_eq!(next.board().pieces_of(Side::Black), set(&[3, 15]));
 }
 
@@ -430,21 +385,5 @@ fn r_s9_no_bearing_off_while_a_piece_is_outside_row_three() {
 
 #[test]
 fn an_illegal_move_leaves_the_game_unchanged() {
-    let mut game = Game::new(Regency::default());
-    game.throw(3).unwrap();
-    let before = game.clone();
-    let err = game.play("9-12".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        PlayError::IllegalMove {
-            side: Side::Black,
-            ..
-        }
-    ));
-    assert_eq!(game, before);
-    assert!(matches!(
-        game.throw(2),
-        Err(PlayError::MoveExpected(Side::Black))
-    ));
-    assert_eq!(game, before);
+    assert_illegal_moves_refused(Regency::default(), 3, &["9-12"]);
 }

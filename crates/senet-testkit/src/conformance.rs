@@ -6,12 +6,10 @@
 
 use rand_core::Rng;
 
-use crate::board::Board;
-use crate::game::{Action, Game};
-use crate::moves::{Move, MoveList};
-use crate::ruleset::{Phase, Ruleset};
-use crate::side::Side;
-use crate::throw::{ThrowingDevice, uniform_below};
+use senet_core::{
+    Action, Board, Game, Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, TurnCounter,
+    uniform_below,
+};
 
 /// Checks the invariants every reachable state keeps: it validates, each side's pieces on the
 /// board, off, in hand and captured ([`Ruleset::captured`]) add up to the ruleset's number,
@@ -98,7 +96,7 @@ pub fn check_decision<R: Ruleset>(
 
 /// A spread of single-step moves (and passes) for probing legality checks.
 fn probe_moves() -> impl Iterator<Item = Move> {
-    use crate::square::{Place, Square};
+    use senet_core::{Place, Square, Step};
     let squares = (1..=30u8).filter_map(|n| Square::new(n).ok());
     let steps = squares.flat_map(|from| {
         [1i8, 2, 3, 4, 5, 6, -1, -3]
@@ -107,7 +105,7 @@ fn probe_moves() -> impl Iterator<Item = Move> {
             .chain(core::iter::once(Move::bear_off(from)))
     });
     let enter = Square::new(1).map(|one| {
-        Move::from_step(crate::moves::Step {
+        Move::from_step(Step {
             from: Place::Hand,
             to: Place::Board(one),
         })
@@ -128,7 +126,7 @@ pub fn walk_random_game<R: Ruleset, G: Rng + ?Sized>(
     let device = rules.device();
     let mut moves = MoveList::new();
     let mut state = rules.initial_state();
-    let mut counter = crate::playout::TurnCounter::default();
+    let mut counter = TurnCounter::default();
     loop {
         let phase = rules.phase(&state);
         if let Some(side) = phase.side()
@@ -293,40 +291,4 @@ pub fn compare_generators<R: Ruleset>(
             rules.position_string(state)
         ))
     }
-}
-
-/// The position notation of a specification scenario: the side to move (`me`, Black) and the
-/// opponent (`opp`, White) on the listed squares, Black to act, followed by `fields`
-/// (e.g. `"throw=2"`; may be empty). Squares outside 1..=30 are ignored.
-///
-/// ```
-/// use senet_core::conformance::scenario;
-/// let text = scenario(&[12], &[14, 15], "throw=2");
-/// assert_eq!(text, format!("{}B.WW{} b throw=2", ".".repeat(11), ".".repeat(15)));
-/// ```
-pub fn scenario(me: &[u8], opp: &[u8], fields: &str) -> String {
-    let mut board = ['.'; 30];
-    for (squares, letter) in [(me, 'B'), (opp, 'W')] {
-        for &n in squares {
-            if (1..=30).contains(&n) {
-                board[usize::from(n - 1)] = letter;
-            }
-        }
-    }
-    let mut text: String = board.iter().collect();
-    text.push_str(" b");
-    if !fields.is_empty() {
-        text.push(' ');
-        text.push_str(fields);
-    }
-    text
-}
-
-/// The legal moves of `state` in notation, in generation order.
-pub fn move_strings<R: Ruleset>(rules: &R, state: &R::State) -> Vec<String> {
-    rules
-        .legal_moves(state)
-        .iter()
-        .map(ToString::to_string)
-        .collect()
 }
