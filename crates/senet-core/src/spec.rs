@@ -4,6 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::SpecError;
+use crate::options::OptionValue;
 
 /// One option of a ruleset, as documented in its specification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,11 +122,7 @@ impl RulesetSpec {
                     .ok_or_else(|| SpecError::UnknownOption {
                         ruleset: id,
                         option: name.clone(),
-                        known: if infos.is_empty() {
-                            "none".to_string()
-                        } else {
-                            infos.iter().map(|i| i.name).collect::<Vec<_>>().join(", ")
-                        },
+                        known: known_names(infos),
                     })?;
             if !info.values.contains(&value.as_str()) {
                 return Err(SpecError::BadValue {
@@ -135,7 +132,11 @@ impl RulesetSpec {
                 });
             }
         }
-        Ok(OptionValues { spec: self, infos })
+        Ok(OptionValues {
+            spec: self,
+            id,
+            infos,
+        })
     }
 }
 
@@ -223,10 +224,12 @@ impl<'de> serde::Deserialize<'de> for RulesetSpec {
 }
 
 /// The options of a specification, checked against a ruleset's [`OptionInfo`]s; options
-/// not given read as their defaults.
+/// not given read as their defaults. Reading a name the ruleset does not declare is an
+/// error, never a default.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionValues<'a> {
     spec: &'a RulesetSpec,
+    id: &'static str,
     infos: &'static [OptionInfo],
 }
 
@@ -244,6 +247,48 @@ impl OptionValues<'_> {
     /// The value of a boolean option.
     pub fn flag(&self, name: &str) -> bool {
         self.get(name) == "true"
+    }
+
+    /// The value of `name`: as given, or its default.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError::UnknownOption`] when the ruleset declares no option `name`.
+    fn checked(&self, name: &str) -> Result<&str, SpecError> {
+        let info =
+            self.infos
+                .iter()
+                .find(|i| i.name == name)
+                .ok_or_else(|| SpecError::UnknownOption {
+                    ruleset: self.id,
+                    option: name.to_string(),
+                    known: known_names(self.infos),
+                })?;
+        Ok(self.spec.option(name).unwrap_or(info.default_value()))
+    }
+
+    /// The value of `name` as a `T`.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError::UnknownOption`] when the ruleset declares no option `name`,
+    /// [`SpecError::BadValue`] when its value is not a spelling of `T`.
+    pub fn value<T: OptionValue>(&self, name: &str) -> Result<T, SpecError> {
+        let text = self.checked(name)?;
+        T::parse(text).ok_or_else(|| SpecError::BadValue {
+            option: name.to_string(),
+            value: text.to_string(),
+            allowed: T::SPELLINGS.join(", "),
+        })
+    }
+}
+
+/// The names of `infos` for an error message, or "none".
+fn known_names(infos: &[OptionInfo]) -> String {
+    if infos.is_empty() {
+        "none".to_string()
+    } else {
+        infos.iter().map(|i| i.name).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -298,7 +343,15 @@ mod tests {
         let spec: RulesetSpec = "kendall(pieces=5)".parse().unwrap();
         let values = spec.values("kendall", INFOS).unwrap();
         assert_eq!(values.get("pieces"), "5");
-        assert!(!values.flag("trap"));
+        assert_eq!(values.value::<bool>("trap"), Ok(false));
+        assert!(matches!(
+            values.value::<bool>("traps"),
+            Err(SpecError::UnknownOption { .. })
+        ));
+        assert!(matches!(
+            values.value::<bool>("pieces"),
+            Err(SpecError::BadValue { .. })
+        ));
         assert!(matches!(
             "kendall(pieces=6)"
                 .parse::<RulesetSpec>()

@@ -1,0 +1,368 @@
+//! Declared options: a ruleset names each option once ([`ruleset_options!`](crate::ruleset_options))
+//! and gets its table, parsing, canonical specification, builders and getters; every
+//! combination of the declared values comes from [`option_combinations`].
+
+use crate::error::SpecError;
+use crate::ruleset::Ruleset;
+use crate::spec::{OptionInfo, RulesetSpec};
+
+/// A type an option's value can have: a closed list of values, each with its spelling in
+/// specifications. `bool` spells `false` and `true`; an enum implements it with
+/// [`option_value!`](crate::option_value).
+pub trait OptionValue: Copy + PartialEq + 'static {
+    /// Every value, in the order of [`SPELLINGS`](OptionValue::SPELLINGS).
+    const VALUES: &'static [Self];
+    /// How each value is written in a specification (lowercase letters, digits or `_`).
+    const SPELLINGS: &'static [&'static str];
+
+    /// The value spelt `text`, if any.
+    fn parse(text: &str) -> Option<Self> {
+        let i = Self::SPELLINGS.iter().position(|s| *s == text)?;
+        Self::VALUES.get(i).copied()
+    }
+
+    /// How this value is written in a specification.
+    fn spelling(self) -> &'static str {
+        Self::VALUES
+            .iter()
+            .position(|v| *v == self)
+            .and_then(|i| Self::SPELLINGS.get(i))
+            .copied()
+            .unwrap_or("")
+    }
+}
+
+impl OptionValue for bool {
+    const VALUES: &'static [bool] = &[false, true];
+    const SPELLINGS: &'static [&'static str] = &["false", "true"];
+}
+
+/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling.
+///
+/// ```
+/// use senet_core::{OptionValue, option_value};
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// enum Timing { Stored, Immediate }
+/// option_value!(Timing { Stored = "stored", Immediate = "immediate" });
+/// assert_eq!(Timing::parse("immediate"), Some(Timing::Immediate));
+/// assert_eq!(Timing::Stored.spelling(), "stored");
+/// ```
+#[macro_export]
+macro_rules! option_value {
+    ($ty:ident { $($variant:ident = $spelling:literal),+ $(,)? }) => {
+        impl $crate::OptionValue for $ty {
+            const VALUES: &'static [$ty] = &[$($ty::$variant),+];
+            const SPELLINGS: &'static [&'static str] = &[$($spelling),+];
+        }
+    };
+}
+
+/// The position of `text` in `spellings`; stops compilation when it is missing, so that a
+/// declared default that is not one of the option's values never builds.
+#[doc(hidden)]
+pub const fn index_of(spellings: &[&str], text: &str) -> usize {
+    let mut i = 0;
+    while i < spellings.len() {
+        if bytes_equal(spellings[i].as_bytes(), text.as_bytes()) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("a declared default is not one of its option's values")
+}
+
+const fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// `spellings` with the default moved to the front, as [`OptionInfo::values`] lists them.
+#[doc(hidden)]
+pub const fn default_first<const N: usize>(
+    spellings: &[&'static str],
+    default: &str,
+) -> [&'static str; N] {
+    assert!(spellings.len() == N, "N is the number of spellings");
+    let d = index_of(spellings, default);
+    let mut out = [""; N];
+    out[0] = spellings[d];
+    let (mut i, mut j) = (0, 1);
+    while i < N {
+        if i != d {
+            out[j] = spellings[i];
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Declares a ruleset's options once and generates everything that follows from them.
+///
+/// Each option is one entry: a one-line doc comment, an optional visibility for its
+/// accessors, its name (which is also the field and the getter), its [`OptionValue`] type, its
+/// default as written in a specification, the rule ids it changes, and the name of its
+/// builder. A trailing `check path;` names a function run on every parsed configuration,
+/// for combinations the ruleset refuses ([`SpecError::Conflict`]).
+///
+/// The macro generates:
+///
+/// - the struct, one private field per option, and its `Default` (the declared defaults);
+/// - for each option a builder `with_…(self, value) -> Self` and a getter `name(&self)`, both
+///   `const fn`, documented from the entry;
+/// - three private items for the [`Ruleset`](crate::Ruleset) impl to forward to:
+///   `OPTION_TABLE` (the [`OptionInfo`]s, in declared order, default first), `read_options`
+///   (parses a specification; an unknown option or value is an error) and `option_spec` (the
+///   canonical specification: declared order, defaults left out).
+///
+/// A default that is not one of the type's spellings does not compile.
+///
+/// ```
+/// use senet_core::{option_value, ruleset_options, Ruleset, RulesetSpec, SpecError};
+/// # use senet_core::{BitBoard, FieldInfo, Move, MoveList, Outcome, Phase, PositionError};
+/// # use senet_core::{SeatRule, Setup, Side, Sticks};
+///
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// pub enum Pieces { Seven, Five }
+/// option_value!(Pieces { Seven = "7", Five = "5" });
+///
+/// ruleset_options! {
+///     /// A toy ruleset.
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///     pub struct Toy {
+///         /// pieces a side
+///         pub pieces: Pieces = 7, rules "T-1", with_pieces;
+///         /// a piece landing on 27 goes back to 15
+///         pub water: bool = true, rules "T-2", with_water;
+///     }
+///     check Toy::check;
+/// }
+///
+/// impl Toy {
+///     fn check(&self) -> Result<(), SpecError> {
+///         if self.pieces == Pieces::Five && !self.water {
+///             return Err(SpecError::Conflict {
+///                 first: "pieces",
+///                 second: "water",
+///                 reason: "five pieces need the water",
+///             });
+///         }
+///         Ok(())
+///     }
+/// }
+///
+/// impl Ruleset for Toy {
+///     const OPTIONS: &'static [senet_core::OptionInfo] = Self::OPTION_TABLE;
+///     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
+///         Self::read_options(spec)
+///     }
+///     fn spec(&self) -> RulesetSpec {
+///         self.option_spec()
+///     }
+///     // …the rest of the turn machine.
+/// #   type State = BitBoard;
+/// #   type Device = Sticks;
+/// #   const ID: &'static str = "toy";
+/// #   const NAME: &'static str = "Toy";
+/// #   const RULES_REVISION: u32 = 1;
+/// #   const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
+/// #   fn device(&self) -> Sticks { Sticks::ZERO_IS_SIX }
+/// #   fn pieces_per_side(&self) -> u8 { 5 }
+/// #   fn initial_state(&self) -> BitBoard { BitBoard::EMPTY }
+/// #   fn phase(&self, _: &BitBoard) -> Phase { Phase::Throw(Side::Black) }
+/// #   fn throw_unchecked(&self, _: &mut BitBoard, _: u8) {}
+/// #   fn generate_moves(&self, _: &BitBoard, moves: &mut MoveList) { moves.push(Move::PASS) }
+/// #   fn play_unchecked(&self, _: &mut BitBoard, _: Move) {}
+/// #   fn board<'s>(&self, state: &'s BitBoard) -> &'s BitBoard { state }
+/// #   fn validate(&self, _: &BitBoard) -> Result<(), PositionError> { Ok(()) }
+/// #   fn to_setup(&self, state: &BitBoard) -> Setup { Setup::new(*state, Side::Black) }
+/// #   fn read_setup(&self, setup: &Setup) -> Result<BitBoard, PositionError> { Ok(setup.board) }
+/// }
+///
+/// let toy = Toy::default().with_pieces(Pieces::Five);
+/// assert_eq!(toy.pieces(), Pieces::Five);
+/// assert!(toy.water());
+/// assert_eq!(toy.spec().to_string(), "toy(pieces=5)");
+/// assert_eq!(Toy::OPTIONS[1].values, ["true", "false"]);
+/// assert_eq!(Toy::from_spec(&"toy(water=false)".parse().unwrap()).unwrap().water(), false);
+/// assert!(matches!(
+///     Toy::from_spec(&"toy(pieces=5,water=false)".parse().unwrap()),
+///     Err(SpecError::Conflict { .. })
+/// ));
+/// assert!(matches!(
+///     Toy::from_spec(&"toy(waters=true)".parse().unwrap()),
+///     Err(SpecError::UnknownOption { .. })
+/// ));
+/// // Every combination the check accepts: 7/true, 7/false, 5/true.
+/// assert_eq!(senet_core::option_combinations::<Toy>().unwrap().len(), 3);
+/// ```
+#[macro_export]
+macro_rules! ruleset_options {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                #[doc = $doc:literal]
+                $ovis:vis $option:ident : $ty:ty = $default:tt, rules $rules:literal, $setter:ident;
+            )*
+        }
+        $(check $check:path;)?
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $($option: $ty,)*
+        }
+
+        impl ::core::default::Default for $name {
+            fn default() -> Self {
+                $name {
+                    $($option: const {
+                        <$ty as $crate::OptionValue>::VALUES[$crate::options::index_of(
+                            <$ty as $crate::OptionValue>::SPELLINGS,
+                            stringify!($default),
+                        )]
+                    },)*
+                }
+            }
+        }
+
+        impl $name {
+            $(
+                #[doc = concat!("Sets option `", stringify!($option), "` (", $rules, "):", $doc, ".")]
+                #[must_use]
+                $ovis const fn $setter(mut self, value: $ty) -> Self {
+                    self.$option = value;
+                    self
+                }
+
+                #[doc = concat!("Option `", stringify!($option), "` (", $rules, "):", $doc, ".")]
+                $ovis const fn $option(&self) -> $ty {
+                    self.$option
+                }
+            )*
+
+            /// The declared options, in order, each with its default first.
+            const OPTION_TABLE: &'static [$crate::OptionInfo] = &[$(
+                $crate::OptionInfo {
+                    name: stringify!($option),
+                    values: &$crate::options::default_first::<
+                        { <$ty as $crate::OptionValue>::SPELLINGS.len() },
+                    >(<$ty as $crate::OptionValue>::SPELLINGS, stringify!($default)),
+                    rules: $rules,
+                    doc: $doc.trim_ascii(),
+                },
+            )*];
+
+            /// Reads a specification: an unknown option or value is an error.
+            fn read_options(spec: &$crate::RulesetSpec) -> Result<Self, $crate::SpecError> {
+                let values = spec.values(<Self as $crate::Ruleset>::ID, Self::OPTION_TABLE)?;
+                #[allow(clippy::let_and_return)]
+                let rules = $name {
+                    $($option: values.value::<$ty>(stringify!($option))?,)*
+                };
+                $($check(&rules)?;)?
+                Ok(rules)
+            }
+
+            /// The canonical specification: declared order, defaults left out.
+            fn option_spec(&self) -> $crate::RulesetSpec {
+                $crate::RulesetSpec::canonical(
+                    <Self as $crate::Ruleset>::ID,
+                    Self::OPTION_TABLE,
+                    &[$((
+                        stringify!($option),
+                        $crate::OptionValue::spelling(self.$option).to_string(),
+                    ),)*],
+                )
+            }
+        }
+    };
+}
+
+/// The specification of every combination of `options`' values, canonical (defaults left
+/// out), the defaults first and the last option changing fastest.
+///
+/// ```
+/// use senet_core::{OptionInfo, BOOL_OFF, option_specs};
+/// const OPTIONS: &[OptionInfo] = &[
+///     OptionInfo { name: "pieces", values: &["7", "5"], rules: "", doc: "" },
+///     OptionInfo { name: "trap", values: BOOL_OFF, rules: "", doc: "" },
+/// ];
+/// let specs: Vec<String> = option_specs("k", OPTIONS).iter().map(|s| s.to_string()).collect();
+/// assert_eq!(specs, ["k", "k(trap=true)", "k(pieces=5)", "k(pieces=5,trap=true)"]);
+/// ```
+pub fn option_specs(id: &str, options: &[OptionInfo]) -> Vec<RulesetSpec> {
+    let mut specs = Vec::new();
+    // Counting in mixed radix, one digit per option, the last option fastest.
+    let mut digits = vec![0usize; options.len()];
+    loop {
+        let chosen: Vec<(&str, String)> = options
+            .iter()
+            .zip(&digits)
+            .map(|(o, &d)| (o.name, o.values.get(d).copied().unwrap_or("").to_string()))
+            .collect();
+        specs.push(RulesetSpec::canonical(id, options, &chosen));
+        let Some(position) = (0..options.len())
+            .rev()
+            .find(|&i| digits[i] + 1 < options[i].values.len())
+        else {
+            return specs;
+        };
+        digits[position] += 1;
+        digits[position + 1..].fill(0);
+    }
+}
+
+/// Every configuration of `R` its declared options allow, in the order of
+/// [`option_specs`]; combinations `R` refuses as a [`SpecError::Conflict`] are left out.
+///
+/// # Errors
+///
+/// Any other error of [`Ruleset::from_spec`]: `R::OPTIONS` lists a value its parser refuses.
+pub fn option_combinations<R: Ruleset>() -> Result<Vec<R>, SpecError> {
+    let mut all = Vec::new();
+    for spec in option_specs(R::ID, R::OPTIONS) {
+        match R::from_spec(&spec) {
+            Ok(rules) => all.push(rules),
+            Err(SpecError::Conflict { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_first_moves_only_the_default() {
+        let all = ["a", "b", "c"];
+        assert_eq!(default_first::<3>(&all, "a"), ["a", "b", "c"]);
+        assert_eq!(default_first::<3>(&all, "c"), ["c", "a", "b"]);
+        assert_eq!(index_of(&all, "b"), 1);
+    }
+
+    #[test]
+    fn bool_spells_false_and_true() {
+        assert_eq!(bool::parse("true"), Some(true));
+        assert_eq!(bool::parse("on"), None);
+        assert_eq!(false.spelling(), "false");
+    }
+
+    #[test]
+    fn no_options_give_one_spec() {
+        let specs = option_specs("p", &[]);
+        assert_eq!(specs.len(), 1);
+        assert_eq!(specs[0].to_string(), "p");
+    }
+}
