@@ -25,9 +25,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
+    kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -66,75 +66,66 @@ pub enum ExitRule {
     BeyondThirty,
 }
 
-/// The Regency ruleset with its options (all off by default).
-///
-/// ```
-/// use senet_regency::{ExitRule, Regency};
-/// use senet_core::Ruleset;
-/// let rules = Regency::default().with_house_of_water(true);
-/// assert_eq!(rules.spec().to_string(), "regency(house_of_water=true)");
-/// let same: Regency = Regency::from_spec(&"regency(house_of_water=true)".parse().unwrap()).unwrap();
-/// assert_eq!(same, rules);
-/// assert_eq!(Regency::default().with_exit(ExitRule::From28To30).spec().to_string(),
-///            "regency(exits_from_28_29_30=true)");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Regency {
-    house_of_happiness: bool,
-    house_of_water: bool,
-    exit: ExitRule,
-    lost_throw_keeps_extra_throw: bool,
+senet_core::ruleset_options! {
+    /// The Regency ruleset with its options (all off by default).
+    ///
+    /// ```
+    /// use senet_regency::{ExitRule, Regency};
+    /// use senet_core::Ruleset;
+    /// let rules = Regency::default().with_house_of_water(true);
+    /// assert_eq!(rules.spec().to_string(), "regency(house_of_water=true)");
+    /// let same: Regency = Regency::from_spec(&"regency(house_of_water=true)".parse().unwrap()).unwrap();
+    /// assert_eq!(same, rules);
+    /// assert_eq!(Regency::default().with_exit(ExitRule::From28To30).spec().to_string(),
+    ///            "regency(exits_from_28_29_30=true)");
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Regency {
+        /// square 26 must be landed on exactly: no move from 25 or below to 27 or beyond
+        pub house_of_happiness: bool = false, rules "variation 1", with_house_of_happiness;
+        /// a piece landing on 27 goes to 15 (the House of Rebirth) if it is empty
+        pub house_of_water: bool = false, rules "R-12, variation 2", with_house_of_water;
+        /// pieces leave from 28 with 3, 29 with 2, 30 with 1; 30 becomes an ordinary safe square
+        exits_from_28_29_30: bool = false, rules "R-14, variation 3", with_exits_from_28_29_30;
+        /// 30 is an ordinary safe square; a piece leaves from square s with exactly 31 - s
+        exit_beyond_30: bool = false, rules "R-14, I-2", with_exit_beyond_30;
+        /// an unusable 1, 4 or 6 still gives another throw
+        pub lost_throw_keeps_extra_throw: bool = false, rules "R-7, I-4",
+            with_lost_throw_keeps_extra_throw;
+    }
+    check Regency::check_exit;
 }
 
 impl Regency {
-    /// Option `house_of_happiness` (variation 1): square 26 must be landed on exactly.
+    /// How pieces leave the board (R-14 or an option replacing it): sets the two exit options.
     #[must_use]
-    pub const fn with_house_of_happiness(mut self, on: bool) -> Regency {
-        self.house_of_happiness = on;
-        self
-    }
-
-    /// Option `house_of_water` (variation 2): a piece landing on 27 goes to 15 when it is
-    /// empty, else as R-12.
-    #[must_use]
-    pub const fn with_house_of_water(mut self, on: bool) -> Regency {
-        self.house_of_water = on;
-        self
-    }
-
-    /// How pieces leave the board (R-14 or an option replacing it).
-    #[must_use]
-    pub const fn with_exit(mut self, exit: ExitRule) -> Regency {
-        self.exit = exit;
-        self
-    }
-
-    /// Option `lost_throw_keeps_extra_throw` (I-4 reversed): an unusable 1, 4 or 6 still gives
-    /// another throw.
-    #[must_use]
-    pub const fn with_lost_throw_keeps_extra_throw(mut self, on: bool) -> Regency {
-        self.lost_throw_keeps_extra_throw = on;
-        self
-    }
-
-    /// Whether `house_of_happiness` is on.
-    pub const fn house_of_happiness(&self) -> bool {
-        self.house_of_happiness
-    }
-
-    /// Whether `house_of_water` is on.
-    pub const fn house_of_water(&self) -> bool {
-        self.house_of_water
+    pub const fn with_exit(self, exit: ExitRule) -> Regency {
+        self.with_exits_from_28_29_30(matches!(exit, ExitRule::From28To30))
+            .with_exit_beyond_30(matches!(exit, ExitRule::BeyondThirty))
     }
 
     /// The exit rule.
+    #[inline]
     pub const fn exit(&self) -> ExitRule {
-        self.exit
+        if self.exits_from_28_29_30() {
+            ExitRule::From28To30
+        } else if self.exit_beyond_30() {
+            ExitRule::BeyondThirty
+        } else {
+            ExitRule::LandOnThirty
+        }
     }
 
-    /// Whether `lost_throw_keeps_extra_throw` is on.
-    pub const fn lost_throw_keeps_extra_throw(&self) -> bool {
-        self.lost_throw_keeps_extra_throw
+    /// Both exit options replace R-14: they cannot be combined.
+    fn check_exit(&self) -> Result<(), SpecError> {
+        if self.exits_from_28_29_30 && self.exit_beyond_30 {
+            return Err(SpecError::Conflict {
+                first: "exits_from_28_29_30",
+                second: "exit_beyond_30",
+                reason: "both replace R-14",
+            });
+        }
+        Ok(())
     }
 
     /// The squares from which the side `me` can legally move with throw `t`, before R-5.
@@ -152,16 +143,16 @@ impl Regency {
         // safe squares.
         let attackable = opp & !opp.with_neighbour() & !SAFE_SQUARES;
         let mut landing = board.empty_squares() | attackable;
-        if self.exit == ExitRule::LandOnThirty && !bearing_off {
+        if self.exit() == ExitRule::LandOnThirty && !bearing_off {
             // R-14: landing on 30 bears off, so it needs R-13.
             landing &= !SquareSet::range(SQ30, SQ30);
         }
         // R-8: exactly t squares forward; landings past 30 drop out of the shift (R-14).
         let mut origins = own & landing.backward(t);
-        if bearing_off && self.exit != ExitRule::LandOnThirty && t <= 6 {
+        if bearing_off && self.exit() != ExitRule::LandOnThirty && t <= 6 {
             // The exit options: leave with exactly 31 − s.
             let exit_from = 31 - t;
-            if self.exit == ExitRule::BeyondThirty || exit_from >= 28 {
+            if self.exit() == ExitRule::BeyondThirty || exit_from >= 28 {
                 origins |= own & SquareSet::range(exit_from, exit_from);
             }
         }
@@ -191,7 +182,7 @@ impl Regency {
     #[inline]
     fn move_from(&self, from: Square, t: u8) -> Move {
         let dest = from.get() + t;
-        if dest > SQ30 || (dest == SQ30 && self.exit == ExitRule::LandOnThirty) {
+        if dest > SQ30 || (dest == SQ30 && self.exit() == ExitRule::LandOnThirty) {
             Move::bear_off(from)
         } else {
             Move::from_codes_unchecked(from.get(), dest)
@@ -232,39 +223,6 @@ impl RegencyState {
     }
 }
 
-const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "house_of_happiness",
-        values: BOOL_OFF,
-        rules: "variation 1",
-        doc: "square 26 must be landed on exactly: no move from 25 or below to 27 or beyond",
-    },
-    OptionInfo {
-        name: "house_of_water",
-        values: BOOL_OFF,
-        rules: "R-12, variation 2",
-        doc: "a piece landing on 27 goes to 15 (the House of Rebirth) if it is empty",
-    },
-    OptionInfo {
-        name: "exits_from_28_29_30",
-        values: BOOL_OFF,
-        rules: "R-14, variation 3",
-        doc: "pieces leave from 28 with 3, 29 with 2, 30 with 1; 30 becomes an ordinary safe square",
-    },
-    OptionInfo {
-        name: "exit_beyond_30",
-        values: BOOL_OFF,
-        rules: "R-14, I-2",
-        doc: "30 is an ordinary safe square; a piece leaves from square s with exactly 31 - s",
-    },
-    OptionInfo {
-        name: "lost_throw_keeps_extra_throw",
-        values: BOOL_OFF,
-        rules: "R-7, I-4",
-        doc: "an unusable 1, 4 or 6 still gives another throw",
-    },
-];
-
 const FIELD_INFO: &[FieldInfo] = &[
     FieldInfo {
         name: "throw",
@@ -287,56 +245,16 @@ impl Ruleset for Regency {
     const ID: &'static str = "regency";
     const NAME: &'static str = "Regency (\"simple\" Senet)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
 
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        let values = spec.values(Self::ID, Self::OPTIONS)?;
-        let exit = match (
-            values.flag("exits_from_28_29_30"),
-            values.flag("exit_beyond_30"),
-        ) {
-            (true, true) => {
-                return Err(SpecError::Conflict {
-                    first: "exits_from_28_29_30",
-                    second: "exit_beyond_30",
-                    reason: "both replace R-14",
-                });
-            }
-            (true, false) => ExitRule::From28To30,
-            (false, true) => ExitRule::BeyondThirty,
-            (false, false) => ExitRule::LandOnThirty,
-        };
-        Ok(Regency {
-            house_of_happiness: values.flag("house_of_happiness"),
-            house_of_water: values.flag("house_of_water"),
-            exit,
-            lost_throw_keeps_extra_throw: values.flag("lost_throw_keeps_extra_throw"),
-        })
+        Self::read_options(spec)
     }
 
     fn spec(&self) -> RulesetSpec {
-        RulesetSpec::canonical(
-            Self::ID,
-            Self::OPTIONS,
-            &[
-                ("house_of_happiness", self.house_of_happiness.to_string()),
-                ("house_of_water", self.house_of_water.to_string()),
-                (
-                    "exits_from_28_29_30",
-                    (self.exit == ExitRule::From28To30).to_string(),
-                ),
-                (
-                    "exit_beyond_30",
-                    (self.exit == ExitRule::BeyondThirty).to_string(),
-                ),
-                (
-                    "lost_throw_keeps_extra_throw",
-                    self.lost_throw_keeps_extra_throw.to_string(),
-                ),
-            ],
-        )
+        self.option_spec()
     }
 
     fn device(&self) -> Sticks {
@@ -390,7 +308,7 @@ impl Ruleset for Regency {
         let origins = self.legal_origins(state, t);
         // A piece has at most one move for a throw (see `kernel::assign_one_per_origin` for
         // why the candidates are filled without branching on how many there are).
-        let exit_at = if self.exit == ExitRule::LandOnThirty {
+        let exit_at = if self.exit() == ExitRule::LandOnThirty {
             SQ30
         } else {
             31
@@ -443,7 +361,7 @@ impl Ruleset for Regency {
                 // Bearing off (R-14 or an exit option).
                 board.bear_off(me, from);
             }
-            Ok(to) if to.get() == SQ30 && self.exit == ExitRule::LandOnThirty => {
+            Ok(to) if to.get() == SQ30 && self.exit() == ExitRule::LandOnThirty => {
                 // R-14: a piece reaching 30 is removed at once.
                 board.bear_off(me, from);
             }
@@ -490,7 +408,7 @@ impl Ruleset for Regency {
                     reason: "a piece never stays on (R-12)",
                 });
             }
-            if self.exit == ExitRule::LandOnThirty
+            if self.exit() == ExitRule::LandOnThirty
                 && let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ30)
             {
                 return Err(PositionError::ForbiddenSquare {
