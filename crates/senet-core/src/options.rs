@@ -108,7 +108,8 @@ pub const fn default_first<const N: usize>(
 
 /// Declares a ruleset's options once and generates everything that follows from them.
 ///
-/// Each option is one entry: a one-line doc comment, an optional visibility for its
+/// Each option is one entry: a one-line doc comment (the table's; further doc lines go to
+/// the builder and getter only), an optional visibility for its
 /// accessors, its name (which is also the field and the getter), its [`OptionValue`] type, its
 /// default as written in a specification, the rule ids it changes, and the name of its
 /// builder. A trailing `check path;` names a function run on every parsed configuration,
@@ -142,6 +143,8 @@ pub const fn default_first<const N: usize>(
 ///         /// pieces a side
 ///         pub pieces: Pieces = 7, rules "T-1", with_pieces;
 ///         /// a piece landing on 27 goes back to 15
+///         ///
+///         /// Further lines document the builder and the getter only.
 ///         pub water: bool = true, rules "T-2", with_water;
 ///     }
 ///     check Toy::check;
@@ -212,6 +215,7 @@ macro_rules! ruleset_options {
         $vis:vis struct $name:ident {
             $(
                 #[doc = $doc:literal]
+                $(#[doc = $more:literal])*
                 $ovis:vis $option:ident : $ty:ty = $default:tt, rules $rules:literal, $setter:ident;
             )*
         }
@@ -238,6 +242,7 @@ macro_rules! ruleset_options {
         impl $name {
             $(
                 #[doc = concat!("Sets option `", stringify!($option), "` (", $rules, "):", $doc, ".")]
+                $(#[doc = $more])*
                 #[must_use]
                 $ovis const fn $setter(mut self, value: $ty) -> Self {
                     self.$option = value;
@@ -245,6 +250,7 @@ macro_rules! ruleset_options {
                 }
 
                 #[doc = concat!("Option `", stringify!($option), "` (", $rules, "):", $doc, ".")]
+                $(#[doc = $more])*
                 $ovis const fn $option(&self) -> $ty {
                     self.$option
                 }
