@@ -35,9 +35,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
+    kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -88,35 +88,27 @@ const fn forward_target(from: u8, t: u8) -> u8 {
     }
 }
 
-/// The Botermans ruleset with its option (off by default).
-///
-/// ```
-/// use senet_botermans::Botermans;
-/// use senet_core::Ruleset;
-/// let rules = Botermans::default().with_blockade_of_three(true);
-/// assert_eq!(rules.spec().to_string(), "botermans(blockade_of_three=true)");
-/// let same = Botermans::from_spec(&"botermans(blockade_of_three=true)".parse().unwrap());
-/// assert_eq!(same, Ok(rules));
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Botermans {
-    blockade_of_three: bool,
+senet_core::ruleset_options! {
+    /// The Botermans ruleset with its option (off by default).
+    ///
+    /// ```
+    /// use senet_botermans::Botermans;
+    /// use senet_core::Ruleset;
+    /// let rules = Botermans::default().with_blockade_of_three(true);
+    /// assert_eq!(rules.spec().to_string(), "botermans(blockade_of_three=true)");
+    /// let same = Botermans::from_spec(&"botermans(blockade_of_three=true)".parse().unwrap());
+    /// assert_eq!(same, Ok(rules));
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Botermans {
+        /// no piece may pass three consecutive opposing pieces (as Regency's R-11)
+        ///
+        /// In either direction; the text is silent (I-5).
+        pub blockade_of_three: bool = false, rules "B-5, I-5", with_blockade_of_three;
+    }
 }
 
 impl Botermans {
-    /// Option `blockade_of_three`: no piece may pass three consecutive opposing pieces, in
-    /// either direction (the text is silent; see I-5).
-    #[must_use]
-    pub const fn with_blockade_of_three(mut self, on: bool) -> Botermans {
-        self.blockade_of_three = on;
-        self
-    }
-
-    /// Whether `blockade_of_three` is on.
-    pub const fn blockade_of_three(&self) -> bool {
-        self.blockade_of_three
-    }
-
     /// The squares from which `me` can move with throw `t`, and whether those moves go
     /// forward (B-9 / I-1: backward moves only when no piece can move forward).
     ///
@@ -205,13 +197,6 @@ pub struct BotermansState {
 
 senet_core::deref_to_turn_state!(BotermansState, ());
 
-const OPTIONS: &[OptionInfo] = &[OptionInfo {
-    name: "blockade_of_three",
-    values: BOOL_OFF,
-    rules: "B-5, I-5",
-    doc: "no piece may pass three consecutive opposing pieces (as Regency's R-11)",
-}];
-
 const FIELD_INFO: &[FieldInfo] = &[FieldInfo {
     name: "throw",
     values: "1, 2, 3, 4, 6",
@@ -226,23 +211,16 @@ impl Ruleset for Botermans {
     const ID: &'static str = "botermans";
     const NAME: &'static str = "Botermans (The Book of Games)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        let values = spec.values(Self::ID, Self::OPTIONS)?;
-        Ok(Botermans {
-            blockade_of_three: values.flag("blockade_of_three"),
-        })
+        Self::read_options(spec)
     }
 
     fn spec(&self) -> RulesetSpec {
-        RulesetSpec::canonical(
-            Self::ID,
-            Self::OPTIONS,
-            &[("blockade_of_three", self.blockade_of_three.to_string())],
-        )
+        self.option_spec()
     }
 
     fn device(&self) -> Sticks {
