@@ -62,9 +62,9 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BOOL_ON, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    StandardDevice, Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
+    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, StandardDevice,
+    Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -121,6 +121,11 @@ pub enum Pieces {
     Five,
 }
 
+senet_core::option_value!(Pieces {
+    Seven = "7",
+    Five = "5"
+});
+
 impl Pieces {
     /// The number of pieces a side.
     pub const fn count(self) -> u8 {
@@ -131,33 +136,28 @@ impl Pieces {
     }
 }
 
-/// The CEMEA ruleset with its options (defaults: seven pieces, sticks, the game ends with the
-/// first side to finish, and C-9's last-resort landing on one's own piece).
-///
-/// ```
-/// use senet_cemea::{Cemea, Pieces};
-/// use senet_core::Ruleset;
-/// let rules = Cemea::default().with_pieces(Pieces::Five).with_die(true);
-/// assert_eq!(rules.spec().to_string(), "cemea(pieces=5,die=true)");
-/// assert_eq!(Cemea::from_spec(&"cemea(die=true,pieces=5)".parse().unwrap()), Ok(rules));
-/// assert_eq!(rules.pieces_per_side(), 5);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Cemea {
-    pieces: Pieces,
-    die: bool,
-    ancient: bool,
-    forced_own_landing: bool,
-}
-
-impl Default for Cemea {
-    fn default() -> Self {
-        Cemea {
-            pieces: Pieces::Seven,
-            die: false,
-            ancient: false,
-            forced_own_landing: true,
-        }
+senet_core::ruleset_options! {
+    /// The CEMEA ruleset with its options (defaults: seven pieces, sticks, the game ends with the
+    /// first side to finish, and C-9's last-resort landing on one's own piece).
+    ///
+    /// ```
+    /// use senet_cemea::{Cemea, Pieces};
+    /// use senet_core::Ruleset;
+    /// let rules = Cemea::default().with_pieces(Pieces::Five).with_die(true);
+    /// assert_eq!(rules.spec().to_string(), "cemea(pieces=5,die=true)");
+    /// assert_eq!(Cemea::from_spec(&"cemea(die=true,pieces=5)".parse().unwrap()), Ok(rules));
+    /// assert_eq!(rules.pieces_per_side(), 5);
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Cemea {
+        /// pieces a side: 7 on 1-14, or 5 on 1-10 as in the five-piece copy of the text
+        pub pieces: Pieces = 7, rules "C-1", with_pieces;
+        /// an ordinary die (1-6) replaces the sticks; a 5 ends the turn like a 2 or 3
+        pub die: bool = false, rules "C-2, C-4", with_die;
+        /// play on until both sides finish; the result is the finishing order and the turns each took
+        pub ancient: bool = false, rules "C-13", with_ancient;
+        /// as a last resort a move may land on an own piece, which goes back to square 1; off makes it illegal
+        pub forced_own_landing: bool = true, rules "C-9, I-1", with_forced_own_landing;
     }
 }
 
@@ -169,55 +169,6 @@ enum Direction {
 }
 
 impl Cemea {
-    /// Option `pieces`: seven a side (C-1) or five.
-    #[must_use]
-    pub const fn with_pieces(mut self, pieces: Pieces) -> Cemea {
-        self.pieces = pieces;
-        self
-    }
-
-    /// Option `die`: an ordinary die (1–6) replaces the sticks; a 5 ends the turn.
-    #[must_use]
-    pub const fn with_die(mut self, on: bool) -> Cemea {
-        self.die = on;
-        self
-    }
-
-    /// Option `ancient`: the game goes on until both sides have finished.
-    #[must_use]
-    pub const fn with_ancient(mut self, on: bool) -> Cemea {
-        self.ancient = on;
-        self
-    }
-
-    /// Option `forced_own_landing` (on by default): C-9's last-resort move onto one's own
-    /// piece; off makes such a landing simply illegal.
-    #[must_use]
-    pub const fn with_forced_own_landing(mut self, on: bool) -> Cemea {
-        self.forced_own_landing = on;
-        self
-    }
-
-    /// The `pieces` option.
-    pub const fn pieces(&self) -> Pieces {
-        self.pieces
-    }
-
-    /// Whether the die replaces the sticks.
-    pub const fn die(&self) -> bool {
-        self.die
-    }
-
-    /// Whether the ancient mode is on.
-    pub const fn ancient(&self) -> bool {
-        self.ancient
-    }
-
-    /// Whether C-9's last-resort landing on one's own piece is on.
-    pub const fn forced_own_landing(&self) -> bool {
-        self.forced_own_landing
-    }
-
     #[inline]
     fn finished(&self, board: &BitBoard, side: Side) -> bool {
         board.off_count(side) >= self.pieces.count()
@@ -374,33 +325,6 @@ impl CemeaState {
     }
 }
 
-const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "pieces",
-        values: &["7", "5"],
-        rules: "C-1",
-        doc: "pieces a side: 7 on 1-14, or 5 on 1-10 as in the five-piece copy of the text",
-    },
-    OptionInfo {
-        name: "die",
-        values: BOOL_OFF,
-        rules: "C-2, C-4",
-        doc: "an ordinary die (1-6) replaces the sticks; a 5 ends the turn like a 2 or 3",
-    },
-    OptionInfo {
-        name: "ancient",
-        values: BOOL_OFF,
-        rules: "C-13",
-        doc: "play on until both sides finish; the result is the finishing order and the turns each took",
-    },
-    OptionInfo {
-        name: "forced_own_landing",
-        values: BOOL_ON,
-        rules: "C-9, I-1",
-        doc: "as a last resort a move may land on an own piece, which goes back to square 1; off makes it illegal",
-    },
-];
-
 const TURN_FIELDS: PerSide<&str> = PerSide::new("black_turns", "white_turns");
 
 fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
@@ -448,35 +372,16 @@ impl Ruleset for Cemea {
     const ID: &'static str = "cemea";
     const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        let values = spec.values(Self::ID, Self::OPTIONS)?;
-        Ok(Cemea {
-            pieces: if values.get("pieces") == "5" {
-                Pieces::Five
-            } else {
-                Pieces::Seven
-            },
-            die: values.flag("die"),
-            ancient: values.flag("ancient"),
-            forced_own_landing: values.flag("forced_own_landing"),
-        })
+        Self::read_options(spec)
     }
 
     fn spec(&self) -> RulesetSpec {
-        RulesetSpec::canonical(
-            Self::ID,
-            Self::OPTIONS,
-            &[
-                ("pieces", self.pieces.count().to_string()),
-                ("die", self.die.to_string()),
-                ("ancient", self.ancient.to_string()),
-                ("forced_own_landing", self.forced_own_landing.to_string()),
-            ],
-        )
+        self.option_spec()
     }
 
     fn device(&self) -> StandardDevice {
