@@ -42,7 +42,7 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
+    BitBoard, FieldInfo, Move, MoveList, OptionInfo, OptionValue, Outcome, PerSide, Phase,
     PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
     Sticks, Throw, kernel,
 };
@@ -139,6 +139,11 @@ pub enum PieceCount {
     Five,
 }
 
+senet_core::option_value!(PieceCount {
+    Seven = "7",
+    Five = "5"
+});
+
 impl PieceCount {
     /// The number of pieces per side.
     pub const fn get(self) -> u8 {
@@ -159,97 +164,46 @@ pub enum ThrowTiming {
     Immediate,
 }
 
+senet_core::option_value!(ThrowTiming {
+    Stored = "stored",
+    Immediate = "immediate"
+});
+
 impl ThrowTiming {
     /// The option value naming this timing.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ThrowTiming::Stored => "stored",
-            ThrowTiming::Immediate => "immediate",
-        }
+    pub fn name(self) -> &'static str {
+        OptionValue::spelling(self)
     }
 }
 
-/// Kendall's ruleset with its options (all at Kendall's rules by default).
-///
-/// ```
-/// use senet_kendall::{Kendall, PieceCount, ThrowTiming};
-/// use senet_core::Ruleset;
-/// let rules = Kendall::default().with_pieces(PieceCount::Five).with_trap(true);
-/// assert_eq!(rules.spec().to_string(), "kendall(pieces=5,trap=true)");
-/// assert_eq!(Kendall::from_spec(&rules.spec()).unwrap(), rules);
-/// let immediate = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
-/// assert_eq!(immediate.spec().to_string(), "kendall(throw_timing=immediate)");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Kendall {
-    pieces: PieceCount,
-    starting_throw: bool,
-    trap: bool,
-    home_row: bool,
-    timing: ThrowTiming,
+senet_core::ruleset_options! {
+    /// Kendall's ruleset with its options (all at Kendall's rules by default).
+    ///
+    /// ```
+    /// use senet_kendall::{Kendall, PieceCount, ThrowTiming};
+    /// use senet_core::Ruleset;
+    /// let rules = Kendall::default().with_pieces(PieceCount::Five).with_trap(true);
+    /// assert_eq!(rules.spec().to_string(), "kendall(pieces=5,trap=true)");
+    /// assert_eq!(Kendall::from_spec(&rules.spec()).unwrap(), rules);
+    /// let immediate = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
+    /// assert_eq!(immediate.spec().to_string(), "kendall(throw_timing=immediate)");
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Kendall {
+        /// pieces per side: 7 on 1-14 (opening 14-15) or 5 on 1-10 (opening 10-11)
+        pub pieces: PieceCount = 7, rules "K-1, K-3", with_pieces;
+        /// each side must throw a 1 before it moves; throws before it are lost
+        pub starting_throw: bool = false, rules "K-3, K-4", with_starting_throw;
+        /// a move from 25 or below that would pass 26 falls into 27 when 27 is empty
+        pub trap: bool = false, rules "K-9, K-13", with_trap;
+        /// no bearing off while the side has a piece on 1-10
+        pub home_row: bool = false, rules "K-10, K-11, K-14, K-16", with_home_row;
+        /// stored: throw until a 2 or 3, then spend the throws; immediate: use each throw at once
+        pub throw_timing: ThrowTiming = stored, rules "K-4", with_throw_timing;
+    }
 }
 
 impl Kendall {
-    /// Option `pieces`: seven (K-1) or five pieces a side.
-    #[must_use]
-    pub const fn with_pieces(mut self, pieces: PieceCount) -> Kendall {
-        self.pieces = pieces;
-        self
-    }
-
-    /// Option `starting_throw`: each side must throw a 1 before it moves.
-    #[must_use]
-    pub const fn with_starting_throw(mut self, on: bool) -> Kendall {
-        self.starting_throw = on;
-        self
-    }
-
-    /// Option `trap`: a move from 25 or below that would pass 26 falls into 27.
-    #[must_use]
-    pub const fn with_trap(mut self, on: bool) -> Kendall {
-        self.trap = on;
-        self
-    }
-
-    /// Option `home_row`: no bearing off while the side has a piece on 1–10.
-    #[must_use]
-    pub const fn with_home_row(mut self, on: bool) -> Kendall {
-        self.home_row = on;
-        self
-    }
-
-    /// Option `throw_timing`: stored throws (K-4) or each throw used at once.
-    #[must_use]
-    pub const fn with_throw_timing(mut self, timing: ThrowTiming) -> Kendall {
-        self.timing = timing;
-        self
-    }
-
-    /// The number of pieces per side.
-    pub const fn pieces(&self) -> PieceCount {
-        self.pieces
-    }
-
-    /// Whether `starting_throw` is on.
-    pub const fn starting_throw(&self) -> bool {
-        self.starting_throw
-    }
-
-    /// Whether `trap` is on.
-    pub const fn trap(&self) -> bool {
-        self.trap
-    }
-
-    /// Whether `home_row` is on.
-    pub const fn home_row(&self) -> bool {
-        self.home_row
-    }
-
-    /// When throws are used.
-    pub const fn throw_timing(&self) -> ThrowTiming {
-        self.timing
-    }
-
     /// K-17: the side that has borne off every piece, if any.
     #[inline]
     fn winner(&self, board: &BitBoard) -> Option<Side> {
@@ -622,39 +576,6 @@ impl KendallState {
     }
 }
 
-const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "pieces",
-        values: &["7", "5"],
-        rules: "K-1, K-3",
-        doc: "pieces per side: 7 on 1-14 (opening 14-15) or 5 on 1-10 (opening 10-11)",
-    },
-    OptionInfo {
-        name: "starting_throw",
-        values: BOOL_OFF,
-        rules: "K-3, K-4",
-        doc: "each side must throw a 1 before it moves; throws before it are lost",
-    },
-    OptionInfo {
-        name: "trap",
-        values: BOOL_OFF,
-        rules: "K-9, K-13",
-        doc: "a move from 25 or below that would pass 26 falls into 27 when 27 is empty",
-    },
-    OptionInfo {
-        name: "home_row",
-        values: BOOL_OFF,
-        rules: "K-10, K-11, K-14, K-16",
-        doc: "no bearing off while the side has a piece on 1-10",
-    },
-    OptionInfo {
-        name: "throw_timing",
-        values: &["stored", "immediate"],
-        rules: "K-4",
-        doc: "stored: throw until a 2 or 3, then spend the throws; immediate: use each throw at once",
-    },
-];
-
 /// The position field holding `side`'s K-15 piece.
 const fn must_move_field(side: Side) -> &'static str {
     match side {
@@ -711,41 +632,16 @@ impl Ruleset for Kendall {
     const ID: &'static str = "kendall";
     const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        let values = spec.values(Self::ID, Self::OPTIONS)?;
-        Ok(Kendall {
-            pieces: if values.get("pieces") == "5" {
-                PieceCount::Five
-            } else {
-                PieceCount::Seven
-            },
-            starting_throw: values.flag("starting_throw"),
-            trap: values.flag("trap"),
-            home_row: values.flag("home_row"),
-            timing: if values.get("throw_timing") == "immediate" {
-                ThrowTiming::Immediate
-            } else {
-                ThrowTiming::Stored
-            },
-        })
+        Self::read_options(spec)
     }
 
     fn spec(&self) -> RulesetSpec {
-        RulesetSpec::canonical(
-            Self::ID,
-            Self::OPTIONS,
-            &[
-                ("pieces", self.pieces.get().to_string()),
-                ("starting_throw", self.starting_throw.to_string()),
-                ("trap", self.trap.to_string()),
-                ("home_row", self.home_row.to_string()),
-                ("throw_timing", self.timing.name().to_string()),
-            ],
-        )
+        self.option_spec()
     }
 
     fn device(&self) -> Sticks {
@@ -806,7 +702,7 @@ impl Ruleset for Kendall {
             true
         };
         let last_throw = !Kendall::gives_another_throw(value);
-        match self.timing {
+        match self.throw_timing {
             ThrowTiming::Stored => {
                 // K-4: collect until a 2 or 3.
                 if counts && state.stored_count() < MAX_STORED_THROWS {
@@ -899,7 +795,7 @@ impl Ruleset for Kendall {
             // A plain pass: no stored throw can move, so every one is lost (K-5). With
             // immediate throws the single throw still gives another throw if it is a 1, 4
             // or 5, as it would have while collecting throws.
-            let again = self.timing == ThrowTiming::Immediate
+            let again = self.throw_timing == ThrowTiming::Immediate
                 && state.stored.count(1) | state.stored.count(4) | state.stored.count(5) != 0;
             state.stored = StoredThrows::NONE;
             if again {
@@ -925,7 +821,7 @@ impl Ruleset for Kendall {
             // another throw, unless the move itself ended the turn (K-13, K-14). The throw is
             // random, so select the side rather than branch.
             let again = !ends_turn
-                & (self.timing == ThrowTiming::Immediate)
+                & (self.throw_timing == ThrowTiming::Immediate)
                 & Kendall::gives_another_throw(value);
             state.stored = StoredThrows::NONE;
             state.throwing = true;
@@ -957,7 +853,7 @@ impl Ruleset for Kendall {
             ));
         }
         let enders = state.stored.count(2) + state.stored.count(3);
-        match self.timing {
+        match self.throw_timing {
             ThrowTiming::Stored if enders > 1 => {
                 return Err(bad_field(
                     "throws",
