@@ -31,7 +31,7 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BOOL_OFF, BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, Outcome,
+    BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, OptionValue, Outcome,
     PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
     SquareSet, TurnState, kernel,
 };
@@ -62,6 +62,11 @@ pub enum MarkedSquares {
     Ludii,
 }
 
+senet_core::option_value!(MarkedSquares {
+    Bell = "bell",
+    Ludii = "ludii"
+});
+
 impl MarkedSquares {
     /// The marked squares as a set.
     ///
@@ -80,59 +85,36 @@ impl MarkedSquares {
     }
 
     /// The option value naming this set.
-    pub const fn name(self) -> &'static str {
-        match self {
-            MarkedSquares::Bell => "bell",
-            MarkedSquares::Ludii => "ludii",
-        }
+    pub fn name(self) -> &'static str {
+        OptionValue::spelling(self)
     }
 }
 
-/// Bell's ruleset with its options.
-///
-/// ```
-/// use senet_bell::{Bell, MarkedSquares};
-/// use senet_core::Ruleset;
-/// let rules = Bell::default().with_marked_squares(MarkedSquares::Ludii).with_compulsory_capture(true);
-/// assert_eq!(rules.spec().to_string(), "bell(marked_squares=ludii,compulsory_capture=true)");
-/// assert_eq!(Bell::from_spec(&rules.spec()).unwrap(), rules);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Bell {
-    marked: MarkedSquares,
-    compulsory_capture: bool,
+senet_core::ruleset_options! {
+    /// Bell's ruleset with its options.
+    ///
+    /// ```
+    /// use senet_bell::{Bell, MarkedSquares};
+    /// use senet_core::Ruleset;
+    /// let rules = Bell::default().with_marked_squares(MarkedSquares::Ludii).with_compulsory_capture(true);
+    /// assert_eq!(rules.spec().to_string(), "bell(marked_squares=ludii,compulsory_capture=true)");
+    /// assert_eq!(Bell::from_spec(&rules.spec()).unwrap(), rules);
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Bell {
+        /// bell: the marked squares are 26-30; ludii: 15 and 26-29, the set Ludii's encoding tests
+        pub marked_squares: MarkedSquares = bell, rules "Be-6, Be-7", with_marked_squares;
+        /// when a capture is legal the move must be a capture (Be-7 still comes first)
+        pub compulsory_capture: bool = false, rules "Be-5, Be-7", with_compulsory_capture;
+    }
 }
 
 impl Bell {
-    /// Option `marked_squares`: which squares are marked (Be-6, Be-7).
-    #[must_use]
-    pub const fn with_marked_squares(mut self, marked: MarkedSquares) -> Bell {
-        self.marked = marked;
-        self
-    }
-
-    /// Option `compulsory_capture`: when a capture is legal the move must be one (after Be-7).
-    #[must_use]
-    pub const fn with_compulsory_capture(mut self, on: bool) -> Bell {
-        self.compulsory_capture = on;
-        self
-    }
-
-    /// The marked squares in use.
-    pub const fn marked_squares(&self) -> MarkedSquares {
-        self.marked
-    }
-
-    /// Whether `compulsory_capture` is on.
-    pub const fn compulsory_capture(&self) -> bool {
-        self.compulsory_capture
-    }
-
     /// The squares from which `me` may move with throw `t`, every rule applied.
     #[inline]
     fn legal_origins(&self, board: &BitBoard, me: Side, t: u8) -> SquareSet {
         let own = board.pieces_of(me);
-        let marked = self.marked.squares();
+        let marked = self.marked_squares.squares();
         // Be-5 / Be-6: land on an empty square or capture an opposing piece that is not on a
         // marked square; never on an own piece.
         let capturable = board.pieces_of(me.opponent()) & !marked;
@@ -196,21 +178,6 @@ impl BellState {
     }
 }
 
-const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "marked_squares",
-        values: &["bell", "ludii"],
-        rules: "Be-6, Be-7",
-        doc: "bell: the marked squares are 26-30; ludii: 15 and 26-29, the set Ludii's encoding tests",
-    },
-    OptionInfo {
-        name: "compulsory_capture",
-        values: BOOL_OFF,
-        rules: "Be-5, Be-7",
-        doc: "when a capture is legal the move must be a capture (Be-7 still comes first)",
-    },
-];
-
 /// The position field holding `side`'s captured pieces.
 const fn captured_field(side: Side) -> &'static str {
     match side {
@@ -247,31 +214,16 @@ impl Ruleset for Bell {
     const ID: &'static str = "bell";
     const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
 
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        let values = spec.values(Self::ID, Self::OPTIONS)?;
-        let marked = match values.get("marked_squares") {
-            "ludii" => MarkedSquares::Ludii,
-            _ => MarkedSquares::Bell,
-        };
-        Ok(Bell {
-            marked,
-            compulsory_capture: values.flag("compulsory_capture"),
-        })
+        Self::read_options(spec)
     }
 
     fn spec(&self) -> RulesetSpec {
-        RulesetSpec::canonical(
-            Self::ID,
-            Self::OPTIONS,
-            &[
-                ("marked_squares", self.marked.name().to_string()),
-                ("compulsory_capture", self.compulsory_capture.to_string()),
-            ],
-        )
+        self.option_spec()
     }
 
     fn device(&self) -> FourSidedDie {
