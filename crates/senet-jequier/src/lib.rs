@@ -94,14 +94,12 @@ impl SafeSquares {
             }
         }
     }
-
-    const fn value(self) -> &'static str {
-        match self {
-            SafeSquares::Standard => "26_28_29_30",
-            SafeSquares::Ludii => "15_26_28_29",
-        }
-    }
 }
+
+senet_core::option_value!(SafeSquares {
+    Standard = "26_28_29_30",
+    Ludii = "15_26_28_29"
+});
 
 /// Which pieces must wait for the square ahead of them to clear (J-5, option `start_rule`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -116,14 +114,10 @@ pub enum StartRule {
     FirstRow,
 }
 
-impl StartRule {
-    const fn value(self) -> &'static str {
-        match self {
-            StartRule::UnmovedPieces => "unmoved_pieces",
-            StartRule::FirstRow => "first_row",
-        }
-    }
-}
+senet_core::option_value!(StartRule {
+    UnmovedPieces = "unmoved_pieces",
+    FirstRow = "first_row"
+});
 
 /// When a piece may move backward (J-9, option `backward_priority`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -137,73 +131,38 @@ pub enum BackwardPriority {
     PerPiece,
 }
 
-impl BackwardPriority {
-    const fn value(self) -> &'static str {
-        match self {
-            BackwardPriority::PerPlayer => "per_player",
-            BackwardPriority::PerPiece => "per_piece",
-        }
-    }
-}
+senet_core::option_value!(BackwardPriority {
+    PerPlayer = "per_player",
+    PerPiece = "per_piece"
+});
 
-/// The Jéquier ruleset with its options (J-8, J-5 and I-2 by default).
-///
-/// ```
-/// use senet_jequier::{BackwardPriority, Jequier, SafeSquares};
-/// use senet_core::Ruleset;
-/// let rules = Jequier::default().with_safe_squares(SafeSquares::Ludii);
-/// assert_eq!(rules.spec().to_string(), "jequier(safe_squares=15_26_28_29)");
-/// let same = Jequier::from_spec(&"jequier(safe_squares=15_26_28_29)".parse().unwrap()).unwrap();
-/// assert_eq!(same, rules);
-/// let ludii = Jequier::from_spec(
-///     &"jequier(backward_priority=per_piece)".parse().unwrap(),
-/// ).unwrap();
-/// assert_eq!(ludii.backward_priority(), BackwardPriority::PerPiece);
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Jequier {
-    safe_squares: SafeSquares,
-    start_rule: StartRule,
-    backward_priority: BackwardPriority,
+senet_core::ruleset_options! {
+    /// The Jéquier ruleset with its options (J-8, J-5 and I-2 by default).
+    ///
+    /// ```
+    /// use senet_jequier::{BackwardPriority, Jequier, SafeSquares};
+    /// use senet_core::Ruleset;
+    /// let rules = Jequier::default().with_safe_squares(SafeSquares::Ludii);
+    /// assert_eq!(rules.spec().to_string(), "jequier(safe_squares=15_26_28_29)");
+    /// let same = Jequier::from_spec(&"jequier(safe_squares=15_26_28_29)".parse().unwrap()).unwrap();
+    /// assert_eq!(same, rules);
+    /// let ludii = Jequier::from_spec(
+    ///     &"jequier(backward_priority=per_piece)".parse().unwrap(),
+    /// ).unwrap();
+    /// assert_eq!(ludii.backward_priority(), BackwardPriority::PerPiece);
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub struct Jequier {
+        /// the squares where no piece can be attacked: J-8's 26,28,29,30 or Ludii's 15,26,28,29
+        pub safe_squares: SafeSquares = 26_28_29_30, rules "J-8", with_safe_squares;
+        /// which pieces wait for the square ahead to clear: those never moved (J-5) or, as Ludii, every piece on 1-10
+        pub start_rule: StartRule = unmoved_pieces, rules "J-5, I-1", with_start_rule;
+        /// backward moves only when no piece can go forward (I-2) or, as Ludii, for any piece that cannot go forward
+        pub backward_priority: BackwardPriority = per_player, rules "J-9, I-2", with_backward_priority;
+    }
 }
 
 impl Jequier {
-    /// Option `safe_squares` (J-8).
-    #[must_use]
-    pub const fn with_safe_squares(mut self, safe: SafeSquares) -> Jequier {
-        self.safe_squares = safe;
-        self
-    }
-
-    /// Option `start_rule` (J-5).
-    #[must_use]
-    pub const fn with_start_rule(mut self, rule: StartRule) -> Jequier {
-        self.start_rule = rule;
-        self
-    }
-
-    /// Option `backward_priority` (J-9).
-    #[must_use]
-    pub const fn with_backward_priority(mut self, priority: BackwardPriority) -> Jequier {
-        self.backward_priority = priority;
-        self
-    }
-
-    /// The safe squares in force.
-    pub const fn safe_squares(&self) -> SafeSquares {
-        self.safe_squares
-    }
-
-    /// The start rule in force.
-    pub const fn start_rule(&self) -> StartRule {
-        self.start_rule
-    }
-
-    /// The backward priority in force.
-    pub const fn backward_priority(&self) -> BackwardPriority {
-        self.backward_priority
-    }
-
     /// The squares from which the side to move can go forward and backward with throw `t`,
     /// as two disjoint sets (backward origins are only those the backward priority allows).
     ///
@@ -314,27 +273,6 @@ impl JequierState {
     }
 }
 
-const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        name: "safe_squares",
-        values: &["26_28_29_30", "15_26_28_29"],
-        rules: "J-8",
-        doc: "the squares where no piece can be attacked: J-8's 26,28,29,30 or Ludii's 15,26,28,29",
-    },
-    OptionInfo {
-        name: "start_rule",
-        values: &["unmoved_pieces", "first_row"],
-        rules: "J-5, I-1",
-        doc: "which pieces wait for the square ahead to clear: those never moved (J-5) or, as Ludii, every piece on 1-10",
-    },
-    OptionInfo {
-        name: "backward_priority",
-        values: &["per_player", "per_piece"],
-        rules: "J-9, I-2",
-        doc: "backward moves only when no piece can go forward (I-2) or, as Ludii, for any piece that cannot go forward",
-    },
-];
-
 fn bad_unmoved(value: &str, reason: String) -> PositionError {
     PositionError::BadField {
         name: "unmoved".to_string(),
@@ -396,46 +334,16 @@ impl Ruleset for Jequier {
     const ID: &'static str = "jequier";
     const NAME: &'static str = "Jéquier (1930)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = OPTIONS;
+    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
     fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        let values = spec.values(Self::ID, Self::OPTIONS)?;
-        Ok(Jequier {
-            safe_squares: if values.get("safe_squares") == SafeSquares::Ludii.value() {
-                SafeSquares::Ludii
-            } else {
-                SafeSquares::Standard
-            },
-            start_rule: if values.get("start_rule") == StartRule::FirstRow.value() {
-                StartRule::FirstRow
-            } else {
-                StartRule::UnmovedPieces
-            },
-            backward_priority: if values.get("backward_priority")
-                == BackwardPriority::PerPiece.value()
-            {
-                BackwardPriority::PerPiece
-            } else {
-                BackwardPriority::PerPlayer
-            },
-        })
+        Self::read_options(spec)
     }
 
     fn spec(&self) -> RulesetSpec {
-        RulesetSpec::canonical(
-            Self::ID,
-            Self::OPTIONS,
-            &[
-                ("safe_squares", self.safe_squares.value().to_string()),
-                ("start_rule", self.start_rule.value().to_string()),
-                (
-                    "backward_priority",
-                    self.backward_priority.value().to_string(),
-                ),
-            ],
-        )
+        self.option_spec()
     }
 
     fn device(&self) -> Sticks {
