@@ -234,27 +234,12 @@ pub struct OptionValues<'a> {
 }
 
 impl OptionValues<'_> {
-    /// The value of `name`: as given, or its default. Unknown names read as "".
-    pub fn get(&self, name: &str) -> &str {
-        self.spec.option(name).unwrap_or_else(|| {
-            self.infos
-                .iter()
-                .find(|i| i.name == name)
-                .map_or("", OptionInfo::default_value)
-        })
-    }
-
-    /// The value of a boolean option.
-    pub fn flag(&self, name: &str) -> bool {
-        self.get(name) == "true"
-    }
-
     /// The value of `name`: as given, or its default.
     ///
     /// # Errors
     ///
     /// [`SpecError::UnknownOption`] when the ruleset declares no option `name`.
-    fn checked(&self, name: &str) -> Result<&str, SpecError> {
+    pub fn get(&self, name: &str) -> Result<&str, SpecError> {
         let info =
             self.infos
                 .iter()
@@ -274,7 +259,7 @@ impl OptionValues<'_> {
     /// [`SpecError::UnknownOption`] when the ruleset declares no option `name`,
     /// [`SpecError::BadValue`] when its value is not a spelling of `T`.
     pub fn value<T: OptionValue>(&self, name: &str) -> Result<T, SpecError> {
-        let text = self.checked(name)?;
+        let text = self.get(name)?;
         T::parse(text).ok_or_else(|| SpecError::BadValue {
             option: name.to_string(),
             value: text.to_string(),
@@ -342,7 +327,7 @@ mod tests {
     fn values_check_names_and_ranges() {
         let spec: RulesetSpec = "kendall(pieces=5)".parse().unwrap();
         let values = spec.values("kendall", INFOS).unwrap();
-        assert_eq!(values.get("pieces"), "5");
+        assert_eq!(values.get("pieces"), Ok("5"));
         assert_eq!(values.value::<bool>("trap"), Ok(false));
         assert!(matches!(
             values.value::<bool>("traps"),
