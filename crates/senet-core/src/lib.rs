@@ -55,7 +55,7 @@ pub use error::{
 pub use game::{Action, Game, GameRecord};
 pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
 pub use opening::{SeatDraw, SeatRule, draw_seats};
-pub use options::{OptionValue, option_combinations, option_specs};
+pub use options::{Coverage, OptionValue, option_combinations, option_specs};
 pub use playout::{
     DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
 };

@@ -294,49 +294,79 @@ macro_rules! ruleset_options {
     };
 }
 
-/// The specification of every combination of `options`' values, canonical (defaults left
-/// out), the defaults first and the last option changing fastest.
+/// Which configurations [`option_specs`] lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// Every combination of the options' values, the defaults first and the last option
+    /// changing fastest.
+    Every,
+    /// The defaults, then each non-default value of each option on its own, in table order:
+    /// every value is met once, for tests that cannot afford every combination.
+    EachAlone,
+}
+
+/// The canonical specification (defaults left out) of each configuration of `options` that
+/// `coverage` asks for. A ruleset may still refuse some of them ([`SpecError::Conflict`]).
 ///
 /// ```
-/// use senet_core::{OptionInfo, BOOL_OFF, option_specs};
+/// use senet_core::{BOOL_OFF, Coverage, OptionInfo, option_specs};
 /// const OPTIONS: &[OptionInfo] = &[
 ///     OptionInfo { name: "pieces", values: &["7", "5"], rules: "", doc: "" },
 ///     OptionInfo { name: "trap", values: BOOL_OFF, rules: "", doc: "" },
 /// ];
-/// let specs: Vec<String> = option_specs("k", OPTIONS).iter().map(|s| s.to_string()).collect();
-/// assert_eq!(specs, ["k", "k(trap=true)", "k(pieces=5)", "k(pieces=5,trap=true)"]);
+/// let every: Vec<String> =
+///     option_specs("k", OPTIONS, Coverage::Every).iter().map(|s| s.to_string()).collect();
+/// assert_eq!(every, ["k", "k(trap=true)", "k(pieces=5)", "k(pieces=5,trap=true)"]);
+/// let alone: Vec<String> =
+///     option_specs("k", OPTIONS, Coverage::EachAlone).iter().map(|s| s.to_string()).collect();
+/// assert_eq!(alone, ["k", "k(pieces=5)", "k(trap=true)"]);
 /// ```
-pub fn option_specs(id: &str, options: &[OptionInfo]) -> Vec<RulesetSpec> {
-    let mut specs = Vec::new();
-    // Counting in mixed radix, one digit per option, the last option fastest.
-    let mut digits = vec![0usize; options.len()];
-    loop {
+pub fn option_specs(id: &str, options: &[OptionInfo], coverage: Coverage) -> Vec<RulesetSpec> {
+    // One digit per option: the index of its value in `values` (0 is the default).
+    let spec_of = |digits: &[usize]| {
         let chosen: Vec<(&str, String)> = options
             .iter()
-            .zip(&digits)
+            .zip(digits)
             .map(|(o, &d)| (o.name, o.values.get(d).copied().unwrap_or("").to_string()))
             .collect();
-        specs.push(RulesetSpec::canonical(id, options, &chosen));
-        let Some(position) = (0..options.len())
-            .rev()
-            .find(|&i| digits[i] + 1 < options[i].values.len())
-        else {
-            return specs;
-        };
-        digits[position] += 1;
-        digits[position + 1..].fill(0);
+        RulesetSpec::canonical(id, options, &chosen)
+    };
+    let mut digits = vec![0usize; options.len()];
+    let mut specs = vec![spec_of(&digits)];
+    match coverage {
+        Coverage::Every => {
+            // Counting in mixed radix, the last option fastest.
+            while let Some(position) = (0..options.len())
+                .rev()
+                .find(|&i| digits[i] + 1 < options[i].values.len())
+            {
+                digits[position] += 1;
+                digits[position + 1..].fill(0);
+                specs.push(spec_of(&digits));
+            }
+        }
+        Coverage::EachAlone => {
+            for (i, option) in options.iter().enumerate() {
+                for value in 1..option.values.len() {
+                    digits[i] = value;
+                    specs.push(spec_of(&digits));
+                }
+                digits[i] = 0;
+            }
+        }
     }
+    specs
 }
 
 /// Every configuration of `R` its declared options allow, in the order of
-/// [`option_specs`]; combinations `R` refuses as a [`SpecError::Conflict`] are left out.
+/// [`option_specs`] with [`Coverage::Every`]; combinations `R` refuses as a [`SpecError::Conflict`] are left out.
 ///
 /// # Errors
 ///
 /// Any other error of [`Ruleset::from_spec`]: `R::OPTIONS` lists a value its parser refuses.
 pub fn option_combinations<R: Ruleset>() -> Result<Vec<R>, SpecError> {
     let mut all = Vec::new();
-    for spec in option_specs(R::ID, R::OPTIONS) {
+    for spec in option_specs(R::ID, R::OPTIONS, Coverage::Every) {
         match R::from_spec(&spec) {
             Ok(rules) => all.push(rules),
             Err(SpecError::Conflict { .. }) => {}
@@ -367,8 +397,10 @@ mod tests {
 
     #[test]
     fn no_options_give_one_spec() {
-        let specs = option_specs("p", &[]);
-        assert_eq!(specs.len(), 1);
-        assert_eq!(specs[0].to_string(), "p");
+        for coverage in [Coverage::Every, Coverage::EachAlone] {
+            let specs = option_specs("p", &[], coverage);
+            assert_eq!(specs.len(), 1);
+            assert_eq!(specs[0].to_string(), "p");
+        }
     }
 }
