@@ -414,13 +414,10 @@ mod tests {
 
     #[test]
     fn every_option_combination_round_trips_through_its_spec() {
-        for marked in [MarkedSquares::Bell, MarkedSquares::Ludii] {
-            for capture in [false, true] {
-                let rules = Bell::default()
-                    .with_marked_squares(marked)
-                    .with_compulsory_capture(capture);
-                assert_eq!(Bell::from_spec(&rules.spec()), Ok(rules));
-            }
+        let all = senet_core::option_combinations::<Bell>().unwrap();
+        assert_eq!(all.len(), 4);
+        for rules in all {
+            assert_eq!(Bell::from_spec(&rules.spec()), Ok(rules));
         }
     }
 }

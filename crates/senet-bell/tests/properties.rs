@@ -4,20 +4,12 @@
 //! legal, an illegal move leaves the state unchanged, and every game ends with the board empty.
 
 use proptest::prelude::*;
-use senet_bell::{Bell, MarkedSquares};
+use senet_bell::Bell;
 use senet_core::{Board, Game, Outcome, Side};
 use senet_testkit::properties::Suite;
 
 fn rules_strategy() -> impl Strategy<Value = Bell> {
-    (any::<bool>(), any::<bool>()).prop_map(|(ludii, capture)| {
-        Bell::default()
-            .with_marked_squares(if ludii {
-                MarkedSquares::Ludii
-            } else {
-                MarkedSquares::Bell
-            })
-            .with_compulsory_capture(capture)
-    })
+    proptest::sample::select(senet_core::option_combinations::<Bell>().unwrap())
 }
 
 /// The game ends with the board empty; Be-9: the score is the pieces borne off, captures

@@ -399,8 +399,7 @@ mod tests {
 
     #[test]
     fn every_option_combination_round_trips_through_its_spec() {
-        for on in [false, true] {
-            let rules = Botermans::default().with_blockade_of_three(on);
+        for rules in senet_core::option_combinations::<Botermans>().unwrap() {
             assert_eq!(Botermans::from_spec(&rules.spec()), Ok(rules));
         }
     }

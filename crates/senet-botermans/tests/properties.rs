@@ -9,7 +9,7 @@ use senet_core::{Game, Outcome};
 use senet_testkit::properties::Suite;
 
 fn rules_strategy() -> impl Strategy<Value = Botermans> {
-    any::<bool>().prop_map(|on| Botermans::default().with_blockade_of_three(on))
+    proptest::sample::select(senet_core::option_combinations::<Botermans>().unwrap())
 }
 
 /// B-14: the winner's slot is 0, the loser's the negated penalty.

@@ -97,16 +97,9 @@ fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
     moves
 }
 
-fn all_option_sets() -> Vec<Botermans> {
-    [false, true]
-        .into_iter()
-        .map(|on| Botermans::default().with_blockade_of_three(on))
-        .collect()
-}
-
 #[test]
 fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
-    let option_sets = all_option_sets();
+    let option_sets = senet_core::option_combinations::<Botermans>().unwrap();
     let per_set = 110_000 / (option_sets.len() * 5) + 1;
     let mut backward = 0usize;
     let mut bounces = 0usize;

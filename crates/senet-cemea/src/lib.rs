@@ -668,19 +668,7 @@ mod tests {
     }
 
     fn all_option_sets() -> Vec<Cemea> {
-        (0..16u8)
-            .map(|bits| {
-                Cemea::default()
-                    .with_pieces(if bits & 1 != 0 {
-                        Pieces::Five
-                    } else {
-                        Pieces::Seven
-                    })
-                    .with_die(bits & 2 != 0)
-                    .with_ancient(bits & 4 != 0)
-                    .with_forced_own_landing(bits & 8 == 0)
-            })
-            .collect()
+        senet_core::option_combinations::<Cemea>().unwrap()
     }
 
     #[test]

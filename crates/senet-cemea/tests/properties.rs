@@ -11,15 +11,7 @@ use senet_core::{Action, Game, Outcome, Phase, Ruleset, Side};
 use senet_testkit::properties::Suite;
 
 fn rules_strategy() -> impl Strategy<Value = Cemea> {
-    (any::<bool>(), any::<bool>(), any::<bool>(), any::<bool>()).prop_map(
-        |(five, die, ancient, own)| {
-            Cemea::default()
-                .with_pieces(if five { Pieces::Five } else { Pieces::Seven })
-                .with_die(die)
-                .with_ancient(ancient)
-                .with_forced_own_landing(own)
-        },
-    )
+    proptest::sample::select(senet_core::option_combinations::<Cemea>().unwrap())
 }
 
 /// The winner is the first to finish; in the ancient mode both finish and the points are the

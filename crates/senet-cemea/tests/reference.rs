@@ -2,7 +2,7 @@
 //! of 30 squares and no bit tricks, must agree with the fast generator on more than 100,000
 //! (position, throw) pairs taken from random games under every option combination.
 
-use senet_cemea::{Cemea, CemeaState, Pieces};
+use senet_cemea::{Cemea, CemeaState};
 use senet_core::{Move, Square};
 use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
@@ -98,25 +98,9 @@ fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
         .unwrap_or_else(|| vec![Move::PASS])
 }
 
-fn all_option_sets() -> Vec<Cemea> {
-    (0..16u8)
-        .map(|bits| {
-            Cemea::default()
-                .with_pieces(if bits & 1 != 0 {
-                    Pieces::Five
-                } else {
-                    Pieces::Seven
-                })
-                .with_die(bits & 2 != 0)
-                .with_ancient(bits & 4 != 0)
-                .with_forced_own_landing(bits & 8 == 0)
-        })
-        .collect()
-}
-
 #[test]
 fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
-    let option_sets = all_option_sets();
+    let option_sets = senet_core::option_combinations::<Cemea>().unwrap();
     // Sticks have 5 values, the die 6: 7,000 positions per option set give over 100,000.
     let per_set = 7_000;
     let mut seen = [0usize; 5]; // stranded, own landings, backward, jumps, exits

@@ -554,23 +554,9 @@ mod tests {
 
     #[test]
     fn every_option_combination_round_trips_through_its_spec() {
-        for bits in 0..8u8 {
-            let rules = Jequier::default()
-                .with_safe_squares(if bits & 1 != 0 {
-                    SafeSquares::Ludii
-                } else {
-                    SafeSquares::Standard
-                })
-                .with_start_rule(if bits & 2 != 0 {
-                    StartRule::FirstRow
-                } else {
-                    StartRule::UnmovedPieces
-                })
-                .with_backward_priority(if bits & 4 != 0 {
-                    BackwardPriority::PerPiece
-                } else {
-                    BackwardPriority::PerPlayer
-                });
+        let all = senet_core::option_combinations::<Jequier>().unwrap();
+        assert_eq!(all.len(), 8);
+        for rules in all {
             assert_eq!(Jequier::from_spec(&rules.spec()), Ok(rules));
         }
     }

@@ -17,24 +17,7 @@ use senet_testkit::conformance::walk_random_game;
 use senet_testkit::properties::{Suite, TurnLimit};
 
 fn rules_strategy() -> impl Strategy<Value = Jequier> {
-    (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(safe, start, back)| {
-        Jequier::default()
-            .with_safe_squares(if safe {
-                SafeSquares::Ludii
-            } else {
-                SafeSquares::Standard
-            })
-            .with_start_rule(if start {
-                StartRule::FirstRow
-            } else {
-                StartRule::UnmovedPieces
-            })
-            .with_backward_priority(if back {
-                BackwardPriority::PerPiece
-            } else {
-                BackwardPriority::PerPlayer
-            })
-    })
+    proptest::sample::select(senet_core::option_combinations::<Jequier>().unwrap())
 }
 
 /// Turns after which random games under `per_piece` are no longer checked move by move.

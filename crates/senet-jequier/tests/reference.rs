@@ -128,26 +128,9 @@ fn reference_after(state: &JequierState, mv: Move) -> (MailboxBoard, Vec<u8>) {
     (board, unmoved)
 }
 
-fn all_option_sets() -> Vec<Jequier> {
-    let mut out = Vec::new();
-    for safe in [SafeSquares::Standard, SafeSquares::Ludii] {
-        for start in [StartRule::UnmovedPieces, StartRule::FirstRow] {
-            for back in [BackwardPriority::PerPlayer, BackwardPriority::PerPiece] {
-                out.push(
-                    Jequier::default()
-                        .with_safe_squares(safe)
-                        .with_start_rule(start)
-                        .with_backward_priority(back),
-                );
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn fast_ruleset_agrees_with_the_reference_on_100k_pairs() {
-    let option_sets = all_option_sets();
+    let option_sets = senet_core::option_combinations::<Jequier>().unwrap();
     let per_set = 110_000 / (option_sets.len() * 5) + 1;
     let mut backward_seen = 0usize;
     agree_after_each_throw(

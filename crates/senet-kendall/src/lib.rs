@@ -999,21 +999,9 @@ mod tests {
 
     #[test]
     fn every_option_combination_round_trips_through_its_spec() {
-        for bits in 0..32u8 {
-            let rules = Kendall::default()
-                .with_pieces(if bits & 1 != 0 {
-                    PieceCount::Five
-                } else {
-                    PieceCount::Seven
-                })
-                .with_starting_throw(bits & 2 != 0)
-                .with_trap(bits & 4 != 0)
-                .with_home_row(bits & 8 != 0)
-                .with_throw_timing(if bits & 16 != 0 {
-                    ThrowTiming::Immediate
-                } else {
-                    ThrowTiming::Stored
-                });
+        let all = senet_core::option_combinations::<Kendall>().unwrap();
+        assert_eq!(all.len(), 32);
+        for rules in all {
             assert_eq!(Kendall::from_spec(&rules.spec()), Ok(rules));
         }
     }

@@ -8,32 +8,21 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{Game, Move, Phase, PlayoutEnd, Ruleset};
-use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
+use senet_kendall::{Kendall, KendallState, ThrowTiming};
 use senet_testkit::conformance::{check_state, walk_random_game};
 
-fn rules_from_bits(bits: u8) -> Kendall {
-    Kendall::default()
-        .with_pieces(if bits & 1 != 0 {
-            PieceCount::Five
-        } else {
-            PieceCount::Seven
-        })
-        .with_starting_throw(bits & 2 != 0)
-        .with_trap(bits & 4 != 0)
-        .with_home_row(bits & 8 != 0)
-        .with_throw_timing(if bits & 16 != 0 {
-            ThrowTiming::Immediate
-        } else {
-            ThrowTiming::Stored
-        })
-}
-
 fn rules_strategy() -> impl Strategy<Value = Kendall> {
-    (0..32u8).prop_map(rules_from_bits)
+    proptest::sample::select(senet_core::option_combinations::<Kendall>().unwrap())
 }
 
 fn stored_rules_strategy() -> impl Strategy<Value = Kendall> {
-    (0..16u8).prop_map(rules_from_bits)
+    let stored = senet_core::option_combinations::<Kendall>().unwrap();
+    proptest::sample::select(
+        stored
+            .into_iter()
+            .filter(|r| r.throw_timing() == ThrowTiming::Stored)
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// A spending decision point with at least two different stored throws, from a random game:
@@ -60,8 +49,9 @@ fn squares_of(mv: Move) -> [u8; 2] {
 
 #[test]
 fn all_32_option_combinations_construct_and_play_to_the_end() {
-    for bits in 0..32u8 {
-        let rules = rules_from_bits(bits);
+    let all = senet_core::option_combinations::<Kendall>().unwrap();
+    assert_eq!(all.len(), 32);
+    for (index, rules) in (0u64..).zip(all) {
         let spec = rules.spec();
         assert_eq!(Kendall::from_spec(&spec), Ok(rules), "{spec}");
         assert_eq!(
@@ -69,7 +59,7 @@ fn all_32_option_combinations_construct_and_play_to_the_end() {
             Ok(rules)
         );
         for seed in 0..25u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed * 32 + u64::from(bits));
+            let mut rng = ChaCha8Rng::seed_from_u64(seed * 32 + index);
             let mut game = Game::new(rules);
             let end = game.play_random(&mut rng, 10_000);
             let PlayoutEnd::Finished(outcome) = end else {

@@ -7,7 +7,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Setup, Side, Square};
-use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
+use senet_kendall::{Kendall, KendallState, ThrowTiming};
 use senet_testkit::reference::{MIN_PAIRS, assert_agrees, for_sampled_states, square};
 
 /// What the reference saw, to check that the comparison covered every rule.
@@ -174,27 +174,6 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
     moves
 }
 
-fn all_option_sets() -> Vec<Kendall> {
-    (0..32u8)
-        .map(|bits| {
-            Kendall::default()
-                .with_pieces(if bits & 1 != 0 {
-                    PieceCount::Five
-                } else {
-                    PieceCount::Seven
-                })
-                .with_starting_throw(bits & 2 != 0)
-                .with_trap(bits & 4 != 0)
-                .with_home_row(bits & 8 != 0)
-                .with_throw_timing(if bits & 16 != 0 {
-                    ThrowTiming::Immediate
-                } else {
-                    ThrowTiming::Stored
-                })
-        })
-        .collect()
-}
-
 /// `state` with the given fields replaced (and `remove` dropped), if that is a valid state.
 fn with_fields(
     rules: &Kendall,
@@ -234,7 +213,7 @@ fn random_throws(rules: &Kendall, rng: &mut ChaCha8Rng) -> String {
 
 #[test]
 fn fast_generator_agrees_with_the_reference_on_100k_decision_points() {
-    let option_sets = all_option_sets();
+    let option_sets = senet_core::option_combinations::<Kendall>().unwrap();
     let per_set = 100_000 / option_sets.len() + 1;
     let mut compared = 0usize;
     let mut from_games = 0usize;

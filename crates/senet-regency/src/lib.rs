@@ -463,18 +463,10 @@ mod tests {
 
     #[test]
     fn every_option_combination_round_trips_through_its_spec() {
-        for bits in 0..32u8 {
-            let exit = match (bits >> 2) & 3 {
-                0 => ExitRule::LandOnThirty,
-                1 => ExitRule::From28To30,
-                2 => ExitRule::BeyondThirty,
-                _ => continue,
-            };
-            let rules = Regency::default()
-                .with_house_of_happiness(bits & 1 != 0)
-                .with_house_of_water(bits & 2 != 0)
-                .with_exit(exit)
-                .with_lost_throw_keeps_extra_throw(bits & 16 != 0);
+        let all = senet_core::option_combinations::<Regency>().unwrap();
+        // Two options of two values and one of three (the exits), the two exits never both.
+        assert_eq!(all.len(), 24);
+        for rules in all {
             assert_eq!(Regency::from_spec(&rules.spec()), Ok(rules));
         }
     }
@@ -483,16 +475,7 @@ mod tests {
     /// 27 underflowed `27 - t` and panicked in move generation.
     #[test]
     fn odd_throws_never_panic_under_any_option() {
-        for bits in 0..32u8 {
-            let rules = Regency::default()
-                .with_house_of_happiness(bits & 1 != 0)
-                .with_house_of_water(bits & 2 != 0)
-                .with_exit(match (bits >> 2) & 3 {
-                    1 => ExitRule::From28To30,
-                    2 => ExitRule::BeyondThirty,
-                    _ => ExitRule::LandOnThirty,
-                })
-                .with_lost_throw_keeps_extra_throw(bits & 16 != 0);
+        for rules in senet_core::option_combinations::<Regency>().unwrap() {
             for t in 0..=255u8 {
                 let mut state = rules.initial_state();
                 rules.throw_unchecked(&mut state, t);

@@ -4,22 +4,10 @@
 //! is legal, an illegal move leaves the state unchanged, and every game ends).
 
 use proptest::prelude::*;
-use senet_regency::{ExitRule, Regency};
+use senet_regency::Regency;
 
 fn rules_strategy() -> impl Strategy<Value = Regency> {
-    (any::<bool>(), any::<bool>(), 0..3u8, any::<bool>()).prop_map(
-        |(happiness, water, exit, keep)| {
-            Regency::default()
-                .with_house_of_happiness(happiness)
-                .with_house_of_water(water)
-                .with_exit(match exit {
-                    0 => ExitRule::LandOnThirty,
-                    1 => ExitRule::From28To30,
-                    _ => ExitRule::BeyondThirty,
-                })
-                .with_lost_throw_keeps_extra_throw(keep)
-        },
-    )
+    proptest::sample::select(senet_core::option_combinations::<Regency>().unwrap())
 }
 
 senet_testkit::ruleset_properties!(rules_strategy());

@@ -77,29 +77,9 @@ fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
     moves
 }
 
-fn all_option_sets() -> Vec<Regency> {
-    let mut out = Vec::new();
-    for exit in [
-        ExitRule::LandOnThirty,
-        ExitRule::From28To30,
-        ExitRule::BeyondThirty,
-    ] {
-        for bits in 0..8u8 {
-            out.push(
-                Regency::default()
-                    .with_exit(exit)
-                    .with_house_of_happiness(bits & 1 != 0)
-                    .with_house_of_water(bits & 2 != 0)
-                    .with_lost_throw_keeps_extra_throw(bits & 4 != 0),
-            );
-        }
-    }
-    out
-}
-
 #[test]
 fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
-    let option_sets = all_option_sets();
+    let option_sets = senet_core::option_combinations::<Regency>().unwrap();
     let per_set = 110_000 / (option_sets.len() * 5) + 1;
     agree_after_each_throw(
         &option_sets,
