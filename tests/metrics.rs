@@ -15,6 +15,7 @@ use senet::{
     Action, Bell, Game, MoveList, Outcome, PerSide, Piccione, PlayoutEnd, Regency, Ruleset, Side,
     random_playout, uniform_below,
 };
+use senet::{Coverage, option_specs};
 
 /// A board of the position notation with Black and White on the given squares.
 fn board(black: &[u8], white: &[u8]) -> String {
@@ -349,19 +350,18 @@ fn check_invariants<R: Ruleset>(rules: &R, game: &Game<R>, m: &GameMetrics) {
 fn measuring_while_playing_and_replaying_agree_on_every_ruleset_and_option() {
     let mut capped = 0;
     for info in RULESETS {
-        let (finished, _) = AnyRuleset::parse(info.id)
+        // The defaults come first, then each other option value alone.
+        let specs = option_specs(info.id, info.options, Coverage::EachAlone);
+        let (finished, _) = AnyRuleset::from_spec(&specs[0])
             .unwrap()
             .visit(SameGames { turn_cap: 10_000 });
         assert!(finished > 0, "{}: no game finished", info.id);
-        for option in info.options {
-            for value in option.values.iter().skip(1) {
-                let spec = format!("{}({}={})", info.id, option.name, value);
-                // A small cap also gives games stopped by it.
-                capped += AnyRuleset::parse(&spec)
-                    .unwrap()
-                    .visit(SameGames { turn_cap: 400 })
-                    .1;
-            }
+        for spec in &specs[1..] {
+            // A small cap also gives games stopped by it.
+            capped += AnyRuleset::from_spec(spec)
+                .unwrap()
+                .visit(SameGames { turn_cap: 400 })
+                .1;
         }
     }
     assert!(capped > 0, "no game was stopped by the cap");

@@ -6,6 +6,7 @@ use std::hint::black_box;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::{Coverage, option_specs};
 use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
 use senet_testkit::conformance::sample_states;
 
@@ -53,13 +54,8 @@ fn the_counter_sees_allocations() {
 #[test]
 fn move_generation_and_playouts_do_not_allocate() {
     for info in RULESETS {
-        for option in info.options.iter().map(Some).chain([None]) {
-            let spec = match option {
-                // Every option at its last listed value, one at a time, and the defaults.
-                Some(o) => format!("{}({}={})", info.id, o.name, o.values.last().unwrap()),
-                None => info.id.to_string(),
-            };
-            let rules = AnyRuleset::parse(&spec).unwrap();
+        for spec in option_specs(info.id, info.options, Coverage::EachAlone) {
+            let rules = AnyRuleset::from_spec(&spec).unwrap();
             let (generation, playouts) = rules.visit(CountAllocations);
             assert_eq!(generation, 0, "{spec}: move generation allocated");
             assert_eq!(playouts, 0, "{spec}: random playouts allocated");

@@ -7,6 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::registry::{AnyRuleset, RULESETS};
 use senet::{AnyGame, AnyPlayer, DEFAULT_TURN_CAP, Phase, uniform_below};
+use senet::{Coverage, option_specs};
 use senet_ai::Player;
 
 const PLAYERS: [&str; 5] = [
@@ -88,15 +89,8 @@ fn play_every_player(rules: &AnyRuleset) -> Result<(), String> {
 #[test]
 fn every_player_plays_every_ruleset_under_every_option() {
     for info in RULESETS {
-        let variants = info.options.iter().flat_map(|option| {
-            option
-                .values
-                .iter()
-                .skip(1)
-                .map(move |value| format!("{}({}={value})", info.id, option.name))
-        });
-        for text in core::iter::once(info.id.to_string()).chain(variants) {
-            play_every_player(&AnyRuleset::parse(&text).unwrap()).unwrap();
+        for spec in option_specs(info.id, info.options, Coverage::EachAlone) {
+            play_every_player(&AnyRuleset::from_spec(&spec).unwrap()).unwrap();
         }
     }
 }

@@ -2,18 +2,12 @@
 //! defaults and with each non-default option value alone), as in the facade's tests.
 
 use senet::registry::{AnyRuleset, RULESETS};
+use senet::{Coverage, option_specs};
 
 pub fn configurations() -> Vec<AnyRuleset> {
-    let mut out = Vec::new();
-    for info in RULESETS {
-        out.extend(AnyRuleset::parse(info.id).ok());
-        for option in info.options {
-            for value in option.values.iter().skip(1) {
-                out.extend(
-                    AnyRuleset::parse(&format!("{}({}={value})", info.id, option.name)).ok(),
-                );
-            }
-        }
-    }
-    out
+    RULESETS
+        .iter()
+        .flat_map(|info| option_specs(info.id, info.options, Coverage::EachAlone))
+        .filter_map(|spec| AnyRuleset::from_spec(&spec).ok())
+        .collect()
 }

@@ -9,6 +9,7 @@
 #![allow(dead_code)]
 
 use senet::registry::{AnyRuleset, RULESETS};
+use senet::{Coverage, option_specs};
 
 /// The configurations every reliability test covers: each registered ruleset with its
 /// defaults, then with each non-default value of each option on its own (in the order of
@@ -16,15 +17,10 @@ use senet::registry::{AnyRuleset, RULESETS};
 pub(crate) fn configurations() -> Vec<AnyRuleset> {
     let mut out = Vec::new();
     for info in RULESETS {
-        out.push(AnyRuleset::parse(info.id).expect("a registered id parses"));
-        for option in info.options {
-            for value in option.values.iter().skip(1) {
-                let text = format!("{}({}={})", info.id, option.name, value);
-                let rules = AnyRuleset::parse(&text).unwrap_or_else(|e| {
-                    panic!("{text}: a single option value must configure: {e}")
-                });
-                out.push(rules);
-            }
+        for spec in option_specs(info.id, info.options, Coverage::EachAlone) {
+            let rules = AnyRuleset::from_spec(&spec)
+                .unwrap_or_else(|e| panic!("{spec}: a single option value must configure: {e}"));
+            out.push(rules);
         }
     }
     out

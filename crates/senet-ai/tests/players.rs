@@ -11,8 +11,8 @@ use senet_ai::{
     Budget, Expectiminimax, Greedy, Mcts, Perfect, Player, PlayerError, PlayerSpec,
     PlayerSpecError, Pruning, RandomPlayer, ValueKind,
 };
-use senet_core::{DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset};
-use senet_regency::{ExitRule, Regency, RegencyState};
+use senet_core::{DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset, option_combinations};
+use senet_regency::{Regency, RegencyState};
 use senet_testkit::conformance::sample_states;
 use senet_testkit::scenario::scenario;
 
@@ -105,20 +105,8 @@ proptest! {
     #[test]
     fn no_player_returns_an_illegal_move_under_any_options(
         seed in any::<u64>(),
-        happiness in any::<bool>(),
-        water in any::<bool>(),
-        exit in 0..3u8,
-        keep in any::<bool>(),
+        rules in proptest::sample::select(option_combinations::<Regency>().unwrap()),
     ) {
-        let rules = Regency::default()
-            .with_house_of_happiness(happiness)
-            .with_house_of_water(water)
-            .with_exit(match exit {
-                0 => ExitRule::LandOnThirty,
-                1 => ExitRule::From28To30,
-                _ => ExitRule::BeyondThirty,
-            })
-            .with_lost_throw_keeps_extra_throw(keep);
         let oracle = solve_for(&rules, 1, &SolveOptions::default()).unwrap();
         let mut players = every_player(&rules, Some(oracle));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -24,7 +24,7 @@ use senet::metrics::{MatchupSummary, MetricsSummary, Proportion, play_measured};
 use senet::rand_core::SeedableRng;
 use senet::registry::{AnyRuleset, RULESETS, RulesetInfo, RulesetVisitor};
 use senet::stats::Distribution;
-use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side, SpecError, uniform_below};
+use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs, uniform_below};
 use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for, supports_endgame};
 use senet_ai::{Player, PlayerSpec};
 
@@ -126,61 +126,16 @@ pub(crate) struct SkillResult {
 /// defaults first), or, past [`MAX_COMBINATIONS`], the defaults and each value alone.
 /// Combinations the ruleset refuses (two options that replace the same rule) are left out.
 pub(crate) fn configurations(info: &RulesetInfo) -> Vec<AnyRuleset> {
-    let options = info.options;
-    let combinations: usize = options.iter().map(|o| o.values.len().max(1)).product();
-    let mut choices: Vec<Vec<usize>> = Vec::new();
-    if combinations <= MAX_COMBINATIONS {
-        // Counting in mixed radix, the last option fastest: the defaults come first.
-        let mut digits = vec![0; options.len()];
-        loop {
-            choices.push(digits.clone());
-            let mut position = options.len();
-            loop {
-                if position == 0 {
-                    break;
-                }
-                position -= 1;
-                digits[position] += 1;
-                if digits[position] < options[position].values.len() {
-                    break;
-                }
-                digits[position] = 0;
-            }
-            if digits.iter().all(|&d| d == 0) {
-                break;
-            }
-        }
+    let combinations: usize = info.options.iter().map(|o| o.values.len().max(1)).product();
+    let coverage = if combinations <= MAX_COMBINATIONS {
+        Coverage::Every
     } else {
-        choices.push(vec![0; options.len()]);
-        for (i, option) in options.iter().enumerate() {
-            for value in 1..option.values.len() {
-                let mut digits = vec![0; options.len()];
-                digits[i] = value;
-                choices.push(digits);
-            }
-        }
-    }
-    choices
-        .into_iter()
-        .filter_map(|digits| {
-            let set: Vec<String> = options
-                .iter()
-                .zip(&digits)
-                .filter(|&(_, &d)| d > 0)
-                .map(|(o, &d)| format!("{}={}", o.name, o.values[d]))
-                .collect();
-            let text = if set.is_empty() {
-                info.id.to_string()
-            } else {
-                format!("{}({})", info.id, set.join(","))
-            };
-            match AnyRuleset::parse(&text) {
-                Ok(rules) => Some(rules),
-                Err(SpecError::Conflict { .. }) => None,
-                // Every value comes from the ruleset's own list, so nothing else can fail.
-                Err(_) => None,
-            }
-        })
+        Coverage::EachAlone
+    };
+    option_specs(info.id, info.options, coverage)
+        .iter()
+        // Every value comes from the ruleset's own list: only a conflict can be refused.
+        .filter_map(|spec| AnyRuleset::from_spec(spec).ok())
         .collect()
 }
 
