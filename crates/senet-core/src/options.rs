@@ -37,7 +37,9 @@ impl OptionValue for bool {
     const SPELLINGS: &'static [&'static str] = &["false", "true"];
 }
 
-/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling.
+/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling,
+/// or declares an integer option type: a newtype over an integer that accepts exactly the
+/// listed numbers, spelt as written.
 ///
 /// ```
 /// use senet_core::{OptionValue, option_value};
@@ -46,6 +48,15 @@ impl OptionValue for bool {
 /// option_value!(Timing { Stored = "stored", Immediate = "immediate" });
 /// assert_eq!(Timing::parse("immediate"), Some(Timing::Immediate));
 /// assert_eq!(Timing::Stored.spelling(), "stored");
+///
+/// option_value!(
+///     /// Pieces a side.
+///     pub struct PieceCount(u8) { 5, 6, 7 }
+/// );
+/// assert_eq!(PieceCount::parse("6").map(PieceCount::get), Some(6));
+/// assert_eq!(PieceCount::parse("8"), None);
+/// assert_eq!(PieceCount::new(7).map(|n| n.spelling()), Some("7"));
+/// assert_eq!(PieceCount::new(4), None);
 /// ```
 #[macro_export]
 macro_rules! option_value {
@@ -53,6 +64,28 @@ macro_rules! option_value {
         impl $crate::OptionValue for $ty {
             const VALUES: &'static [$ty] = &[$($ty::$variant),+];
             const SPELLINGS: &'static [&'static str] = &[$($spelling),+];
+        }
+    };
+    ($(#[$meta:meta])* $vis:vis struct $ty:ident($int:ty) { $($n:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis struct $ty($int);
+
+        impl $ty {
+            /// The value `n`, if it is one of the declared numbers.
+            pub fn new(n: $int) -> Option<Self> {
+                <Self as $crate::OptionValue>::VALUES.iter().copied().find(|v| v.0 == n)
+            }
+
+            /// The number.
+            pub const fn get(self) -> $int {
+                self.0
+            }
+        }
+
+        impl $crate::OptionValue for $ty {
+            const VALUES: &'static [$ty] = &[$($ty($n)),+];
+            const SPELLINGS: &'static [&'static str] = &[$(stringify!($n)),+];
         }
     };
 }
@@ -109,10 +142,10 @@ pub const fn default_first<const N: usize>(
 /// Declares a ruleset's options once and generates everything that follows from them.
 ///
 /// Each option is one entry: a one-line doc comment (the table's; further doc lines go to
-/// the builder and getter only), an optional visibility for its
-/// accessors, its name (which is also the field and the getter), its [`OptionValue`] type, its
-/// default as written in a specification, the rule ids it changes, and the name of its
-/// builder. A trailing `check path;` names a function run on every parsed configuration,
+/// the builder and getter only), an optional visibility for its accessors, its name (which
+/// is also the field and the getter), its [`OptionValue`] type (`bool`, an enum, or an
+/// integer type declared with [`option_value!`](crate::option_value)), its default as written
+/// in a specification, the rule ids it changes, and the name of its builder. A trailing `check path;` names a function run on every parsed configuration,
 /// for combinations the ruleset refuses ([`SpecError::Conflict`]).
 ///
 /// The macro generates:
@@ -135,6 +168,10 @@ pub const fn default_first<const N: usize>(
 /// #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 /// pub enum Pieces { Seven, Five }
 /// option_value!(Pieces { Seven = "7", Five = "5" });
+/// option_value!(
+///     /// Rounds to play.
+///     pub struct Rounds(u8) { 1, 2, 3 }
+/// );
 ///
 /// ruleset_options! {
 ///     /// A toy ruleset.
@@ -146,6 +183,8 @@ pub const fn default_first<const N: usize>(
 ///         ///
 ///         /// Further lines document the builder and the getter only.
 ///         pub water: bool = true, rules "T-2", with_water;
+///         /// rounds to play
+///         pub rounds: Rounds = 3, rules "T-3", with_rounds;
 ///     }
 ///     check Toy::check;
 /// }
@@ -191,11 +230,13 @@ pub const fn default_first<const N: usize>(
 /// #   fn read_setup(&self, setup: &Setup) -> Result<BitBoard, PositionError> { Ok(setup.board) }
 /// }
 ///
-/// let toy = Toy::default().with_pieces(Pieces::Five);
+/// let toy = Toy::default().with_pieces(Pieces::Five).with_rounds(Rounds::new(1).unwrap());
 /// assert_eq!(toy.pieces(), Pieces::Five);
 /// assert!(toy.water());
-/// assert_eq!(toy.spec().to_string(), "toy(pieces=5)");
+/// assert_eq!(toy.rounds().get(), 1);
+/// assert_eq!(toy.spec().to_string(), "toy(pieces=5,rounds=1)");
 /// assert_eq!(Toy::OPTIONS[1].values, ["true", "false"]);
+/// assert_eq!(Toy::OPTIONS[2].values, ["3", "1", "2"]);
 /// assert_eq!(Toy::from_spec(&"toy(water=false)".parse().unwrap()).unwrap().water(), false);
 /// assert!(matches!(
 ///     Toy::from_spec(&"toy(pieces=5,water=false)".parse().unwrap()),
@@ -205,8 +246,12 @@ pub const fn default_first<const N: usize>(
 ///     Toy::from_spec(&"toy(waters=true)".parse().unwrap()),
 ///     Err(SpecError::UnknownOption { .. })
 /// ));
-/// // Every combination the check accepts: 7/true, 7/false, 5/true.
-/// assert_eq!(senet_core::option_combinations::<Toy>().unwrap().len(), 3);
+/// assert!(matches!(
+///     Toy::from_spec(&"toy(rounds=4)".parse().unwrap()),
+///     Err(SpecError::BadValue { .. })
+/// ));
+/// // Every combination the check accepts: 7/true, 7/false, 5/true, each with 3 rounds.
+/// assert_eq!(senet_core::option_combinations::<Toy>().unwrap().len(), 9);
 /// ```
 #[macro_export]
 macro_rules! ruleset_options {
