@@ -39,7 +39,19 @@ fn folder_of(path: &Path) -> &Path {
 /// not touched).
 pub(crate) fn check_writable(path: &Path) -> io::Result<()> {
     let target = destination(path)?;
-    NamedTempFile::new_in(folder_of(&target)).map(drop)
+    NamedTempFile::new_in(folder_of(&target))
+        .map(drop)
+        .map_err(without_temporary_name)
+}
+
+/// The error of making a temporary file, without the temporary file's random name, which
+/// `tempfile` appends as ` at path "…"` and which means nothing to the user.
+fn without_temporary_name(e: io::Error) -> io::Error {
+    let text = e.to_string();
+    match text.split_once(" at path \"") {
+        Some((cause, _)) => io::Error::new(e.kind(), cause.to_string()),
+        None => e,
+    }
 }
 
 /// Reads everything `reader` gives, up to `limit` bytes: more is an error rather than a
@@ -77,7 +89,8 @@ pub(crate) fn write_with(path: &Path, bytes: &[u8], durability: Durability) -> i
     let mut file = tempfile::Builder::new()
         .prefix(".senet-")
         .suffix(".tmp")
-        .tempfile_in(folder_of(&target))?;
+        .tempfile_in(folder_of(&target))
+        .map_err(without_temporary_name)?;
     file.write_all(bytes)?;
     file.flush()?;
     if durability == Durability::Synced {
