@@ -44,7 +44,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use senet_core::{
-    FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError, ThrowOutcome, ThrowingDevice,
+    FieldInfo, OptionInfo, Ruleset, RulesetSpec, SeatRule, SpecError, ThrowOutcome, ThrowingDevice,
 };
 
 /// Generic code to run with whichever ruleset was picked at run time.
@@ -298,6 +298,21 @@ impl AnyRuleset {
     /// The throwing device's exact outcome table: each value with its integer weight.
     pub fn throw_outcomes(&self) -> &'static [ThrowOutcome] {
         with_rules!(*self, ref rules => rules.device().outcomes())
+    }
+
+    /// How the players decide who plays Black ([`Ruleset::SEAT_RULE`]).
+    ///
+    /// ```
+    /// use senet::SeatRule;
+    /// use senet::registry::AnyRuleset;
+    /// let rules = AnyRuleset::parse("regency").unwrap();
+    /// assert_eq!(rules.seat_rule(), SeatRule::OnlyOneThrowsOne);
+    /// ```
+    pub fn seat_rule(&self) -> SeatRule {
+        fn seat_rule_of<R: Ruleset>(_: &R) -> SeatRule {
+            R::SEAT_RULE
+        }
+        with_rules!(*self, ref rules => seat_rule_of(rules))
     }
 
     /// The registry entry of this ruleset.

@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use clap::Args;
-use senet::registry::{AnyRuleset, RULESETS, RulesetInfo, RulesetVisitor};
-use senet::{FieldInfo, Ruleset, SeatRule, ThrowingDevice};
+use senet::registry::{AnyRuleset, RULESETS, RulesetInfo};
+use senet::{AnyGame, FieldInfo, SeatRule};
 
 use crate::error::{CliError, parse_rules};
 
@@ -32,15 +32,11 @@ struct Facts {
     start: String,
 }
 
-struct GetFacts;
-
-impl RulesetVisitor for GetFacts {
-    type Output = Facts;
-    fn visit<R: Ruleset>(self, rules: &R) -> Facts {
-        let device = rules.device();
-        let denominator = device.denominator();
-        let throws = device
-            .outcomes()
+impl Facts {
+    fn of(rules: &AnyRuleset) -> Facts {
+        let outcomes = rules.throw_outcomes();
+        let denominator: u32 = outcomes.iter().map(|o| o.weight).sum();
+        let throws = outcomes
             .iter()
             .map(|o| format!("{} ({}/{denominator})", o.value, o.weight))
             .collect::<Vec<_>>()
@@ -49,8 +45,8 @@ impl RulesetVisitor for GetFacts {
             spec: rules.spec().to_string(),
             pieces: rules.pieces_per_side(),
             throws,
-            seats: seat_rule(R::SEAT_RULE),
-            start: rules.position_string(&rules.initial_state()),
+            seats: seat_rule(rules.seat_rule()),
+            start: AnyGame::new(rules.clone()).position(),
         }
     }
 }
@@ -118,7 +114,7 @@ fn describe(rules: &AnyRuleset, out: &mut dyn Write) -> Result<(), CliError> {
     let info = rules
         .info()
         .ok_or_else(|| CliError::input(format!("{} is not in the registry", rules.id())))?;
-    let facts = rules.visit(GetFacts);
+    let facts = Facts::of(rules);
     writeln!(out, "{}: {}", info.id, info.name)?;
     if facts.spec != info.id {
         writeln!(out, "configured as {}", facts.spec)?;
@@ -181,7 +177,7 @@ fn markdown(rulesets: &[&RulesetInfo]) -> Result<String, CliError> {
     use std::fmt::Write as _;
     let mut md = String::new();
     for info in rulesets {
-        let facts = parse_rules(info.id)?.visit(GetFacts);
+        let facts = Facts::of(&parse_rules(info.id)?);
         // Writing to a String cannot fail.
         let _ = writeln!(md, "### `{}`: {}\n", info.id, cell(info.name));
         let _ = writeln!(
