@@ -5,6 +5,9 @@ use std::fmt;
 use std::io;
 use std::process::ExitCode;
 
+use senet::AnyGame;
+use senet::registry::AnyRuleset;
+
 /// Why a command stopped.
 #[derive(Debug)]
 pub(crate) enum CliError {
@@ -55,8 +58,33 @@ impl fmt::Display for CliError {
 }
 
 /// Reads `--rules`.
-pub(crate) fn parse_rules(text: &str) -> Result<senet::registry::AnyRuleset, CliError> {
-    senet::registry::AnyRuleset::parse(text).map_err(|e| CliError::input(format!("--rules: {e}")))
+pub(crate) fn parse_rules(text: &str) -> Result<AnyRuleset, CliError> {
+    AnyRuleset::parse(text).map_err(|e| CliError::input(format!("--rules: {e}")))
+}
+
+/// A game of `rules` from a position (`start` is the ruleset's initial position), naming the
+/// argument it came from in errors.
+pub(crate) fn start_game(
+    rules: &AnyRuleset,
+    text: &str,
+    argument: &str,
+) -> Result<AnyGame, CliError> {
+    if text.trim() == "start" {
+        Ok(AnyGame::new(rules.clone()))
+    } else {
+        AnyGame::from_position(rules.clone(), text)
+            .map_err(|e| CliError::input(format!("{argument}: {e}")))
+    }
+}
+
+/// The values a ruleset's device shows, e.g. `1, 2, 3, 4, 6`.
+pub(crate) fn device_values(rules: &AnyRuleset) -> String {
+    rules
+        .throw_outcomes()
+        .iter()
+        .map(|o| o.value.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Reads a position for `rules` (`start` is the ruleset's initial position), naming the
@@ -76,7 +104,7 @@ pub(crate) fn parse_position<R: senet::Ruleset>(
 }
 
 /// The values a ruleset's device shows, e.g. `1, 2, 3, 4, 6`.
-pub(crate) fn device_values<R: senet::Ruleset>(rules: &R) -> String {
+pub(crate) fn device_values_of<R: senet::Ruleset>(rules: &R) -> String {
     use senet::ThrowingDevice;
     rules
         .device()

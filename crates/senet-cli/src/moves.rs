@@ -4,11 +4,11 @@
 use std::io::Write;
 
 use clap::Args;
-use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
-use senet::{Phase, PlayError, Ruleset};
+use senet::registry::DEFAULT_RULESET;
+use senet::{Phase, PlayError};
 use serde::Serialize;
 
-use crate::error::{CliError, device_values, parse_position, parse_rules};
+use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::limits::MAX_THROWS;
 
 /// List the legal moves of a position, with the position after each.
@@ -44,11 +44,6 @@ struct MoveLine {
     after: String,
 }
 
-struct ListMoves<'a> {
-    args: &'a MovesArgs,
-    out: &'a mut dyn Write,
-}
-
 /// Reads `--throw`: one or more values separated by commas.
 fn parse_throws(text: &str) -> Result<Vec<u8>, CliError> {
     let values: Result<Vec<u8>, _> = text.split(',').map(|t| t.trim().parse::<u8>()).collect();
@@ -65,76 +60,69 @@ fn parse_throws(text: &str) -> Result<Vec<u8>, CliError> {
     }
 }
 
-impl RulesetVisitor for ListMoves<'_> {
-    type Output = Result<(), CliError>;
-
-    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), CliError> {
-        let ListMoves { args, out } = self;
-        let mut state = parse_position(rules, &args.position, "--position")?;
-        let throws = args.throw.as_deref().map(parse_throws).transpose()?;
-        let position = rules.position_string(&state);
-        if let Some(throws) = &throws {
-            for (i, &value) in throws.iter().enumerate() {
-                rules.try_throw(&mut state, value).map_err(|e| match e {
-                    PlayError::ImpossibleThrow(v) => CliError::input(format!(
-                        "--throw: {} cannot throw {v} (its throws are {})",
-                        R::ID,
-                        device_values(rules)
-                    )),
-                    PlayError::MoveExpected(side) if i == 0 => CliError::input(format!(
-                        "--throw: the position already has a pending throw ({side} must move \
-                         now); leave out --throw, or take the throw out of the position"
-                    )),
-                    PlayError::MoveExpected(side) => CliError::input(format!(
-                        "--throw: after the throws {:?}, {side} must move before throwing again",
-                        &throws[..i]
-                    )),
-                    PlayError::GameOver => {
-                        CliError::input(format!("--position: the game is over in {position}"))
-                    }
-                    other => CliError::input(format!("--throw: {other}")),
-                })?;
-            }
-        }
-        match rules.phase(&state) {
-            Phase::Move(_) => {}
-            Phase::Throw(side) if throws.is_none() => {
-                return Err(CliError::input(format!(
-                    "{side} must throw first: give --throw N ({} throws {})",
-                    R::ID,
-                    device_values(rules)
-                )));
-            }
-            Phase::Throw(side) => {
-                return Err(CliError::input(format!(
-                    "--throw: after the throws {:?}, {side} throws again before moving; \
-                     give every throw of the turn, separated by commas",
-                    throws.unwrap_or_default()
-                )));
-            }
-            Phase::Over(_) => {
-                return Err(CliError::input(format!(
-                    "--position: the game is over in {position}"
-                )));
-            }
-        }
-        for &mv in rules.legal_moves(&state).iter() {
-            let mut after = state;
-            rules.play_unchecked(&mut after, mv);
-            let line = MoveLine {
-                mv: mv.to_string(),
-                after: rules.position_string(&after),
-            };
-            let json = serde_json::to_string(&line)
-                .map_err(|e| CliError::input(format!("cannot encode a move as JSON: {e}")))?;
-            writeln!(out, "{json}")?;
-        }
-        Ok(())
-    }
-}
-
 pub(crate) fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    parse_rules(&args.rules)?.visit(ListMoves { args, out })
+    let rules = parse_rules(&args.rules)?;
+    let mut game = start_game(&rules, &args.position, "--position")?;
+    let throws = args.throw.as_deref().map(parse_throws).transpose()?;
+    let position = game.position();
+    if let Some(throws) = &throws {
+        for (i, &value) in throws.iter().enumerate() {
+            game.throw(value).map_err(|e| match e {
+                PlayError::ImpossibleThrow(v) => CliError::input(format!(
+                    "--throw: {} cannot throw {v} (its throws are {})",
+                    rules.id(),
+                    device_values(&rules)
+                )),
+                PlayError::MoveExpected(side) if i == 0 => CliError::input(format!(
+                    "--throw: the position already has a pending throw ({side} must move \
+                     now); leave out --throw, or take the throw out of the position"
+                )),
+                PlayError::MoveExpected(side) => CliError::input(format!(
+                    "--throw: after the throws {:?}, {side} must move before throwing again",
+                    &throws[..i]
+                )),
+                PlayError::GameOver => {
+                    CliError::input(format!("--position: the game is over in {position}"))
+                }
+                other => CliError::input(format!("--throw: {other}")),
+            })?;
+        }
+    }
+    match game.phase() {
+        Phase::Move(_) => {}
+        Phase::Throw(side) if throws.is_none() => {
+            return Err(CliError::input(format!(
+                "{side} must throw first: give --throw N ({} throws {})",
+                rules.id(),
+                device_values(&rules)
+            )));
+        }
+        Phase::Throw(side) => {
+            return Err(CliError::input(format!(
+                "--throw: after the throws {:?}, {side} throws again before moving; \
+                 give every throw of the turn, separated by commas",
+                throws.unwrap_or_default()
+            )));
+        }
+        Phase::Over(_) => {
+            return Err(CliError::input(format!(
+                "--position: the game is over in {position}"
+            )));
+        }
+    }
+    for &mv in game.legal_moves().iter() {
+        let after = game
+            .position_after(mv)
+            .map_err(|e| CliError::input(format!("the ruleset refused its own move {mv}: {e}")))?;
+        let line = MoveLine {
+            mv: mv.to_string(),
+            after,
+        };
+        let json = serde_json::to_string(&line)
+            .map_err(|e| CliError::input(format!("cannot encode a move as JSON: {e}")))?;
+        writeln!(out, "{json}")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

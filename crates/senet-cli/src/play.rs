@@ -9,7 +9,7 @@ use senet::rand_core::SeedableRng;
 use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
 use senet::{Action, Board, DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset, Side, ThrowingDevice};
 
-use crate::error::{CliError, device_values, parse_position, parse_rules};
+use crate::error::{CliError, device_values_of, parse_position, parse_rules};
 use crate::files::Durability;
 use crate::players::{Player, PlayerKind, Roster};
 use crate::replay::{LoadedRecord, describe_action, describe_outcome};
@@ -345,7 +345,7 @@ impl<R: Ruleset> Session<'_, R> {
 
     /// A throw typed by a person. Returns true to stop the session.
     fn typed_throw(&mut self, side: Side) -> Result<bool, CliError> {
-        let values = device_values(self.game.rules());
+        let values = device_values_of(self.game.rules());
         loop {
             let prompt = format!("{side} throws ({values})");
             let line = match self.ask(&prompt)? {
