@@ -25,15 +25,17 @@
 //! assert!(game.outcome().is_some());
 //! ```
 
+use core::any::Any;
 use core::fmt;
+use std::sync::Arc;
 
 use senet_ai::endgame::{
-    EndgameError, SolveOptions, SolveStats, ValueEncoding, read_for, solve_file_for,
-    supports_endgame,
+    EndgameError, PositionOracle, SolveOptions, SolveStats, ValueEncoding, read_for,
+    solve_file_for, solve_for, solve_size_for, supports_endgame,
 };
 use senet_ai::{Analysis, PlayerError, PlayerSpec, PlayerSpecError};
-use senet_core::Move;
 use senet_core::rand_core::Rng;
+use senet_core::{Move, Ruleset};
 
 use crate::AnyGame;
 use crate::registry::{
@@ -105,6 +107,44 @@ impl AnyPlayer {
         })
     }
 
+    /// The player `spec` names, for games of `rules`; a perfect player plays from `tables`
+    /// (whatever number of pieces they cover), shared with every other player made from
+    /// them. Refused when the tables were solved for another configuration. Other players
+    /// ignore the tables.
+    ///
+    /// ```
+    /// use senet::AnyPlayer;
+    /// use senet::registry::AnyRuleset;
+    /// use senet_ai::endgame::SolveOptions;
+    /// let rules = AnyRuleset::parse("regency").unwrap();
+    /// let tables = rules.solve_endgame(1, &SolveOptions::default()).unwrap();
+    /// let perfect = AnyPlayer::with_tables(&"perfect".parse().unwrap(), &rules, &tables);
+    /// assert_eq!(perfect.unwrap().name(), "perfect:1");
+    /// let other = AnyRuleset::parse("regency(house_of_water=true)").unwrap();
+    /// assert!(AnyPlayer::with_tables(&"perfect".parse().unwrap(), &other, &tables).is_err());
+    /// ```
+    pub fn with_tables(
+        spec: &PlayerSpec,
+        rules: &AnyRuleset,
+        tables: &AnyTables,
+    ) -> Result<AnyPlayer, PlayerSpecError> {
+        let player: Result<PlayerOf, PlayerSpecError> = from_rules!(PlayerOf, *rules, ref r => match (spec, tables.oracle()) {
+            (PlayerSpec::Perfect(_), Some(oracle)) => spec.build_with_tables(r, oracle),
+            (PlayerSpec::Perfect(_), None) => Err(PlayerSpecError::from(
+                EndgameError::RulesetMismatch {
+                    table: tables.rules.to_string(),
+                    game: rules.to_string(),
+                },
+            )),
+            _ => spec.build(r),
+        });
+        let player = player?;
+        Ok(AnyPlayer {
+            rules: rules.clone(),
+            player,
+        })
+    }
+
     /// The player's name, as a [`PlayerSpec`] would print it.
     pub fn name(&self) -> String {
         with_player!(self.player, ref p => p.name())
@@ -151,6 +191,72 @@ impl AnyPlayer {
     }
 }
 
+/// Solved endgame tables of one ruleset configuration, read from a table file or solved in
+/// memory, for any number of perfect players ([`AnyPlayer::with_tables`]) and for generic
+/// code of that ruleset ([`AnyTables::oracle`]).
+#[derive(Clone)]
+pub struct AnyTables {
+    rules: AnyRuleset,
+    max_pieces: u8,
+    description: String,
+    /// An `Arc<dyn PositionOracle<R>>` of the ruleset of `rules`.
+    oracle: Arc<dyn Any + Send + Sync>,
+}
+
+impl fmt::Debug for AnyTables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnyTables")
+            .field("rules", &self.rules.to_string())
+            .field("max_pieces", &self.max_pieces)
+            .finish()
+    }
+}
+
+impl AnyTables {
+    fn new<R: Ruleset>(rules: AnyRuleset, oracle: Arc<dyn PositionOracle<R>>) -> AnyTables {
+        AnyTables {
+            rules,
+            max_pieces: oracle.max_pieces(),
+            description: oracle.describe(),
+            oracle: Arc::new(oracle),
+        }
+    }
+
+    /// The ruleset configuration the tables were solved for.
+    pub fn rules(&self) -> &AnyRuleset {
+        &self.rules
+    }
+
+    /// The most pieces a side the tables cover.
+    pub fn max_pieces(&self) -> u8 {
+        self.max_pieces
+    }
+
+    /// What the tables hold, in one line (see [`PositionOracle::describe`]).
+    pub fn describe(&self) -> &str {
+        &self.description
+    }
+
+    /// The tables as the typed oracle of `R`, for generic code reached through a
+    /// [`RulesetVisitor`](crate::registry::RulesetVisitor); `None` when `R` is not their
+    /// ruleset.
+    ///
+    /// ```
+    /// use senet::registry::AnyRuleset;
+    /// use senet_ai::endgame::SolveOptions;
+    /// let tables = AnyRuleset::parse("regency").unwrap()
+    ///     .solve_endgame(1, &SolveOptions::default())
+    ///     .unwrap();
+    /// assert_eq!(tables.oracle::<senet::Regency>().unwrap().max_pieces(), 1);
+    /// assert!(tables.oracle::<senet::Kendall>().is_none());
+    /// ```
+    pub fn oracle<R: Ruleset>(&self) -> Option<Arc<dyn PositionOracle<R>>> {
+        self.oracle
+            .downcast_ref::<Arc<dyn PositionOracle<R>>>()
+            .cloned()
+    }
+}
+
 impl AnyRuleset {
     /// Whether this build can solve endgames of this configuration.
     ///
@@ -174,5 +280,48 @@ impl AnyRuleset {
         encoding: ValueEncoding,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
         with_rules!(*self, ref r => solve_file_for(r, max_pieces, options, encoding))
+    }
+
+    /// The positions and the estimated peak memory in bytes of solving the endgames with up
+    /// to `max_pieces` pieces a side (see [`senet_ai::endgame::solve_size_for`]).
+    ///
+    /// ```
+    /// use senet::registry::AnyRuleset;
+    /// let regency = AnyRuleset::parse("regency").unwrap();
+    /// let (positions, peak) = regency.endgame_solve_size(2).unwrap();
+    /// assert!(positions > 0 && peak > positions as u64);
+    /// assert!(AnyRuleset::parse("bell").unwrap().endgame_solve_size(2).is_err());
+    /// ```
+    pub fn endgame_solve_size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError> {
+        with_rules!(*self, ref r => solve_size_for(r, max_pieces))
+    }
+
+    /// Solves the endgames with up to `max_pieces` pieces a side, in memory, at the solver's
+    /// precision.
+    pub fn solve_endgame(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+    ) -> Result<AnyTables, EndgameError> {
+        with_rules!(*self, ref r => solve_for(r, max_pieces, options)
+            .map(|oracle| AnyTables::new(self.clone(), oracle)))
+    }
+
+    /// Reads a table file (written by [`AnyRuleset::solve_endgame_file`]), which must have
+    /// been solved for this configuration.
+    ///
+    /// ```
+    /// use senet::registry::AnyRuleset;
+    /// use senet_ai::endgame::{SolveOptions, ValueEncoding};
+    /// let rules = AnyRuleset::parse("regency").unwrap();
+    /// let options = SolveOptions::default();
+    /// let (file, _) = rules.solve_endgame_file(1, &options, ValueEncoding::U16).unwrap();
+    /// assert_eq!(rules.read_endgame_file(&file).unwrap().max_pieces(), 1);
+    /// let other = AnyRuleset::parse("regency(house_of_water=true)").unwrap();
+    /// assert!(other.read_endgame_file(&file).is_err());
+    /// ```
+    pub fn read_endgame_file(&self, tables: &[u8]) -> Result<AnyTables, EndgameError> {
+        with_rules!(*self, ref r => read_for(r, tables)
+            .map(|oracle| AnyTables::new(self.clone(), oracle)))
     }
 }

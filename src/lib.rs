@@ -25,7 +25,7 @@ pub mod stats;
 
 pub use any_game::AnyGame;
 #[cfg(feature = "ai")]
-pub use any_player::AnyPlayer;
+pub use any_player::{AnyPlayer, AnyTables};
 pub use senet_core::*;
 
 /// The Regency Chess "simple" ruleset (feature `regency`).
