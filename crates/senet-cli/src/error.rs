@@ -86,31 +86,3 @@ pub(crate) fn device_values(rules: &AnyRuleset) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
-/// Reads a position for `rules` (`start` is the ruleset's initial position), naming the
-/// argument it came from in errors.
-pub(crate) fn parse_position<R: senet::Ruleset>(
-    rules: &R,
-    text: &str,
-    argument: &str,
-) -> Result<R::State, CliError> {
-    if text.trim() == "start" {
-        Ok(rules.initial_state())
-    } else {
-        rules
-            .parse_position(text)
-            .map_err(|e| CliError::input(format!("{argument}: {e}")))
-    }
-}
-
-/// The values a ruleset's device shows, e.g. `1, 2, 3, 4, 6`.
-pub(crate) fn device_values_of<R: senet::Ruleset>(rules: &R) -> String {
-    use senet::ThrowingDevice;
-    rules
-        .device()
-        .outcomes()
-        .iter()
-        .map(|o| o.value.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use rand_chacha::ChaCha8Rng;
 use senet::rand_core::SeedableRng;
-use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
-use senet::{Action, Board, DEFAULT_TURN_CAP, Game, Move, Phase, Ruleset, Side, ThrowingDevice};
+use senet::registry::{AnyRuleset, DEFAULT_RULESET};
+use senet::{Action, AnyGame, Board, DEFAULT_TURN_CAP, Move, Phase, Side};
 
-use crate::error::{CliError, device_values_of, parse_position, parse_rules};
+use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::files::Durability;
-use crate::players::{Player, PlayerKind, Roster};
+use crate::players::{Computer, PlayerKind, Roster};
 use crate::replay::{LoadedRecord, describe_action, describe_outcome};
 
 /// Play in the terminal, against a computer player or another person.
@@ -84,16 +84,17 @@ fn clock_seed() -> u64 {
 
 /// Where a game starts.
 enum Start<'a> {
-    Position(&'a str),
+    /// A ruleset and a position (`start` for its initial one).
+    Position(AnyRuleset, &'a str),
     Record(&'a LoadedRecord),
 }
 
-struct Session<'a, R: Ruleset> {
-    game: Game<R>,
+struct Session<'a> {
+    game: AnyGame,
     kinds: [PlayerKind; 2],
     /// The players' names as they play (a perfect player by the tables it has).
     names: [String; 2],
-    computers: [Option<Box<dyn Player<R>>>; 2],
+    computers: [Option<Computer>; 2],
     rng: ChaCha8Rng,
     /// For each action made in this session, where the stream stood before it: taking an
     /// action back puts the stream back too, so a player cannot fish for another throw.
@@ -122,7 +123,7 @@ enum Reply {
     EndOfInput,
 }
 
-impl<R: Ruleset> Session<'_, R> {
+impl Session<'_> {
     fn is_human(&self, side: Side) -> bool {
         self.kinds[side.index()] == PlayerKind::Human
     }
@@ -345,7 +346,7 @@ impl<R: Ruleset> Session<'_, R> {
 
     /// A throw typed by a person. Returns true to stop the session.
     fn typed_throw(&mut self, side: Side) -> Result<bool, CliError> {
-        let values = device_values_of(self.game.rules());
+        let values = device_values(&self.game.rules());
         loop {
             let prompt = format!("{side} throws ({values})");
             let line = match self.ask(&prompt)? {
@@ -394,7 +395,6 @@ impl<R: Ruleset> Session<'_, R> {
         if self.kinds.contains(&PlayerKind::Human) {
             writeln!(self.out, "type help for the commands")?;
         }
-        let device = self.game.rules().device();
         loop {
             if self.game.turns() > DEFAULT_TURN_CAP {
                 writeln!(self.out, "stopped after {DEFAULT_TURN_CAP} turns")?;
@@ -411,8 +411,7 @@ impl<R: Ruleset> Session<'_, R> {
                 }
                 Phase::Throw(side) if self.manual_throws => self.typed_throw(side)?,
                 Phase::Throw(_) => {
-                    let value = device.sample(&mut self.rng);
-                    self.game.throw(value).map_err(|e| {
+                    let value = self.game.throw_random(&mut self.rng).map_err(|e| {
                         CliError::input(format!("the ruleset refused its device's throw: {e}"))
                     })?;
                     writeln!(self.out, "{}", describe_action(phase, Action::Throw(value)))?;
@@ -420,11 +419,8 @@ impl<R: Ruleset> Session<'_, R> {
                 }
                 Phase::Move(side) if self.is_human(side) => self.human_move(side)?,
                 Phase::Move(side) => {
-                    let moves = self.game.legal_moves();
-                    let rules = self.game.rules().clone();
-                    let state = *self.game.state();
                     let chosen = match &mut self.computers[side.index()] {
-                        Some(player) => player.choose(&rules, &state, &moves, &mut self.rng),
+                        Some(player) => player.choose(&self.game, &mut self.rng),
                         None => Move::PASS,
                     };
                     self.game.play(chosen).map_err(|e| {
@@ -455,88 +451,72 @@ impl<R: Ruleset> Session<'_, R> {
     }
 }
 
-struct Play<'a> {
-    args: &'a PlayArgs,
-    start: Start<'a>,
+/// Plays a session of `args` from `start`.
+fn play(
+    args: &PlayArgs,
+    start: Start<'_>,
     kinds: [PlayerKind; 2],
-    input: &'a mut dyn BufRead,
-    out: &'a mut dyn Write,
-}
-
-impl RulesetVisitor for Play<'_> {
-    type Output = Result<(), CliError>;
-
-    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), CliError> {
-        let Play {
-            args,
-            start,
-            kinds,
-            input,
-            out,
-        } = self;
-        if let Some(path) = &args.save {
-            crate::files::check_writable(path).map_err(|e| {
-                CliError::input(format!("--save: cannot write {}: {e}", path.display()))
-            })?;
-        }
-        let recorded = match start {
-            Start::Record(loaded) => loaded.record.seed.zip(loaded.rng_position),
-            Start::Position(_) => None,
-        };
-        let seed = match recorded {
-            Some((seed, _)) => seed,
-            None => args.seed.unwrap_or_else(clock_seed),
-        };
-        let mut game = match start {
-            Start::Record(loaded) => loaded.replay::<R>()?,
-            Start::Position(text) => {
-                let state = parse_position(rules, text, "--position")?;
-                Game::from_state(rules.clone(), state)
-                    .map_err(|e| CliError::input(format!("--position: {e}")))?
-            }
-        };
-        if !args.manual_throws && game.history().is_empty() {
-            game.set_seed(Some(seed));
-        }
-        // The computer players, by seat.
-        let seats: Vec<(usize, senet_ai::PlayerSpec)> = kinds
-            .iter()
-            .enumerate()
-            .filter_map(|(seat, kind)| match kind {
-                PlayerKind::Computer(spec) => Some((seat, *spec)),
-                PlayerKind::Human => None,
-            })
-            .collect();
-        let specs: Vec<senet_ai::PlayerSpec> = seats.iter().map(|&(_, spec)| spec).collect();
-        let roster = Roster::new(rules, &specs, args.tables.as_deref(), &mut |note| {
-            // Shown before a wait; if it cannot be written, the game's own output fails next.
-            let _ = writeln!(out, "{note}").and_then(|()| out.flush());
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    if let Some(path) = &args.save {
+        crate::files::check_writable(path).map_err(|e| {
+            CliError::input(format!("--save: cannot write {}: {e}", path.display()))
         })?;
-        let mut computers: [Option<Box<dyn Player<R>>>; 2] = [None, None];
-        let mut names = kinds.map(PlayerKind::name);
-        for (i, &(seat, _)) in seats.iter().enumerate() {
-            computers[seat] = Some(roster.player(rules, i)?);
-            names[seat] = roster.name(i);
-        }
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        if let Some((_, position)) = recorded {
-            rng.set_word_pos(position);
-        }
-        Session {
-            resumed_actions: game.history().len(),
-            game,
-            kinds,
-            names,
-            computers,
-            rng,
-            stream_before: Vec::new(),
-            manual_throws: args.manual_throws,
-            save: args.save.as_deref(),
-            input,
-            out,
-        }
-        .run()
     }
+    let recorded = match start {
+        Start::Record(loaded) => loaded.record.seed.zip(loaded.rng_position),
+        Start::Position(..) => None,
+    };
+    let seed = match recorded {
+        Some((seed, _)) => seed,
+        None => args.seed.unwrap_or_else(clock_seed),
+    };
+    let mut game = match start {
+        Start::Record(loaded) => loaded.replay()?,
+        Start::Position(rules, text) => start_game(&rules, text, "--position")?,
+    };
+    if !args.manual_throws && game.history().is_empty() {
+        game.set_seed(Some(seed));
+    }
+    // The computer players, by seat.
+    let seats: Vec<(usize, senet_ai::PlayerSpec)> = kinds
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, kind)| match kind {
+            PlayerKind::Computer(spec) => Some((seat, *spec)),
+            PlayerKind::Human => None,
+        })
+        .collect();
+    let specs: Vec<senet_ai::PlayerSpec> = seats.iter().map(|&(_, spec)| spec).collect();
+    let roster = Roster::new(&game.rules(), &specs, args.tables.as_deref(), &mut |note| {
+        // Shown before a wait; if it cannot be written, the game's own output fails next.
+        let _ = writeln!(out, "{note}").and_then(|()| out.flush());
+    })?;
+    let mut computers: [Option<Computer>; 2] = [None, None];
+    let mut names = kinds.map(PlayerKind::name);
+    for (i, &(seat, _)) in seats.iter().enumerate() {
+        computers[seat] = Some(roster.computer(i)?);
+        names[seat] = roster.name(i);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    if let Some((_, position)) = recorded {
+        rng.set_word_pos(position);
+    }
+    Session {
+        resumed_actions: game.history().len(),
+        game,
+        kinds,
+        names,
+        computers,
+        rng,
+        stream_before: Vec::new(),
+        manual_throws: args.manual_throws,
+        save: args.save.as_deref(),
+        input,
+        out,
+    }
+    .run()
 }
 
 pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -546,20 +526,17 @@ pub(crate) fn run(args: &PlayArgs, out: &mut dyn Write) -> Result<(), CliError> 
     match &args.resume {
         Some(path) => {
             let loaded = LoadedRecord::read(path)?;
-            loaded.rules.clone().visit(Play {
-                args,
-                start: Start::Record(&loaded),
-                kinds,
-                input: &mut input,
-                out,
-            })
+            play(args, Start::Record(&loaded), kinds, &mut input, out)
         }
-        None => parse_rules(&args.rules)?.visit(Play {
-            args,
-            start: Start::Position(&args.position),
-            kinds,
-            input: &mut input,
-            out,
-        }),
+        None => {
+            let rules = parse_rules(&args.rules)?;
+            play(
+                args,
+                Start::Position(rules, &args.position),
+                kinds,
+                &mut input,
+                out,
+            )
+        }
     }
 }

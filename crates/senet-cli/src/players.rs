@@ -6,45 +6,71 @@
 //! or solved when the command starts (up to [`MOST_PIECES_SOLVED_ON_DEMAND`] pieces a side).
 
 use std::path::Path;
-use std::sync::Arc;
 
 use senet::rand_core::Rng;
-use senet::{Move, Ruleset, uniform_below};
-use senet_ai::endgame::{
-    PositionOracle, SolveOptions, read_for, read_table_bytes, solve_for, supports_endgame,
-};
+use senet::registry::AnyRuleset;
+use senet::{AnyGame, AnyPlayer, AnyTables, Move, Ruleset, uniform_below};
+use senet_ai::endgame::{EndgameError, SolveOptions, read_table_bytes};
 use senet_ai::{PlayerSpec, PlayerSpecError};
 
 use crate::error::CliError;
 use crate::limits::MAX_TABLE_BYTES;
 
-/// A computer player: picks one of the legal moves of a decision point.
+/// One `uniform_below` draw from the game's stream at every decision, forced or not, exactly
+/// as `senet::random_playout` does, so that the seeded games of random players are those of
+/// the library. (`senet_ai::RandomPlayer` draws nothing when a move is forced.)
+fn playout_pick(moves: &[Move], rng: &mut dyn Rng) -> Move {
+    let pick = uniform_below(rng, moves.len() as u32) as usize;
+    moves.get(pick).copied().unwrap_or_default()
+}
+
+/// A computer player of a game of any ruleset, for commands that play one game at a time.
+pub(crate) enum Computer {
+    /// Picks a legal move uniformly at random, drawing as `random_playout` does.
+    Random,
+    /// A player of `senet-ai`.
+    Ai(AnyPlayer),
+}
+
+impl Computer {
+    /// Chooses a legal move of `game`, which must wait for one. Any randomness is drawn
+    /// from `rng`, the game's own stream, so that seeded games repeat exactly.
+    pub(crate) fn choose(&mut self, game: &AnyGame, rng: &mut dyn Rng) -> Move {
+        let moves = game.legal_moves();
+        match self {
+            Computer::Random => playout_pick(&moves, rng),
+            // The players only refuse games that wait for no move, which the callers never
+            // give them; fall back on the first legal move rather than stop the game.
+            Computer::Ai(player) => player
+                .choose(game, rng)
+                .unwrap_or_else(|_| moves.first().copied().unwrap_or_default()),
+        }
+    }
+}
+
+/// A computer player for the typed game loop of `senet simulate`: picks one of the legal
+/// moves of a decision point.
 pub(crate) trait Player<R: Ruleset>: Send {
-    /// Chooses among `moves` (the legal moves of `state`, never empty). Any randomness is
-    /// drawn from `rng`, the game's own stream, so that seeded games repeat exactly.
+    /// Chooses among `moves` (the legal moves of `state`, never empty), drawing any
+    /// randomness from `rng` as [`Computer::choose`] does.
     fn choose(&mut self, rules: &R, state: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move;
 }
 
-/// Picks a legal move uniformly at random: one `uniform_below` draw from the game's stream
-/// at every decision, forced or not, exactly as `senet::random_playout` does, so that the
-/// seeded games of `senet simulate` between random players are those of the library.
-/// (`senet_ai::RandomPlayer` draws nothing when a move is forced.)
+/// [`Computer::Random`] for the typed loop.
 struct PlayoutRandom;
 
 impl<R: Ruleset> Player<R> for PlayoutRandom {
     fn choose(&mut self, _: &R, _: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move {
-        let pick = uniform_below(rng, moves.len() as u32) as usize;
-        moves.get(pick).copied().unwrap_or_default()
+        playout_pick(moves, rng)
     }
 }
 
-/// A player of `senet-ai`.
+/// A player of `senet-ai` for the typed loop.
 struct Ai<R: Ruleset>(Box<dyn senet_ai::Player<R>>);
 
 impl<R: Ruleset> Player<R> for Ai<R> {
     fn choose(&mut self, rules: &R, state: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move {
-        // The players only refuse states that wait for no move, which the callers never
-        // give them; fall back on the first legal move rather than stop the game.
+        // As in `Computer::choose`.
         self.0
             .choose(rules, state, rng)
             .unwrap_or_else(|_| moves.first().copied().unwrap_or_default())
@@ -109,22 +135,23 @@ impl PlayerKind {
 
 /// The computer players of a command, ready to be built for each game: the endgame tables
 /// of a perfect player are made once and shared.
-pub(crate) struct Roster<R: Ruleset> {
+pub(crate) struct Roster {
+    rules: AnyRuleset,
     specs: Vec<PlayerSpec>,
-    tables: Option<Arc<dyn PositionOracle<R>>>,
+    tables: Option<AnyTables>,
 }
 
-impl<R: Ruleset> Roster<R> {
+impl Roster {
     /// Prepares `specs` for `rules`: reads `tables` when given (it must have been solved for
     /// this ruleset, options and rules revision), or solves the tables a perfect player needs
     /// (at most [`MOST_PIECES_SOLVED_ON_DEMAND`] pieces a side), telling `notes` what it
     /// does. Fails with a one-line message for a perfect player without usable tables.
     pub(crate) fn new(
-        rules: &R,
+        rules: &AnyRuleset,
         specs: &[PlayerSpec],
         tables: Option<&Path>,
         notes: &mut dyn FnMut(&str),
-    ) -> Result<Roster<R>, CliError> {
+    ) -> Result<Roster, CliError> {
         // The most pieces any perfect player asks for: the tables must cover it.
         let perfect = specs
             .iter()
@@ -142,18 +169,18 @@ impl<R: Ruleset> Roster<R> {
                     CliError::input(format!("--tables {}: {e}", path.display()))
                 };
                 let bytes = read_table_bytes(file, MAX_TABLE_BYTES).map_err(|e| refused(&e))?;
-                let oracle = read_for(rules, &bytes).map_err(|e| refused(&e))?;
+                let tables = rules.read_endgame_file(&bytes).map_err(|e| refused(&e))?;
                 if let Some(pieces) = perfect
-                    && pieces > oracle.max_pieces()
+                    && pieces > tables.max_pieces()
                 {
                     return Err(refused(&format_args!(
                         "perfect:{pieces} needs tables of {pieces} pieces a side, these have {0} \
                          (perfect:{0} plays from them; `perfect` alone is perfect:2)",
-                        oracle.max_pieces()
+                        tables.max_pieces()
                     )));
                 }
-                notes(&format!("endgame tables: {}", oracle.describe()));
-                Some(oracle)
+                notes(&format!("endgame tables: {}", tables.describe()));
+                Some(tables)
             }
             (None, Some(pieces)) if pieces > MOST_PIECES_SOLVED_ON_DEMAND => {
                 return Err(CliError::input(format!(
@@ -164,41 +191,65 @@ impl<R: Ruleset> Roster<R> {
                 )));
             }
             (None, Some(pieces)) => {
-                if supports_endgame(rules) {
+                if rules.supports_endgame() {
                     notes(&format!(
                         "solving the {} endgames with up to {pieces} pieces a side for the perfect \
                      player (--tables FILE reads them instead)",
                         rules.spec()
                     ));
                 }
-                let oracle = solve_for(rules, pieces, &SolveOptions::default())
+                let tables = rules
+                    .solve_endgame(pieces, &SolveOptions::default())
                     .map_err(|e| CliError::input(format!("--players: perfect:{pieces}: {e}")))?;
-                Some(oracle)
+                Some(tables)
             }
             (None, None) => None,
         };
         let roster = Roster {
+            rules: rules.clone(),
             specs: specs.to_vec(),
             tables,
         };
         // Build each player once, so that any refusal comes now, in one line.
         for i in 0..specs.len() {
-            roster.player(rules, i)?;
+            roster.computer(i)?;
         }
         Ok(roster)
     }
 
     /// A fresh player for the `i`-th spec.
-    pub(crate) fn player(&self, rules: &R, i: usize) -> Result<Box<dyn Player<R>>, CliError> {
+    pub(crate) fn computer(&self, i: usize) -> Result<Computer, CliError> {
+        let spec = self.specs[i];
+        let built = match &self.tables {
+            _ if spec == PlayerSpec::Random => return Ok(Computer::Random),
+            Some(tables) => AnyPlayer::with_tables(&spec, &self.rules, tables),
+            None => AnyPlayer::new(&spec, &self.rules),
+        };
+        built.map(Computer::Ai).map_err(refused_player)
+    }
+
+    /// A fresh player for the `i`-th spec, for the typed game loop of `rules`, the ruleset
+    /// of the roster.
+    pub(crate) fn player<R: Ruleset>(
+        &self,
+        rules: &R,
+        i: usize,
+    ) -> Result<Box<dyn Player<R>>, CliError> {
         let spec = self.specs[i];
         let built = match &self.tables {
             _ if spec == PlayerSpec::Random => return Ok(Box::new(PlayoutRandom)),
-            Some(tables) => spec.build_with_tables(rules, Arc::clone(tables)),
+            Some(tables) => match tables.oracle::<R>() {
+                Some(oracle) => spec.build_with_tables(rules, oracle),
+                None => Err(PlayerSpecError::from(EndgameError::RulesetMismatch {
+                    table: tables.rules().to_string(),
+                    game: rules.spec().to_string(),
+                })),
+            },
             None => spec.build(rules),
         };
         built
             .map(|player| Box::new(Ai(player)) as Box<dyn Player<R>>)
-            .map_err(|e| CliError::input(format!("--players: {e}")))
+            .map_err(refused_player)
     }
 
     /// The name of the `i`-th player, as it plays (a perfect player by the tables it has).
@@ -210,13 +261,17 @@ impl<R: Ruleset> Roster<R> {
     }
 }
 
+fn refused_player(e: PlayerSpecError) -> CliError {
+    CliError::input(format!("--players: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand_chacha::ChaCha8Rng;
+    use senet::Phase;
     use senet::rand_core::SeedableRng;
-    use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
-    use senet::{MoveList, Phase, random_playout};
+    use senet::registry::RULESETS;
     use senet_ai::Budget;
 
     #[test]
@@ -258,95 +313,82 @@ mod tests {
     }
 
     /// The random player draws from the game's stream exactly as `random_playout` does.
-    struct SameAsPlayout;
-    impl RulesetVisitor for SameAsPlayout {
-        type Output = ();
-        fn visit<R: Ruleset>(self, rules: &R) {
-            let roster = Roster::new(rules, &[PlayerSpec::Random], None, &mut |_| {}).unwrap();
-            let mut player = roster.player(rules, 0).unwrap();
-            let device = rules.device();
-            let mut moves = MoveList::new();
-            for seed in 0..20 {
-                let mut a = ChaCha8Rng::seed_from_u64(seed);
-                let mut b = a.clone();
-                let mut expected = rules.initial_state();
-                random_playout(rules, &mut expected, &mut a, &mut moves, 10_000);
-                let mut state = rules.initial_state();
-                loop {
-                    match rules.phase(&state) {
-                        Phase::Over(_) => break,
-                        Phase::Throw(_) => {
-                            let value = senet::ThrowingDevice::sample(&device, &mut b);
-                            rules.throw_unchecked(&mut state, value);
-                        }
-                        Phase::Move(_) => {
-                            rules.generate_moves(&state, &mut moves);
-                            let mv = player.choose(rules, &state, &moves, &mut b);
-                            rules.play_unchecked(&mut state, mv);
-                        }
-                    }
-                }
-                assert_eq!(state, expected, "{} seed {seed}", R::ID);
-            }
-        }
-    }
-
     #[test]
     fn the_random_player_matches_random_playout() {
         for info in RULESETS {
-            AnyRuleset::parse(info.id).unwrap().visit(SameAsPlayout);
-        }
-    }
-
-    /// Every player of `senet-ai` plays legal moves through the adapter, on every ruleset.
-    struct EveryPlayerIsLegal;
-    impl RulesetVisitor for EveryPlayerIsLegal {
-        type Output = ();
-        fn visit<R: Ruleset>(self, rules: &R) {
-            let specs = [
-                PlayerSpec::Greedy,
-                PlayerSpec::Expectiminimax(Budget::Depth(1)),
-                PlayerSpec::Mcts(8),
-            ];
-            let roster = Roster::new(rules, &specs, None, &mut |_| {}).unwrap();
-            let mut players: Vec<_> = (0..specs.len())
-                .map(|i| roster.player(rules, i).unwrap())
-                .collect();
-            let device = rules.device();
-            let mut rng = ChaCha8Rng::seed_from_u64(3);
-            let mut moves = MoveList::new();
-            let mut state = rules.initial_state();
-            for step in 0..400 {
-                match rules.phase(&state) {
-                    Phase::Over(_) => break,
-                    Phase::Throw(_) => {
-                        let value = senet::ThrowingDevice::sample(&device, &mut rng);
-                        rules.throw_unchecked(&mut state, value);
-                    }
-                    Phase::Move(_) => {
-                        rules.generate_moves(&state, &mut moves);
-                        let player = &mut players[step % specs.len()];
-                        let mv = player.choose(rules, &state, &moves, &mut rng);
-                        assert!(moves.contains(&mv), "{}: {mv} is not legal", R::ID);
-                        rules.play_unchecked(&mut state, mv);
+            let rules = AnyRuleset::parse(info.id).unwrap();
+            let roster = Roster::new(&rules, &[PlayerSpec::Random], None, &mut |_| {}).unwrap();
+            let mut player = roster.computer(0).unwrap();
+            for seed in 0..20 {
+                let mut a = ChaCha8Rng::seed_from_u64(seed);
+                let mut b = a.clone();
+                let mut expected = AnyGame::new(rules.clone());
+                expected.play_random(&mut a, 10_000);
+                let mut game = AnyGame::new(rules.clone());
+                while let Some(side) = game.phase().side() {
+                    if let Phase::Throw(_) = game.phase() {
+                        game.throw_random(&mut b).unwrap();
+                    } else {
+                        let mv = player.choose(&game, &mut b);
+                        game.play(mv)
+                            .unwrap_or_else(|e| panic!("{side}: {mv}: {e}"));
                     }
                 }
+                assert_eq!(
+                    game.position(),
+                    expected.position(),
+                    "{} seed {seed}",
+                    info.id
+                );
+                assert_eq!(
+                    game.history(),
+                    expected.history(),
+                    "{} seed {seed}",
+                    info.id
+                );
             }
         }
     }
 
+    /// Every player of `senet-ai` plays legal moves, on every ruleset.
     #[test]
     fn the_players_of_senet_ai_play_legal_moves_on_every_ruleset() {
+        let specs = [
+            PlayerSpec::Greedy,
+            PlayerSpec::Expectiminimax(Budget::Depth(1)),
+            PlayerSpec::Mcts(8),
+        ];
         for info in RULESETS {
-            AnyRuleset::parse(info.id)
-                .unwrap()
-                .visit(EveryPlayerIsLegal);
+            let rules = AnyRuleset::parse(info.id).unwrap();
+            let roster = Roster::new(&rules, &specs, None, &mut |_| {}).unwrap();
+            let mut players: Vec<_> = (0..specs.len())
+                .map(|i| roster.computer(i).unwrap())
+                .collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            let mut game = AnyGame::new(rules);
+            for step in 0..400 {
+                match game.phase() {
+                    Phase::Over(_) => break,
+                    Phase::Throw(_) => {
+                        game.throw_random(&mut rng).unwrap();
+                    }
+                    Phase::Move(_) => {
+                        let mv = players[step % specs.len()].choose(&game, &mut rng);
+                        assert!(
+                            game.legal_moves().contains(&mv),
+                            "{}: {mv} is not legal",
+                            info.id
+                        );
+                        game.play(mv).unwrap();
+                    }
+                }
+            }
         }
     }
 
     #[test]
     fn perfect_players_need_tables_they_can_get() {
-        let rules = senet::Regency::default();
+        let rules = AnyRuleset::parse("regency").unwrap();
         let mut notes = Vec::new();
         let roster = Roster::new(&rules, &[PlayerSpec::Perfect(1)], None, &mut |n| {
             notes.push(n.to_string())
@@ -355,7 +397,7 @@ mod tests {
         assert_eq!(roster.name(0), "perfect:1");
         assert!(notes[0].contains("solving"), "{notes:?}");
         assert!(Roster::new(&rules, &[PlayerSpec::Perfect(3)], None, &mut |_| {}).is_err());
-        let bell = senet::Bell::default();
+        let bell = AnyRuleset::parse("bell").unwrap();
         assert!(Roster::new(&bell, &[PlayerSpec::Perfect(1)], None, &mut |_| {}).is_err());
     }
 }

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use senet::registry::{AnyRuleset, RulesetVisitor};
-use senet::{Action, Board, Game, GameRecord, Outcome, Phase, RecordError, RecordLines, Ruleset};
+use senet::registry::AnyRuleset;
+use senet::{Action, AnyGame, Board, GameRecord, Outcome, Phase, RecordError, RecordLines};
 
 use crate::error::CliError;
 use crate::files::read_capped;
@@ -32,16 +32,14 @@ pub(crate) struct LoadedRecord {
     pub(crate) source: String,
     pub(crate) record: GameRecord,
     lines: Option<RecordLines>,
-    /// The ruleset it names, configured.
-    pub(crate) rules: AnyRuleset,
     /// Where the seeded stream of `senet play` stood when the record was saved (its
     /// `# rng N` comment), so that a resumed game goes on with the same throws.
     pub(crate) rng_position: Option<u128>,
 }
 
 impl LoadedRecord {
-    /// Reads a record file (`-`: standard input) in the text or the JSON form and configures
-    /// its ruleset. The actions are checked later, by [`LoadedRecord::replay`].
+    /// Reads a record file (`-`: standard input) in the text or the JSON form and checks
+    /// that its ruleset is known and configured right. The actions are checked later, by [`LoadedRecord::replay`].
     pub(crate) fn read(path: &Path) -> Result<LoadedRecord, CliError> {
         let is_stdin = path.as_os_str() == "-";
         let source = if is_stdin {
@@ -73,7 +71,7 @@ impl LoadedRecord {
             let (record, lines) = GameRecord::parse_with_lines(text).map_err(|e| fail(&e))?;
             (record, Some(lines))
         };
-        let rules = AnyRuleset::from_spec(&record.rules).map_err(|e| {
+        AnyRuleset::from_spec(&record.rules).map_err(|e| {
             let error = RecordError::Spec(e);
             match &lines {
                 Some(lines) => fail(&lines.locate(error)),
@@ -89,14 +87,13 @@ impl LoadedRecord {
             source,
             record,
             lines,
-            rules,
             rng_position,
         })
     }
 
-    /// Replays the record with `R`, the ruleset it names.
-    pub(crate) fn replay<R: Ruleset>(&self) -> Result<Game<R>, CliError> {
-        Game::from_record(&self.record).map_err(|e| {
+    /// Replays the record with the ruleset it names.
+    pub(crate) fn replay(&self) -> Result<AnyGame, CliError> {
+        AnyGame::from_record(&self.record).map_err(|e| {
             let e = match &self.lines {
                 Some(lines) => lines.locate(e),
                 None => e,
@@ -158,78 +155,54 @@ pub(crate) fn describe_action(phase: Phase, action: Action) -> String {
     }
 }
 
-struct Replay<'a> {
-    loaded: &'a LoadedRecord,
-    boards: bool,
-    out: &'a mut dyn Write,
-}
-
-impl RulesetVisitor for Replay<'_> {
-    type Output = Result<(), CliError>;
-
-    fn visit<R: Ruleset>(self, _: &R) -> Result<(), CliError> {
-        let Replay {
-            loaded,
-            boards,
-            out,
-        } = self;
-        // Check the whole record before printing any of it.
-        let finished = loaded.replay::<R>()?;
-        let record = &loaded.record;
-        let rules = finished.rules();
-        let mut game = Game::from_state(rules.clone(), *finished.start())
-            .map_err(|e| CliError::input(format!("{}: start position: {e}", loaded.source)))?;
-        writeln!(out, "rules {}", record.rules)?;
-        if let Some(revision) = record.revision {
-            writeln!(out, "revision {revision}")?;
-        }
-        if let Some(seed) = record.seed {
-            writeln!(out, "seed {seed}")?;
-        }
-        writeln!(out, "start {}", game.position())?;
-        if boards {
-            write!(out, "{}", game.board().diagram())?;
-        }
-        let width = record
-            .actions
-            .iter()
-            .map(|a| a.to_string().len())
-            .max()
-            .unwrap_or(0)
-            + 12;
-        for (i, &action) in record.actions.iter().enumerate() {
-            let phase = game.phase();
-            game.apply(action).map_err(|e| {
-                CliError::input(format!("{}: action {}: {e}", loaded.source, i + 1))
-            })?;
-            let text = describe_action(phase, action);
-            writeln!(out, "{:>5}  {text:<width$} {}", i + 1, game.position())?;
-            if boards && matches!(action, Action::Move(_)) {
-                write!(out, "{}", game.board().diagram())?;
-            }
-        }
-        let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-        writeln!(
-            out,
-            "{} after {}, {}",
-            match game.phase() {
-                Phase::Over(outcome) => format!("result: {}", describe_outcome(&outcome)),
-                other => format!("not finished: {}", describe_phase(other)),
-            },
-            plural(game.history().len(), "action"),
-            plural(game.turns() as usize, "turn")
-        )?;
-        Ok(())
-    }
-}
-
 pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let loaded = LoadedRecord::read(&args.record)?;
-    loaded.rules.clone().visit(Replay {
-        loaded: &loaded,
-        boards: args.boards,
+    let boards = args.boards;
+    // Check the whole record before printing any of it.
+    let finished = loaded.replay()?;
+    let record = &loaded.record;
+    let mut game = AnyGame::from_position(finished.rules(), &finished.start_position())
+        .map_err(|e| CliError::input(format!("{}: start position: {e}", loaded.source)))?;
+    writeln!(out, "rules {}", record.rules)?;
+    if let Some(revision) = record.revision {
+        writeln!(out, "revision {revision}")?;
+    }
+    if let Some(seed) = record.seed {
+        writeln!(out, "seed {seed}")?;
+    }
+    writeln!(out, "start {}", game.position())?;
+    if boards {
+        write!(out, "{}", game.board().diagram())?;
+    }
+    let width = record
+        .actions
+        .iter()
+        .map(|a| a.to_string().len())
+        .max()
+        .unwrap_or(0)
+        + 12;
+    for (i, &action) in record.actions.iter().enumerate() {
+        let phase = game.phase();
+        game.apply(action)
+            .map_err(|e| CliError::input(format!("{}: action {}: {e}", loaded.source, i + 1)))?;
+        let text = describe_action(phase, action);
+        writeln!(out, "{:>5}  {text:<width$} {}", i + 1, game.position())?;
+        if boards && matches!(action, Action::Move(_)) {
+            write!(out, "{}", game.board().diagram())?;
+        }
+    }
+    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    writeln!(
         out,
-    })
+        "{} after {}, {}",
+        match game.phase() {
+            Phase::Over(outcome) => format!("result: {}", describe_outcome(&outcome)),
+            other => format!("not finished: {}", describe_phase(other)),
+        },
+        plural(game.history().len(), "action"),
+        plural(game.turns() as usize, "turn")
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! on the number of threads or on how rayon splits the work.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
@@ -148,12 +148,15 @@ fn seats(index: u64) -> [usize; 2] {
     }
 }
 
+/// The parallel game loop. It stays generic over the ruleset (a visitor) rather than
+/// playing `AnyGame`s: random players take the allocation-free `random_playout`, and every
+/// decision of the others runs on the typed state without a dispatch per call.
 struct Simulate<'a> {
     games: u64,
     seed: u64,
     turn_cap: u32,
     specs: [PlayerSpec; 2],
-    tables: Option<&'a Path>,
+    roster: &'a Roster,
     progress: &'a ProgressBar,
 }
 
@@ -170,12 +173,9 @@ impl RulesetVisitor for Simulate<'_> {
             seed,
             turn_cap,
             specs,
-            tables,
+            roster,
             progress,
         } = self;
-        let roster = Roster::new(rules, &specs, tables, &mut |note| {
-            progress.suspend(|| eprintln!("senet simulate: {note}"));
-        })?;
         let names = [roster.name(0), roster.name(1)];
         let new_players = || -> Result<[Box<dyn Player<R>>; 2], CliError> {
             Ok([roster.player(rules, 0)?, roster.player(rules, 1)?])
@@ -459,12 +459,15 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
     );
     let started = Instant::now();
     let simulated = pool.install(|| {
+        let roster = Roster::new(&rules, &specs, args.tables.as_deref(), &mut |note| {
+            progress.suspend(|| eprintln!("senet simulate: {note}"));
+        })?;
         rules.visit(Simulate {
             games: args.games,
             seed: args.seed,
             turn_cap: args.turn_cap,
             specs,
-            tables: args.tables.as_deref(),
+            roster: &roster,
             progress: &progress,
         })
     });
@@ -516,14 +519,16 @@ mod tests {
                     .build()
                     .unwrap();
                 let progress = ProgressBar::hidden();
+                let specs = [PlayerSpec::Random; 2];
+                let roster = Roster::new(&rules, &specs, None, &mut |_| {}).unwrap();
                 let (summary, names) = pool
                     .install(|| {
                         rules.visit(Simulate {
                             games: 300,
                             seed: 9,
                             turn_cap: DEFAULT_TURN_CAP,
-                            specs: [PlayerSpec::Random; 2],
-                            tables: None,
+                            specs,
+                            roster: &roster,
                             progress: &progress,
                         })
                     })
@@ -542,12 +547,13 @@ mod tests {
 
     /// The general loop with two random players plays the very games of `random_playout`,
     /// which is what lets `simulate` take the fast path for them.
-    struct GeneralLoop;
-    impl RulesetVisitor for GeneralLoop {
+    struct GeneralLoop<'a> {
+        roster: &'a Roster,
+    }
+    impl RulesetVisitor for GeneralLoop<'_> {
         type Output = ();
         fn visit<R: Ruleset>(self, rules: &R) {
-            let specs = [PlayerSpec::Random; 2];
-            let roster = Roster::new(rules, &specs, None, &mut |_| {}).unwrap();
+            let roster = self.roster;
             let mut players = [0, 1].map(|i| roster.player(rules, i).unwrap());
             let mut moves = MoveList::new();
             for index in 0..200 {
@@ -565,7 +571,10 @@ mod tests {
     #[test]
     fn the_general_loop_with_random_players_is_random_playout() {
         for info in RULESETS {
-            AnyRuleset::parse(info.id).unwrap().visit(GeneralLoop);
+            let rules = AnyRuleset::parse(info.id).unwrap();
+            let specs = [PlayerSpec::Random; 2];
+            let roster = Roster::new(&rules, &specs, None, &mut |_| {}).unwrap();
+            rules.visit(GeneralLoop { roster: &roster });
         }
     }
 
