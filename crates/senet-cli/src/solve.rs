@@ -5,11 +5,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use senet::Ruleset;
-use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
-use senet_ai::endgame::{
-    EndgameError, SolveOptions, SolveStats, ValueEncoding, solve_file_for, solve_size_for,
-};
+use senet::registry::{AnyRuleset, DEFAULT_RULESET};
+use senet_ai::endgame::{EndgameError, SolveOptions, SolveStats, ValueEncoding};
 
 use crate::error::{CliError, parse_rules};
 use crate::files;
@@ -90,43 +87,42 @@ fn cannot_write(args: &SolveArgs, e: &std::io::Error) -> CliError {
     CliError::input(format!("--out: cannot write {}: {e}", args.out.display()))
 }
 
-struct Solve<'a> {
-    args: &'a SolveArgs,
-    options: SolveOptions,
+/// Solves the tables of `rules` as `args` asks, once the estimated peak memory is known to
+/// fit.
+fn solve(
+    rules: &AnyRuleset,
+    args: &SolveArgs,
+    options: &SolveOptions,
     encoding: ValueEncoding,
-}
-
-impl RulesetVisitor for Solve<'_> {
-    type Output = Result<(Vec<u8>, SolveStats), CliError>;
-
-    fn visit<R: Ruleset>(self, rules: &R) -> Self::Output {
-        let refused = |e: EndgameError| {
-            let argument = match e {
-                EndgameError::Pieces { .. } => "--pieces",
-                EndgameError::Unsupported(_) | EndgameError::UnsupportedOptions { .. } => "--rules",
-                _ => "cannot solve",
-            };
-            CliError::input(format!("{argument}: {e}"))
+) -> Result<(Vec<u8>, SolveStats), CliError> {
+    let refused = |e: EndgameError| {
+        let argument = match e {
+            EndgameError::Pieces { .. } => "--pieces",
+            EndgameError::Unsupported(_) | EndgameError::UnsupportedOptions { .. } => "--rules",
+            _ => "cannot solve",
         };
-        let pieces = self.args.pieces;
-        let (positions, peak) = solve_size_for(rules, pieces).map_err(refused)?;
-        let (limit, source) = match (self.args.max_memory, available_memory()) {
-            (Some(limit), _) => (Some(limit), "--max-memory"),
-            (None, available) => (available, "the memory available now"),
-        };
-        if let Some(limit) = limit
-            && peak > limit
-        {
-            return Err(CliError::input(format!(
-                "--pieces {pieces}: solving {} takes about {} at its peak ({positions} \
-                 positions), more than the {} of {source}; free memory or raise --max-memory",
-                rules.spec(),
-                size(peak),
-                size(limit)
-            )));
-        }
-        solve_file_for(rules, pieces, &self.options, self.encoding).map_err(refused)
+        CliError::input(format!("{argument}: {e}"))
+    };
+    let pieces = args.pieces;
+    let (positions, peak) = rules.endgame_solve_size(pieces).map_err(refused)?;
+    let (limit, source) = match (args.max_memory, available_memory()) {
+        (Some(limit), _) => (Some(limit), "--max-memory"),
+        (None, available) => (available, "the memory available now"),
+    };
+    if let Some(limit) = limit
+        && peak > limit
+    {
+        return Err(CliError::input(format!(
+            "--pieces {pieces}: solving {} takes about {} at its peak ({positions} \
+             positions), more than the {} of {source}; free memory or raise --max-memory",
+            rules.spec(),
+            size(peak),
+            size(limit)
+        )));
     }
+    rules
+        .solve_endgame_file(pieces, options, encoding)
+        .map_err(refused)
 }
 
 pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -152,11 +148,7 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     // written; the file itself is written only once the table is complete.
     files::check_writable(&args.out).map_err(|e| cannot_write(args, &e))?;
     let started = Instant::now();
-    let (bytes, stats) = rules.visit(Solve {
-        args,
-        options,
-        encoding,
-    })?;
+    let (bytes, stats) = solve(&rules, args, &options, encoding)?;
     let seconds = started.elapsed().as_secs_f64();
     files::write_atomically(&args.out, &bytes).map_err(|e| cannot_write(args, &e))?;
     writeln!(
