@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use common::{board, parse_moves, pos, senet, senet_with_input};
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
-use senet::{Game, GameRecord, Phase, Ruleset, ThrowingDevice};
+use senet::registry::{AnyRuleset, RULESETS};
+use senet::{AnyGame, Game, GameRecord, Phase};
 
 /// A fresh file path under the test's temporary directory.
 fn temp_file(name: &str) -> PathBuf {
@@ -22,20 +22,18 @@ fn temp_file(name: &str) -> PathBuf {
 
 /// For every throw of every ruleset, `senet moves` from the start lists exactly the
 /// library's legal moves, each with the position the library reaches.
-struct MovesFromStart;
-
-impl RulesetVisitor for MovesFromStart {
-    type Output = ();
-    fn visit<R: Ruleset>(self, rules: &R) {
-        for outcome in rules.device().outcomes() {
+#[test]
+fn moves_from_the_start_of_every_ruleset_match_the_library() {
+    for info in RULESETS {
+        let rules = AnyRuleset::parse(info.id).unwrap();
+        for outcome in rules.throw_outcomes() {
             let value = outcome.value.to_string();
-            let mut state = rules.initial_state();
-            let mut expected = Vec::new();
+            let mut game = AnyGame::new(rules.clone());
             // A ruleset that collects throws may still want another one: keep throwing
             // the same value until a move is due, and give them all.
             let mut throws = Vec::new();
-            while let Phase::Throw(_) = rules.phase(&state) {
-                rules.try_throw(&mut state, outcome.value).unwrap();
+            while let Phase::Throw(_) = game.phase() {
+                game.throw(outcome.value).unwrap();
                 throws.push(value.clone());
                 if throws.len() > 20 {
                     break;
@@ -43,27 +41,25 @@ impl RulesetVisitor for MovesFromStart {
             }
             if throws.len() > 1 {
                 // Asked with one throw, the command must say that more are needed.
-                senet(&["moves", "--rules", R::ID, "--throw", &value]).refused("throws again");
+                senet(&["moves", "--rules", info.id, "--throw", &value]).refused("throws again");
                 continue;
             }
-            let listed = parse_moves(&senet(&["moves", "--rules", R::ID, "--throw", &value]).ok());
-            for mv in rules.legal_moves(&state).iter() {
-                let mut after = state;
-                rules.play_unchecked(&mut after, *mv);
-                expected.push((mv.to_string(), rules.position_string(&after)));
-            }
-            assert_eq!(listed, expected, "{} throw {value}", R::ID);
+            let listed =
+                parse_moves(&senet(&["moves", "--rules", info.id, "--throw", &value]).ok());
+            let expected: Vec<(String, String)> = game
+                .legal_moves()
+                .iter()
+                .map(|&mv| {
+                    let mut after = game.clone();
+                    after.play(mv).unwrap();
+                    (mv.to_string(), after.position())
+                })
+                .collect();
+            assert_eq!(listed, expected, "{} throw {value}", info.id);
             for (_, after) in &listed {
-                rules.parse_position(after).unwrap();
+                AnyGame::from_position(rules.clone(), after).unwrap();
             }
         }
-    }
-}
-
-#[test]
-fn moves_from_the_start_of_every_ruleset_match_the_library() {
-    for info in RULESETS {
-        AnyRuleset::parse(info.id).unwrap().visit(MovesFromStart);
     }
 }
 
@@ -231,20 +227,12 @@ fn rules_lists_and_describes_every_registered_ruleset() {
             );
         }
         let rules = AnyRuleset::parse(info.id).unwrap();
-        let start = rules.visit(StartPosition);
+        let start = AnyGame::new(rules).position();
         assert!(text.contains(&format!("start position: {start}")), "{text}");
         assert!(
             text.contains(&format!("rules revision: {}", info.rules_revision)),
             "{text}"
         );
-    }
-}
-
-struct StartPosition;
-impl RulesetVisitor for StartPosition {
-    type Output = String;
-    fn visit<R: Ruleset>(self, rules: &R) -> String {
-        rules.position_string(&rules.initial_state())
     }
 }
 
@@ -583,24 +571,17 @@ fn replay_prints_every_position_and_refuses_bad_records_by_line() {
 fn replayed_records_end_in_the_positions_the_library_reaches() {
     // Records written by the library for every ruleset replay through the command to the
     // same final position.
-    struct Check;
-    impl RulesetVisitor for Check {
-        type Output = ();
-        fn visit<R: Ruleset>(self, rules: &R) {
-            use senet::rand_core::SeedableRng;
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
-            let mut game = Game::new(rules.clone());
-            game.play_random(&mut rng, senet::DEFAULT_TURN_CAP);
-            let path = temp_file(&format!("{}-lib.txt", R::ID));
-            std::fs::write(&path, game.record().to_string()).unwrap();
-            let out = senet(&["replay", path.to_str().unwrap()]).ok();
-            let positions: BTreeSet<&str> = out.lines().collect();
-            let last_action = out.lines().rev().nth(1).unwrap();
-            assert!(last_action.ends_with(&game.position()), "{last_action}");
-            assert!(positions.len() > game.history().len());
-        }
-    }
+    use senet::rand_core::SeedableRng;
     for info in RULESETS {
-        AnyRuleset::parse(info.id).unwrap().visit(Check);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let mut game = AnyGame::new(AnyRuleset::parse(info.id).unwrap());
+        game.play_random(&mut rng, senet::DEFAULT_TURN_CAP);
+        let path = temp_file(&format!("{}-lib.txt", info.id));
+        std::fs::write(&path, game.record_text()).unwrap();
+        let out = senet(&["replay", path.to_str().unwrap()]).ok();
+        let positions: BTreeSet<&str> = out.lines().collect();
+        let last_action = out.lines().rev().nth(1).unwrap();
+        assert!(last_action.ends_with(&game.position()), "{last_action}");
+        assert!(positions.len() > game.history().len());
     }
 }
