@@ -25,7 +25,7 @@ use senet::rand_core::SeedableRng;
 use senet::registry::{AnyRuleset, RULESETS, RulesetInfo, RulesetVisitor};
 use senet::stats::Distribution;
 use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs, uniform_below};
-use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for, supports_endgame};
+use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for};
 use senet_ai::{Player, PlayerSpec};
 
 use crate::error::CliError;
@@ -156,6 +156,8 @@ fn tick(progress: &ProgressBar, index: u64, games: u64) {
 }
 
 /// Random play: both sides pick uniformly among the legal moves, as `random_playout` does.
+/// A visitor, not `AnyGame`s: the parallel loop measures millions of decisions on the typed
+/// state, where a dispatch per call would cost.
 pub(crate) struct RandomGames<'a> {
     pub(crate) games: u64,
     pub(crate) seed: u64,
@@ -245,7 +247,8 @@ impl<R: Ruleset> Roster<R> {
 type PairOutcome = Result<(MatchupSummary, Distribution), String>;
 
 /// The skill trace on one configuration: every player of the ladder against every weaker
-/// one. In game `k` of a pair the stronger player is Black when `k` is even.
+/// one. In game `k` of a pair the stronger player is Black when `k` is even. A visitor, like
+/// [`RandomGames`], for its parallel loop of measured games on the typed state.
 struct SkillGames<'a> {
     ladder: &'a [PlayerSpec],
     games_per_seat: u64,
@@ -382,19 +385,14 @@ impl Comparison {
 
 /// Refuses, before any game is played, a perfect player on a ruleset it has no endgame
 /// tables for.
-struct CheckLadder<'a>(&'a [PlayerSpec]);
-
-impl RulesetVisitor for CheckLadder<'_> {
-    type Output = Result<(), CliError>;
-    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), CliError> {
-        match self.0.iter().find(|p| matches!(p, PlayerSpec::Perfect(_))) {
-            Some(perfect) if !supports_endgame(rules) => Err(CliError::input(format!(
-                "--ladder: {perfect} needs endgame tables, which {} does not have (choose \
-                 other --skill-rules, or another player)",
-                rules.spec()
-            ))),
-            _ => Ok(()),
-        }
+fn check_ladder(ladder: &[PlayerSpec], rules: &AnyRuleset) -> Result<(), CliError> {
+    match ladder.iter().find(|p| matches!(p, PlayerSpec::Perfect(_))) {
+        Some(perfect) if !rules.supports_endgame() => Err(CliError::input(format!(
+            "--ladder: {perfect} needs endgame tables, which {} does not have (choose \
+             other --skill-rules, or another player)",
+            rules.spec()
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -540,7 +538,7 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
             chosen_skill.clone()
         };
         for rules in &checked {
-            rules.visit(CheckLadder(&ladder))?;
+            check_ladder(&ladder, rules)?;
         }
     }
     let out_dir = prepare_out_dir(&args.out)?;
