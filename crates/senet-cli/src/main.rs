@@ -3,9 +3,11 @@
 //! comparison of the rulesets (`compare`), and exact endgame tables (`solve`), for every
 //! ruleset in the registry.
 //!
-//! Every command reaches rulesets only through `senet::registry`: the generic code of each
-//! command is a [`RulesetVisitor`](senet::registry::RulesetVisitor), so a ruleset works in
-//! every command as soon as it is registered.
+//! Every command reaches rulesets only through the registry, so a ruleset works in every
+//! command as soon as it is registered: commands that handle one game at a time play a
+//! [`senet::AnyGame`] with [`senet::AnyPlayer`]s; the parallel game loops of `simulate` and
+//! `compare` are [`RulesetVisitor`](senet::registry::RulesetVisitor)s, generic over the
+//! ruleset, so that their millions of decisions run on the typed state.
 
 #![forbid(unsafe_code)]
 

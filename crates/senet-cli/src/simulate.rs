@@ -488,31 +488,25 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use senet::AnyGame;
     use senet::registry::{AnyRuleset, RULESETS};
 
-    struct Direct {
-        games: u64,
-    }
-    impl RulesetVisitor for Direct {
-        type Output = SimulationSummary;
-        fn visit<R: Ruleset>(self, rules: &R) -> SimulationSummary {
-            let mut summary = SimulationSummary::default();
-            let mut moves = MoveList::new();
-            for index in 0..self.games {
-                let mut rng = game_rng(9, index);
-                let mut state = rules.initial_state();
-                let p = random_playout(rules, &mut state, &mut rng, &mut moves, DEFAULT_TURN_CAP);
-                summary.add(&p.end, p.decisions, p.turns);
-            }
-            summary
+    /// The summary of `games` seeded random games played one by one through `AnyGame`.
+    fn direct(rules: &AnyRuleset, games: u64) -> SimulationSummary {
+        let mut summary = SimulationSummary::default();
+        for index in 0..games {
+            let mut game = AnyGame::new(rules.clone());
+            let end = game.play_random(&mut game_rng(9, index), DEFAULT_TURN_CAP);
+            summary.add(&end, game.decisions(), game.turns());
         }
+        summary
     }
 
     #[test]
     fn random_players_reproduce_random_playouts_on_any_number_of_threads() {
         for info in RULESETS {
             let rules = AnyRuleset::parse(info.id).unwrap();
-            let expected = rules.visit(Direct { games: 300 });
+            let expected = direct(&rules, 300);
             for threads in [1, 3] {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
@@ -546,7 +540,8 @@ mod tests {
     }
 
     /// The general loop with two random players plays the very games of `random_playout`,
-    /// which is what lets `simulate` take the fast path for them.
+    /// which is what lets `simulate` take the fast path for them. A visitor, as it checks the
+    /// typed loop itself.
     struct GeneralLoop<'a> {
         roster: &'a Roster,
     }
