@@ -6,7 +6,7 @@
 //! - [`scenario`]: the helpers rule tests open with: positions from lists of squares, moves
 //!   played from notation, move lists as notation ([`scenario_helpers!`]).
 //! - [`properties`]: the property suite every ruleset passes ([`ruleset_properties!`]).
-//! - [`reference`]: the loop that compares each ruleset's move generator with its reference
+//! - [`reference`](mod@reference): the loop that compares each ruleset's move generator with its reference
 //!   generator on at least [`reference::MIN_PAIRS`] decision points.
 //!
 //! Ruleset crates, the facade, `senet-ai` and the benches take it as a dev-dependency, so the
