@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use senet_testkit::conformance::check_state;
 use senet::registry::RulesetVisitor;
 use senet::{Game, Move, Place, Ruleset, Step};
+use senet_testkit::conformance::check_state;
 
 mod common;
 
