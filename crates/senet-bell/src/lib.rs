@@ -31,9 +31,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, OptionValue, Outcome,
-    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
-    SquareSet, TurnState, kernel,
+    BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
+    PositionError, Ruleset, SeatRule, Setup, Side, SquareSet, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -214,17 +213,10 @@ impl Ruleset for Bell {
     const ID: &'static str = "bell";
     const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> FourSidedDie {
         // Be-2: one four-sided die.
@@ -246,10 +238,7 @@ impl Ruleset for Bell {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s BellState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &BellState) -> Phase {
@@ -258,11 +247,6 @@ impl Ruleset for Bell {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut BellState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]

@@ -62,9 +62,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, StandardDevice,
-    Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -372,17 +371,10 @@ impl Ruleset for Cemea {
     const ID: &'static str = "cemea";
     const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> StandardDevice {
         // C-2: four sticks, no marked side counting 6; option die: 1–6.
@@ -415,10 +407,7 @@ impl Ruleset for Cemea {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s CemeaState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &CemeaState) -> Phase {
@@ -441,11 +430,6 @@ impl Ruleset for Cemea {
             });
         }
         state.turn.phase()
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut CemeaState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]

@@ -339,6 +339,24 @@ macro_rules! ruleset_options {
     };
 }
 
+/// Implements [`Ruleset::OPTIONS`](crate::Ruleset::OPTIONS),
+/// [`from_spec`](crate::Ruleset::from_spec) and [`spec`](crate::Ruleset::spec) from the
+/// items [`ruleset_options!`] generated for the ruleset. Call it inside `impl Ruleset`.
+#[macro_export]
+macro_rules! forward_ruleset_options {
+    () => {
+        const OPTIONS: &'static [$crate::OptionInfo] = Self::OPTION_TABLE;
+
+        fn from_spec(spec: &$crate::RulesetSpec) -> Result<Self, $crate::SpecError> {
+            Self::read_options(spec)
+        }
+
+        fn spec(&self) -> $crate::RulesetSpec {
+            self.option_spec()
+        }
+    };
+}
+
 /// Which configurations [`option_specs`] lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coverage {

@@ -29,9 +29,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
-    kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -334,17 +333,10 @@ impl Ruleset for Jequier {
     const ID: &'static str = "jequier";
     const NAME: &'static str = "Jéquier (1930)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         // J-2: four sticks, no marked side counts 6.
@@ -362,10 +354,7 @@ impl Ruleset for Jequier {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s JequierState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &JequierState) -> Phase {
@@ -379,11 +368,6 @@ impl Ruleset for Jequier {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut JequierState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]

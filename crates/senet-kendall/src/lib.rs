@@ -42,9 +42,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, OptionValue, Outcome, PerSide, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, Throw, kernel,
+    BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, PositionError,
+    Ruleset, SeatRule, Setup, Side, Square, SquareSet, Sticks, Throw, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -632,17 +631,10 @@ impl Ruleset for Kendall {
     const ID: &'static str = "kendall";
     const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         // K-2: four sticks, no marked side counts 5.

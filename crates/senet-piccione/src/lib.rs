@@ -609,10 +609,7 @@ impl Ruleset for Piccione {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s PiccioneState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &PiccioneState) -> Phase {
@@ -625,11 +622,6 @@ impl Ruleset for Piccione {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut PiccioneState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     fn generate_moves(&self, state: &PiccioneState, moves: &mut MoveList) {

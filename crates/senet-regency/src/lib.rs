@@ -25,9 +25,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
-    kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -245,17 +244,10 @@ impl Ruleset for Regency {
     const ID: &'static str = "regency";
     const NAME: &'static str = "Regency (\"simple\" Senet)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         // four sticks, no marked side counts 6.
@@ -273,10 +265,7 @@ impl Ruleset for Regency {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s RegencyState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &RegencyState) -> Phase {
@@ -289,11 +278,6 @@ impl Ruleset for Regency {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]
