@@ -80,12 +80,10 @@ impl Sprint {
     }
 }
 
-const FIELDS: &[FieldInfo] = &[FieldInfo {
-    name: "throw",
-    values: "1 to 5",
-    default: "no throw pending: the side to act throws next",
-    doc: "the throw the side to act has made and must now use (H-2)",
-}];
+const FIELDS: &[FieldInfo] = &[FieldInfo::pending_throw(
+    "1 to 5",
+    "the throw the side to act has made and must now use (H-2)",
+)];
 
 impl Ruleset for Sprint {
     type State = TurnState;

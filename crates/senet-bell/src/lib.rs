@@ -186,12 +186,10 @@ const fn captured_field(side: Side) -> &'static str {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (Be-2, Be-4)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4",
+        "the throw the side to act has made and must now use (Be-2, Be-4)",
+    ),
     FieldInfo {
         name: "captured_b",
         values: "0 to 10",

@@ -196,12 +196,10 @@ pub struct BotermansState {
 
 senet_core::deref_to_turn_state!(BotermansState, ());
 
-const FIELD_INFO: &[FieldInfo] = &[FieldInfo {
-    name: "throw",
-    values: "1, 2, 3, 4, 6",
-    default: "no throw pending: the side to act throws next",
-    doc: "the throw the side to act has made and must now use (B-2, B-4)",
-}];
+const FIELD_INFO: &[FieldInfo] = &[FieldInfo::pending_throw(
+    "1, 2, 3, 4, 6",
+    "the throw the side to act has made and must now use (B-2, B-4)",
+)];
 
 impl Ruleset for Botermans {
     type State = BotermansState;

@@ -338,12 +338,10 @@ fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 6 (5 too with the die)",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (C-2, C-4)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 6 (5 too with the die)",
+        "the throw the side to act has made and must now use (C-2, C-4)",
+    ),
     FieldInfo {
         name: "first",
         values: "b, w",

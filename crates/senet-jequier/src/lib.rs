@@ -312,12 +312,10 @@ fn write_unmoved(set: SquareSet) -> String {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 6",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (J-2, J-4)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 6",
+        "the throw the side to act has made and must now use (J-2, J-4)",
+    ),
     FieldInfo {
         name: "unmoved",
         values: "squares, e.g. 2,4,9, or none",

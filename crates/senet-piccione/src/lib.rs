@@ -539,12 +539,10 @@ impl Piccione {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 5",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (P-2)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 5",
+        "the throw the side to act has made and must now use (P-2)",
+    ),
     FieldInfo {
         name: "hand",
         values: "B,W: pieces in hand of Black and of White, e.g. 3,5",

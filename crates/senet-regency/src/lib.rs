@@ -223,12 +223,10 @@ impl RegencyState {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 6",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (R-2, R-6)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 6",
+        "the throw the side to act has made and must now use (R-2, R-6)",
+    ),
     FieldInfo {
         name: "white_opened",
         values: "true, false",
