@@ -50,21 +50,17 @@ const START: BitBoard = BitBoard::alternating(PIECES);
 /// The place code of "off the board" in raw move codes (the virtual square 31).
 const OFF: u8 = 31;
 
-/// Which squares are marked (Be-6): a piece on one cannot be captured, and Be-7 makes a side
-/// leave them first.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum MarkedSquares {
-    /// Bell's five decorated squares 26, 27, 28, 29 and 30 (the default; option value `bell`).
-    #[default]
-    Bell,
-    /// The squares 15, 26, 27, 28 and 29 that Ludii's encoding tests (option value `ludii`).
-    Ludii,
+senet_core::option_value! {
+    /// Which squares are marked (Be-6): a piece on one cannot be captured, and Be-7 makes a side
+    /// leave them first.
+    pub enum MarkedSquares {
+        /// Bell's five decorated squares 26, 27, 28, 29 and 30 (the default; option value `bell`).
+        #[default]
+        Bell = "bell",
+        /// The squares 15, 26, 27, 28 and 29 that Ludii's encoding tests (option value `ludii`).
+        Ludii = "ludii",
+    }
 }
-
-senet_core::option_value!(MarkedSquares {
-    Bell = "bell",
-    Ludii = "ludii"
-});
 
 impl MarkedSquares {
     /// The marked squares as a set.

@@ -110,20 +110,16 @@ pub const fn gives_extra_throw(t: u8) -> bool {
     matches!(t, 1 | 4 | 6)
 }
 
-/// How many pieces each side plays with (option `pieces`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Pieces {
-    /// C-1: seven a side, on 1–14.
-    #[default]
-    Seven,
-    /// Five a side, on 1–10, as in the five-piece copy of the text.
-    Five,
+senet_core::option_value! {
+    /// How many pieces each side plays with (option `pieces`).
+    pub enum Pieces {
+        /// C-1: seven a side, on 1–14.
+        #[default]
+        Seven = "7",
+        /// Five a side, on 1–10, as in the five-piece copy of the text.
+        Five = "5",
+    }
 }
-
-senet_core::option_value!(Pieces {
-    Seven = "7",
-    Five = "5"
-});
 
 impl Pieces {
     /// The number of pieces a side.

@@ -37,9 +37,11 @@ impl OptionValue for bool {
     const SPELLINGS: &'static [&'static str] = &["false", "true"];
 }
 
-/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling,
-/// or declares an integer option type: a newtype over an integer that accepts exactly the
-/// listed numbers, spelt as written.
+/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling;
+/// or declares such an enum (deriving `Clone, Copy, Debug, Default, PartialEq, Eq, Hash`, so
+/// one variant must be `#[default]`) with each variant's spelling after it; or declares an
+/// integer option type: a newtype over an integer that accepts exactly the listed numbers,
+/// spelt as written.
 ///
 /// ```
 /// use senet_core::{OptionValue, option_value};
@@ -48,6 +50,18 @@ impl OptionValue for bool {
 /// option_value!(Timing { Stored = "stored", Immediate = "immediate" });
 /// assert_eq!(Timing::parse("immediate"), Some(Timing::Immediate));
 /// assert_eq!(Timing::Stored.spelling(), "stored");
+///
+/// option_value!(
+///     /// Where pieces start.
+///     pub enum Start {
+///         /// The default.
+///         #[default]
+///         Row = "row",
+///         Column = "column",
+///     }
+/// );
+/// assert_eq!(Start::default().spelling(), "row");
+/// assert_eq!(Start::parse("column"), Some(Start::Column));
 ///
 /// option_value!(
 ///     /// Pieces a side.
@@ -60,6 +74,20 @@ impl OptionValue for bool {
 /// ```
 #[macro_export]
 macro_rules! option_value {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $ty:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $spelling:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        $vis enum $ty {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        $crate::option_value!($ty { $($variant = $spelling),+ });
+    };
     ($ty:ident { $($variant:ident = $spelling:literal),+ $(,)? }) => {
         impl $crate::OptionValue for $ty {
             const VALUES: &'static [$ty] = &[$($ty::$variant),+];

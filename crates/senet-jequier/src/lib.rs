@@ -69,16 +69,17 @@ pub const fn start_squares(side: Side) -> SquareSet {
     }
 }
 
-/// Which squares protect the piece standing on them from attack (J-8, option `safe_squares`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum SafeSquares {
-    /// J-8: 26, 28, 29 and 30 (option value `26_28_29_30`).
-    #[default]
-    Standard,
-    /// Ludii's encoding: 15, 26, 28 and 29 (option value `15_26_28_29`). Ludii's text says
-    /// "26, 28, 29 and 20"; 20 is read as a misprint for 30 by the specification, but the
-    /// encoding itself uses 15.
-    Ludii,
+senet_core::option_value! {
+    /// Which squares protect the piece standing on them from attack (J-8, option `safe_squares`).
+    pub enum SafeSquares {
+        /// J-8: 26, 28, 29 and 30 (option value `26_28_29_30`).
+        #[default]
+        Standard = "26_28_29_30",
+        /// Ludii's encoding: 15, 26, 28 and 29 (option value `15_26_28_29`). Ludii's text says
+        /// "26, 28, 29 and 20"; 20 is read as a misprint for 30 by the specification, but the
+        /// encoding itself uses 15.
+        Ludii = "15_26_28_29",
+    }
 }
 
 impl SafeSquares {
@@ -95,45 +96,32 @@ impl SafeSquares {
     }
 }
 
-senet_core::option_value!(SafeSquares {
-    Standard = "26_28_29_30",
-    Ludii = "15_26_28_29"
-});
-
-/// Which pieces must wait for the square ahead of them to clear (J-5, option `start_rule`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum StartRule {
-    /// J-5 and I-1: a piece that has never left its starting square may not move (forward or
-    /// backward) while the square directly ahead of it is occupied (option value
-    /// `unmoved_pieces`).
-    #[default]
-    UnmovedPieces,
-    /// Ludii's encoding: every piece on 1–10, moved or not, may not move (forward or backward)
-    /// while the square directly ahead of it is occupied (option value `first_row`).
-    FirstRow,
+senet_core::option_value! {
+    /// Which pieces must wait for the square ahead of them to clear (J-5, option `start_rule`).
+    pub enum StartRule {
+        /// J-5 and I-1: a piece that has never left its starting square may not move (forward or
+        /// backward) while the square directly ahead of it is occupied (option value
+        /// `unmoved_pieces`).
+        #[default]
+        UnmovedPieces = "unmoved_pieces",
+        /// Ludii's encoding: every piece on 1–10, moved or not, may not move (forward or backward)
+        /// while the square directly ahead of it is occupied (option value `first_row`).
+        FirstRow = "first_row",
+    }
 }
 
-senet_core::option_value!(StartRule {
-    UnmovedPieces = "unmoved_pieces",
-    FirstRow = "first_row"
-});
-
-/// When a piece may move backward (J-9, option `backward_priority`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum BackwardPriority {
-    /// I-2: only when no piece of the side can move forward by the throw (option value
-    /// `per_player`).
-    #[default]
-    PerPlayer,
-    /// Ludii's encoding: a piece that cannot move forward may move backward even when another
-    /// piece could move forward (option value `per_piece`).
-    PerPiece,
+senet_core::option_value! {
+    /// When a piece may move backward (J-9, option `backward_priority`).
+    pub enum BackwardPriority {
+        /// I-2: only when no piece of the side can move forward by the throw (option value
+        /// `per_player`).
+        #[default]
+        PerPlayer = "per_player",
+        /// Ludii's encoding: a piece that cannot move forward may move backward even when another
+        /// piece could move forward (option value `per_piece`).
+        PerPiece = "per_piece",
+    }
 }
-
-senet_core::option_value!(BackwardPriority {
-    PerPlayer = "per_player",
-    PerPiece = "per_piece"
-});
 
 senet_core::ruleset_options! {
     /// The Jéquier ruleset with its options (J-8, J-5 and I-2 by default).

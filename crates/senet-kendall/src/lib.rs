@@ -133,20 +133,16 @@ const MOVES: [[[Move; 33]; 6]; 2] = {
     table
 };
 
-/// How many pieces each side plays with (option `pieces`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PieceCount {
-    /// K-1: seven pieces on 1–14, opening 14→15.
-    #[default]
-    Seven,
-    /// Five pieces on 1–10, opening 10→11 (Ludii's "Five Pieces").
-    Five,
+senet_core::option_value! {
+    /// How many pieces each side plays with (option `pieces`).
+    pub enum PieceCount {
+        /// K-1: seven pieces on 1–14, opening 14→15.
+        #[default]
+        Seven = "7",
+        /// Five pieces on 1–10, opening 10→11 (Ludii's "Five Pieces").
+        Five = "5",
+    }
 }
-
-senet_core::option_value!(PieceCount {
-    Seven = "7",
-    Five = "5"
-});
 
 impl PieceCount {
     /// The number of pieces per side.
@@ -158,20 +154,16 @@ impl PieceCount {
     }
 }
 
-/// When throws are used (option `throw_timing`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ThrowTiming {
-    /// K-4: the turn's throws are collected first, then spent one at a time in any order.
-    #[default]
-    Stored,
-    /// Each throw is used at once for one move before the next throw (Ludii's encoding).
-    Immediate,
+senet_core::option_value! {
+    /// When throws are used (option `throw_timing`).
+    pub enum ThrowTiming {
+        /// K-4: the turn's throws are collected first, then spent one at a time in any order.
+        #[default]
+        Stored = "stored",
+        /// Each throw is used at once for one move before the next throw (Ludii's encoding).
+        Immediate = "immediate",
+    }
 }
-
-senet_core::option_value!(ThrowTiming {
-    Stored = "stored",
-    Immediate = "immediate"
-});
 
 impl ThrowTiming {
     /// The option value naming this timing.
