@@ -191,9 +191,7 @@ impl Ruleset for Sprint {
             }
             board.set_off(side, PIECES - on_board);
         }
-        let state = TurnState::read_setup(setup, board, 5)?;
-        self.validate(&state)?;
-        Ok(state)
+        self.validated(TurnState::read_setup(setup, board, 5)?)
     }
 }
 

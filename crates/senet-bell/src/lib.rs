@@ -373,11 +373,9 @@ impl Ruleset for Bell {
             // Pieces neither on the board nor captured were borne off (the notation's default).
             board.set_off(side, PIECES - on_board - lost);
         }
-        let state = BellState {
+        self.validated(BellState {
             turn: TurnState::read_setup(setup, board, 4)?.with_extra(captured),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

@@ -362,11 +362,9 @@ impl Ruleset for Botermans {
     fn read_setup(&self, setup: &Setup) -> Result<BotermansState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
         let board = setup.board_with_rest_off(PIECES)?;
-        let state = BotermansState {
+        self.validated(BotermansState {
             turn: TurnState::read_setup(setup, board, 6)?,
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

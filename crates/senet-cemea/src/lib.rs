@@ -628,11 +628,9 @@ impl Ruleset for Cemea {
             read_turns(setup, TURN_FIELDS[Side::Black])?,
             read_turns(setup, TURN_FIELDS[Side::White])?,
         );
-        let state = CemeaState {
+        self.validated(CemeaState {
             turn: turn.with_extra(CemeaFinish { first, turns }),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

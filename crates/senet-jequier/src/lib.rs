@@ -472,11 +472,9 @@ impl Ruleset for Jequier {
             Some(value) => parse_unmoved(value)?,
             None => Jequier::default_unmoved(&board),
         };
-        let state = JequierState {
+        self.validated(JequierState {
             turn: TurnState::read_setup(setup, board, 6)?.with_extra(unmoved),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

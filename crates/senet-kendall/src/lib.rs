@@ -759,7 +759,7 @@ impl Ruleset for Kendall {
                 .number_field(must_move_field(side), 1, 30)?
                 .unwrap_or(0);
         }
-        let state = KendallState {
+        self.validated(KendallState {
             board,
             stored,
             to_move: setup.to_move,
@@ -767,9 +767,7 @@ impl Ruleset for Kendall {
             must_move,
             white_started: setup.choice_field("white_started", &["true", "false"])?
                 != Some("false"),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

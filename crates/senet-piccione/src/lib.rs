@@ -866,11 +866,9 @@ impl Ruleset for Piccione {
             entered_must_move: setup.choice_field("entered_must_move", &["true", "false"])?
                 == Some("true"),
         };
-        let state = PiccioneState {
+        self.validated(PiccioneState {
             turn: turn.with_extra(extra),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

@@ -426,11 +426,9 @@ impl Ruleset for Regency {
         let board = setup.board_with_rest_off(PIECES)?;
         let turn = TurnState::read_setup(setup, board, 6)?;
         let white_opened = setup.choice_field("white_opened", &["true", "false"])? != Some("false");
-        let state = RegencyState {
+        self.validated(RegencyState {
             turn: turn.with_extra(white_opened),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 
