@@ -32,9 +32,9 @@ use senet::ai::{Budget, Expectiminimax, Greedy, Mcts, Player, RandomPlayer};
 use senet::perft::Perft;
 use senet::stats::SimulationSummary;
 use senet::{
-    BitBoard, Board, FieldInfo, Game, Move, MoveList, OptionInfo, Outcome, PerSide, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, SquareSet, Sticks,
-    ThrowingDevice, TurnState, kernel, option_combinations, random_playout, ruleset_options,
+    BitBoard, Board, FieldInfo, Game, Move, MoveList, Outcome, PerSide, Phase, PositionError,
+    Ruleset, SeatRule, Setup, Side, SquareSet, Sticks, ThrowingDevice, TurnState, kernel,
+    option_combinations, random_playout, ruleset_options,
 };
 use senet_testkit::conformance::arbitrary_action;
 use senet_testkit::properties::{self, Suite};
@@ -80,12 +80,10 @@ impl Sprint {
     }
 }
 
-const FIELDS: &[FieldInfo] = &[FieldInfo {
-    name: "throw",
-    values: "1 to 5",
-    default: "no throw pending: the side to act throws next",
-    doc: "the throw the side to act has made and must now use (H-2)",
-}];
+const FIELDS: &[FieldInfo] = &[FieldInfo::pending_throw(
+    "1 to 5",
+    "the throw the side to act has made and must now use (H-2)",
+)];
 
 impl Ruleset for Sprint {
     type State = TurnState;
@@ -94,17 +92,10 @@ impl Ruleset for Sprint {
     const ID: &'static str = "sprint";
     const NAME: &'static str = "Sprint (house rules)";
     const RULES_REVISION: u32 = 1;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELDS;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         Sticks::ZERO_IS_FIVE
@@ -118,19 +109,13 @@ impl Ruleset for Sprint {
         TurnState::new(BitBoard::alternating(PIECES), Side::Black, ())
     }
 
-    fn board<'s>(&self, state: &'s TurnState) -> &'s BitBoard {
-        &state.board
-    }
+    senet::forward_to_turn_state!();
 
     fn phase(&self, state: &TurnState) -> Phase {
         match Sprint::outcome(&state.board) {
             Some(outcome) => Phase::Over(outcome),
             None => state.phase(),
         }
-    }
-
-    fn throw_unchecked(&self, state: &mut TurnState, value: u8) {
-        state.throw_unchecked(value);
     }
 
     fn generate_moves(&self, state: &TurnState, moves: &mut MoveList) {
@@ -206,9 +191,7 @@ impl Ruleset for Sprint {
             }
             board.set_off(side, PIECES - on_board);
         }
-        let state = TurnState::read_setup(setup, board, 5)?;
-        self.validate(&state)?;
-        Ok(state)
+        self.validated(TurnState::read_setup(setup, board, 5)?)
     }
 }
 

@@ -31,9 +31,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionInfo, OptionValue, Outcome,
-    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
-    SquareSet, TurnState, kernel,
+    BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
+    PositionError, Ruleset, SeatRule, Setup, Side, SquareSet, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -51,21 +50,17 @@ const START: BitBoard = BitBoard::alternating(PIECES);
 /// The place code of "off the board" in raw move codes (the virtual square 31).
 const OFF: u8 = 31;
 
-/// Which squares are marked (Be-6): a piece on one cannot be captured, and Be-7 makes a side
-/// leave them first.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum MarkedSquares {
-    /// Bell's five decorated squares 26, 27, 28, 29 and 30 (the default; option value `bell`).
-    #[default]
-    Bell,
-    /// The squares 15, 26, 27, 28 and 29 that Ludii's encoding tests (option value `ludii`).
-    Ludii,
+senet_core::option_value! {
+    /// Which squares are marked (Be-6): a piece on one cannot be captured, and Be-7 makes a side
+    /// leave them first.
+    pub enum MarkedSquares {
+        /// Bell's five decorated squares 26, 27, 28, 29 and 30 (the default; option value `bell`).
+        #[default]
+        Bell = "bell",
+        /// The squares 15, 26, 27, 28 and 29 that Ludii's encoding tests (option value `ludii`).
+        Ludii = "ludii",
+    }
 }
-
-senet_core::option_value!(MarkedSquares {
-    Bell = "bell",
-    Ludii = "ludii"
-});
 
 impl MarkedSquares {
     /// The marked squares as a set.
@@ -187,12 +182,10 @@ const fn captured_field(side: Side) -> &'static str {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (Be-2, Be-4)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4",
+        "the throw the side to act has made and must now use (Be-2, Be-4)",
+    ),
     FieldInfo {
         name: "captured_b",
         values: "0 to 10",
@@ -214,17 +207,10 @@ impl Ruleset for Bell {
     const ID: &'static str = "bell";
     const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> FourSidedDie {
         // Be-2: one four-sided die.
@@ -246,10 +232,7 @@ impl Ruleset for Bell {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s BellState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &BellState) -> Phase {
@@ -258,11 +241,6 @@ impl Ruleset for Bell {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut BellState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -395,11 +373,9 @@ impl Ruleset for Bell {
             // Pieces neither on the board nor captured were borne off (the notation's default).
             board.set_off(side, PIECES - on_board - lost);
         }
-        let state = BellState {
+        self.validated(BellState {
             turn: TurnState::read_setup(setup, board, 4)?.with_extra(captured),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

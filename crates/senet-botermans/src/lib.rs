@@ -35,9 +35,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
-    kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -197,12 +196,10 @@ pub struct BotermansState {
 
 senet_core::deref_to_turn_state!(BotermansState, ());
 
-const FIELD_INFO: &[FieldInfo] = &[FieldInfo {
-    name: "throw",
-    values: "1, 2, 3, 4, 6",
-    default: "no throw pending: the side to act throws next",
-    doc: "the throw the side to act has made and must now use (B-2, B-4)",
-}];
+const FIELD_INFO: &[FieldInfo] = &[FieldInfo::pending_throw(
+    "1, 2, 3, 4, 6",
+    "the throw the side to act has made and must now use (B-2, B-4)",
+)];
 
 impl Ruleset for Botermans {
     type State = BotermansState;
@@ -211,17 +208,10 @@ impl Ruleset for Botermans {
     const ID: &'static str = "botermans";
     const NAME: &'static str = "Botermans (The Book of Games)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         // B-2: four sticks, no marked side counts 6.
@@ -239,10 +229,7 @@ impl Ruleset for Botermans {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s BotermansState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &BotermansState) -> Phase {
@@ -257,11 +244,6 @@ impl Ruleset for Botermans {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut BotermansState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -380,11 +362,9 @@ impl Ruleset for Botermans {
     fn read_setup(&self, setup: &Setup) -> Result<BotermansState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
         let board = setup.board_with_rest_off(PIECES)?;
-        let state = BotermansState {
+        self.validated(BotermansState {
             turn: TurnState::read_setup(setup, board, 6)?,
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

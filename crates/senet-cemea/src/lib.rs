@@ -62,9 +62,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, StandardDevice,
-    Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -111,20 +110,16 @@ pub const fn gives_extra_throw(t: u8) -> bool {
     matches!(t, 1 | 4 | 6)
 }
 
-/// How many pieces each side plays with (option `pieces`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Pieces {
-    /// C-1: seven a side, on 1–14.
-    #[default]
-    Seven,
-    /// Five a side, on 1–10, as in the five-piece copy of the text.
-    Five,
+senet_core::option_value! {
+    /// How many pieces each side plays with (option `pieces`).
+    pub enum Pieces {
+        /// C-1: seven a side, on 1–14.
+        #[default]
+        Seven = "7",
+        /// Five a side, on 1–10, as in the five-piece copy of the text.
+        Five = "5",
+    }
 }
-
-senet_core::option_value!(Pieces {
-    Seven = "7",
-    Five = "5"
-});
 
 impl Pieces {
     /// The number of pieces a side.
@@ -339,12 +334,10 @@ fn read_turns(setup: &Setup, name: &str) -> Result<u16, PositionError> {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 6 (5 too with the die)",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (C-2, C-4)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 6 (5 too with the die)",
+        "the throw the side to act has made and must now use (C-2, C-4)",
+    ),
     FieldInfo {
         name: "first",
         values: "b, w",
@@ -372,17 +365,10 @@ impl Ruleset for Cemea {
     const ID: &'static str = "cemea";
     const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> StandardDevice {
         // C-2: four sticks, no marked side counting 6; option die: 1–6.
@@ -415,10 +401,7 @@ impl Ruleset for Cemea {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s CemeaState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &CemeaState) -> Phase {
@@ -441,11 +424,6 @@ impl Ruleset for Cemea {
             });
         }
         state.turn.phase()
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut CemeaState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -650,11 +628,9 @@ impl Ruleset for Cemea {
             read_turns(setup, TURN_FIELDS[Side::Black])?,
             read_turns(setup, TURN_FIELDS[Side::White])?,
         );
-        let state = CemeaState {
+        self.validated(CemeaState {
             turn: turn.with_extra(CemeaFinish { first, turns }),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

@@ -37,9 +37,11 @@ impl OptionValue for bool {
     const SPELLINGS: &'static [&'static str] = &["false", "true"];
 }
 
-/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling,
-/// or declares an integer option type: a newtype over an integer that accepts exactly the
-/// listed numbers, spelt as written.
+/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling;
+/// or declares such an enum (deriving `Clone, Copy, Debug, Default, PartialEq, Eq, Hash`, so
+/// one variant must be `#[default]`) with each variant's spelling after it; or declares an
+/// integer option type: a newtype over an integer that accepts exactly the listed numbers,
+/// spelt as written.
 ///
 /// ```
 /// use senet_core::{OptionValue, option_value};
@@ -48,6 +50,18 @@ impl OptionValue for bool {
 /// option_value!(Timing { Stored = "stored", Immediate = "immediate" });
 /// assert_eq!(Timing::parse("immediate"), Some(Timing::Immediate));
 /// assert_eq!(Timing::Stored.spelling(), "stored");
+///
+/// option_value!(
+///     /// Where pieces start.
+///     pub enum Start {
+///         /// The default.
+///         #[default]
+///         Row = "row",
+///         Column = "column",
+///     }
+/// );
+/// assert_eq!(Start::default().spelling(), "row");
+/// assert_eq!(Start::parse("column"), Some(Start::Column));
 ///
 /// option_value!(
 ///     /// Pieces a side.
@@ -60,6 +74,20 @@ impl OptionValue for bool {
 /// ```
 #[macro_export]
 macro_rules! option_value {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $ty:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $spelling:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        $vis enum $ty {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        $crate::option_value!($ty { $($variant = $spelling),+ });
+    };
     ($ty:ident { $($variant:ident = $spelling:literal),+ $(,)? }) => {
         impl $crate::OptionValue for $ty {
             const VALUES: &'static [$ty] = &[$($ty::$variant),+];
@@ -335,6 +363,24 @@ macro_rules! ruleset_options {
                     ),)*],
                 )
             }
+        }
+    };
+}
+
+/// Implements [`Ruleset::OPTIONS`](crate::Ruleset::OPTIONS),
+/// [`from_spec`](crate::Ruleset::from_spec) and [`spec`](crate::Ruleset::spec) from the
+/// items [`ruleset_options!`] generated for the ruleset. Call it inside `impl Ruleset`.
+#[macro_export]
+macro_rules! forward_ruleset_options {
+    () => {
+        const OPTIONS: &'static [$crate::OptionInfo] = Self::OPTION_TABLE;
+
+        fn from_spec(spec: &$crate::RulesetSpec) -> Result<Self, $crate::SpecError> {
+            Self::read_options(spec)
+        }
+
+        fn spec(&self) -> $crate::RulesetSpec {
+            self.option_spec()
         }
     };
 }

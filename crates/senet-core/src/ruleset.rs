@@ -164,6 +164,13 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     /// Reads a state from the position notation, filling in defaults, and validates it.
     fn read_setup(&self, setup: &Setup) -> Result<Self::State, PositionError>;
 
+    /// `state`, once it passes [`validate`](Ruleset::validate): how
+    /// [`read_setup`](Ruleset::read_setup) ends.
+    fn validated(&self, state: Self::State) -> Result<Self::State, PositionError> {
+        self.validate(&state)?;
+        Ok(state)
+    }
+
     /// Whether `mv` is legal in `state` (false outside [`Phase::Move`]).
     fn is_legal(&self, state: &Self::State, mv: Move) -> bool {
         let mut moves = MoveList::new();

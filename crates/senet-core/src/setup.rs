@@ -33,6 +33,27 @@ pub struct FieldInfo {
     pub doc: &'static str,
 }
 
+impl FieldInfo {
+    /// The `throw` field that [`TurnState::to_setup`](crate::TurnState::to_setup) writes:
+    /// `values` lists the throws in words, `doc` says what the field records and under which
+    /// rules.
+    ///
+    /// ```
+    /// use senet_core::FieldInfo;
+    /// let throw = FieldInfo::pending_throw("1 to 5", "the throw to use (X-2)");
+    /// assert_eq!(throw.name, "throw");
+    /// assert_eq!(throw.default, "no throw pending: the side to act throws next");
+    /// ```
+    pub const fn pending_throw(values: &'static str, doc: &'static str) -> FieldInfo {
+        FieldInfo {
+            name: "throw",
+            values,
+            default: "no throw pending: the side to act throws next",
+            doc,
+        }
+    }
+}
+
 /// A position as written, not yet checked against a ruleset (compare a validated state of a
 /// [`Ruleset`](crate::Ruleset)).
 ///

@@ -140,6 +140,25 @@ macro_rules! deref_to_turn_state {
     };
 }
 
+/// Implements [`Ruleset::board`](crate::Ruleset::board) and
+/// [`Ruleset::throw_unchecked`](crate::Ruleset::throw_unchecked) for a ruleset whose state
+/// keeps its board and pending throw in a [`TurnState`]: the state itself, or its field
+/// named by the argument (`forward_to_turn_state!(turn)`). Call it inside `impl Ruleset`.
+#[macro_export]
+macro_rules! forward_to_turn_state {
+    ($($field:ident)?) => {
+        #[inline]
+        fn board<'s>(&self, state: &'s Self::State) -> &'s $crate::BitBoard {
+            &state $(.$field)? .board
+        }
+
+        #[inline]
+        fn throw_unchecked(&self, state: &mut Self::State, value: u8) {
+            state $(.$field)? .throw_unchecked(value);
+        }
+    };
+}
+
 impl TurnState {
     /// The side and the pending throw (1 to `max_throw`) of `setup` on `board`, which the
     /// ruleset has read from it; the ruleset adds its own fields with

@@ -29,9 +29,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
-    kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -70,16 +69,17 @@ pub const fn start_squares(side: Side) -> SquareSet {
     }
 }
 
-/// Which squares protect the piece standing on them from attack (J-8, option `safe_squares`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum SafeSquares {
-    /// J-8: 26, 28, 29 and 30 (option value `26_28_29_30`).
-    #[default]
-    Standard,
-    /// Ludii's encoding: 15, 26, 28 and 29 (option value `15_26_28_29`). Ludii's text says
-    /// "26, 28, 29 and 20"; 20 is read as a misprint for 30 by the specification, but the
-    /// encoding itself uses 15.
-    Ludii,
+senet_core::option_value! {
+    /// Which squares protect the piece standing on them from attack (J-8, option `safe_squares`).
+    pub enum SafeSquares {
+        /// J-8: 26, 28, 29 and 30 (option value `26_28_29_30`).
+        #[default]
+        Standard = "26_28_29_30",
+        /// Ludii's encoding: 15, 26, 28 and 29 (option value `15_26_28_29`). Ludii's text says
+        /// "26, 28, 29 and 20"; 20 is read as a misprint for 30 by the specification, but the
+        /// encoding itself uses 15.
+        Ludii = "15_26_28_29",
+    }
 }
 
 impl SafeSquares {
@@ -96,45 +96,32 @@ impl SafeSquares {
     }
 }
 
-senet_core::option_value!(SafeSquares {
-    Standard = "26_28_29_30",
-    Ludii = "15_26_28_29"
-});
-
-/// Which pieces must wait for the square ahead of them to clear (J-5, option `start_rule`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum StartRule {
-    /// J-5 and I-1: a piece that has never left its starting square may not move (forward or
-    /// backward) while the square directly ahead of it is occupied (option value
-    /// `unmoved_pieces`).
-    #[default]
-    UnmovedPieces,
-    /// Ludii's encoding: every piece on 1–10, moved or not, may not move (forward or backward)
-    /// while the square directly ahead of it is occupied (option value `first_row`).
-    FirstRow,
+senet_core::option_value! {
+    /// Which pieces must wait for the square ahead of them to clear (J-5, option `start_rule`).
+    pub enum StartRule {
+        /// J-5 and I-1: a piece that has never left its starting square may not move (forward or
+        /// backward) while the square directly ahead of it is occupied (option value
+        /// `unmoved_pieces`).
+        #[default]
+        UnmovedPieces = "unmoved_pieces",
+        /// Ludii's encoding: every piece on 1–10, moved or not, may not move (forward or backward)
+        /// while the square directly ahead of it is occupied (option value `first_row`).
+        FirstRow = "first_row",
+    }
 }
 
-senet_core::option_value!(StartRule {
-    UnmovedPieces = "unmoved_pieces",
-    FirstRow = "first_row"
-});
-
-/// When a piece may move backward (J-9, option `backward_priority`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum BackwardPriority {
-    /// I-2: only when no piece of the side can move forward by the throw (option value
-    /// `per_player`).
-    #[default]
-    PerPlayer,
-    /// Ludii's encoding: a piece that cannot move forward may move backward even when another
-    /// piece could move forward (option value `per_piece`).
-    PerPiece,
+senet_core::option_value! {
+    /// When a piece may move backward (J-9, option `backward_priority`).
+    pub enum BackwardPriority {
+        /// I-2: only when no piece of the side can move forward by the throw (option value
+        /// `per_player`).
+        #[default]
+        PerPlayer = "per_player",
+        /// Ludii's encoding: a piece that cannot move forward may move backward even when another
+        /// piece could move forward (option value `per_piece`).
+        PerPiece = "per_piece",
+    }
 }
-
-senet_core::option_value!(BackwardPriority {
-    PerPlayer = "per_player",
-    PerPiece = "per_piece"
-});
 
 senet_core::ruleset_options! {
     /// The Jéquier ruleset with its options (J-8, J-5 and I-2 by default).
@@ -313,12 +300,10 @@ fn write_unmoved(set: SquareSet) -> String {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 6",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (J-2, J-4)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 6",
+        "the throw the side to act has made and must now use (J-2, J-4)",
+    ),
     FieldInfo {
         name: "unmoved",
         values: "squares, e.g. 2,4,9, or none",
@@ -334,17 +319,10 @@ impl Ruleset for Jequier {
     const ID: &'static str = "jequier";
     const NAME: &'static str = "Jéquier (1930)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         // J-2: four sticks, no marked side counts 6.
@@ -362,10 +340,7 @@ impl Ruleset for Jequier {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s JequierState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &JequierState) -> Phase {
@@ -379,11 +354,6 @@ impl Ruleset for Jequier {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut JequierState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -502,11 +472,9 @@ impl Ruleset for Jequier {
             Some(value) => parse_unmoved(value)?,
             None => Jequier::default_unmoved(&board),
         };
-        let state = JequierState {
+        self.validated(JequierState {
             turn: TurnState::read_setup(setup, board, 6)?.with_extra(unmoved),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

@@ -42,10 +42,14 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, OptionValue, Outcome, PerSide, Phase,
-    PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet,
-    Sticks, Throw, kernel,
+    BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, PositionError,
+    Ruleset, SeatRule, Setup, Side, Square, SquareSet, Sticks, Throw, kernel,
 };
+
+mod state;
+
+pub use state::KendallState;
+use state::{FIELD_INFO, StoredThrows, bad_field, must_move_field};
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
 /// whenever a seeded game can come out differently, and note why here:
@@ -129,20 +133,16 @@ const MOVES: [[[Move; 33]; 6]; 2] = {
     table
 };
 
-/// How many pieces each side plays with (option `pieces`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PieceCount {
-    /// K-1: seven pieces on 1–14, opening 14→15.
-    #[default]
-    Seven,
-    /// Five pieces on 1–10, opening 10→11 (Ludii's "Five Pieces").
-    Five,
+senet_core::option_value! {
+    /// How many pieces each side plays with (option `pieces`).
+    pub enum PieceCount {
+        /// K-1: seven pieces on 1–14, opening 14→15.
+        #[default]
+        Seven = "7",
+        /// Five pieces on 1–10, opening 10→11 (Ludii's "Five Pieces").
+        Five = "5",
+    }
 }
-
-senet_core::option_value!(PieceCount {
-    Seven = "7",
-    Five = "5"
-});
 
 impl PieceCount {
     /// The number of pieces per side.
@@ -154,20 +154,16 @@ impl PieceCount {
     }
 }
 
-/// When throws are used (option `throw_timing`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ThrowTiming {
-    /// K-4: the turn's throws are collected first, then spent one at a time in any order.
-    #[default]
-    Stored,
-    /// Each throw is used at once for one move before the next throw (Ludii's encoding).
-    Immediate,
+senet_core::option_value! {
+    /// When throws are used (option `throw_timing`).
+    pub enum ThrowTiming {
+        /// K-4: the turn's throws are collected first, then spent one at a time in any order.
+        #[default]
+        Stored = "stored",
+        /// Each throw is used at once for one move before the next throw (Ludii's encoding).
+        Immediate = "immediate",
+    }
 }
-
-senet_core::option_value!(ThrowTiming {
-    Stored = "stored",
-    Immediate = "immediate"
-});
 
 impl ThrowTiming {
     /// The option value naming this timing.
@@ -421,210 +417,6 @@ impl Reach {
     }
 }
 
-/// The stored throws of the side to act: six bits per value (bits `6(v − 1)` up count the
-/// throws of value `v`; a turn holds at most [`MAX_STORED_THROWS`] < 64). One 32-bit word
-/// rather than five bytes, so that every read and write is a single access: a CPU cannot
-/// forward a one-byte write to a wider read of the same bytes and stalls until the write has
-/// reached the cache, which a throw followed at once by move generation would hit each time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-struct StoredThrows(u32);
-
-/// Bits per value in [`StoredThrows`].
-const LANE_BITS: u32 = 6;
-/// One lane of [`StoredThrows`].
-const LANE: u32 = (1 << LANE_BITS) - 1;
-
-impl StoredThrows {
-    const NONE: StoredThrows = StoredThrows(0);
-
-    /// The lowest bit of the lane of `value` (1..=5; other values are never stored).
-    #[inline]
-    const fn unit(value: u8) -> u32 {
-        match value {
-            1..=5 => 1 << (LANE_BITS * (value as u32 - 1)),
-            _ => 0,
-        }
-    }
-
-    /// How many throws of `value` are stored (0 for values other than 1..=5).
-    #[inline]
-    const fn count(self, value: u8) -> u8 {
-        match value {
-            1..=5 => ((self.0 >> (LANE_BITS * (value as u32 - 1))) & LANE) as u8,
-            _ => 0,
-        }
-    }
-
-    /// Stores one more throw of `value`; the caller keeps the total within
-    /// [`MAX_STORED_THROWS`], so no lane overflows.
-    #[inline]
-    fn add(&mut self, value: u8) {
-        self.0 += StoredThrows::unit(value);
-    }
-
-    /// Exactly one throw of `value`, whatever else was stored of it before.
-    #[inline]
-    fn set_one(&mut self, value: u8) {
-        let unit = StoredThrows::unit(value);
-        self.0 = (self.0 & !(unit * LANE)) | unit;
-    }
-
-    /// Spends one throw of `value`, if one is stored.
-    #[inline]
-    fn spend(&mut self, value: u8) {
-        if self.count(value) != 0 {
-            self.0 -= StoredThrows::unit(value);
-        }
-    }
-
-    #[inline]
-    const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The number of stored throws.
-    #[inline]
-    const fn total(self) -> u32 {
-        let mut total = 0;
-        let mut rest = self.0;
-        while rest != 0 {
-            total += rest & LANE;
-            rest >>= LANE_BITS;
-        }
-        total
-    }
-
-    /// The distinct stored values as bits 1..=5.
-    #[inline]
-    const fn present(self) -> u8 {
-        // Bit 5 of each lane is set where the lane is non-zero (the low five bits plus 31
-        // carry into it, and no lane reaches 64, so nothing carries between lanes). One
-        // multiply then gathers bit 6i + 5 into bit 33 + i: the factor has bits 28 − 5j, and
-        // the partial products 6i + 33 − 5j are all distinct, so nothing carries into 33..=37.
-        const LOW5: u32 = 0b011111_011111_011111_011111_011111;
-        const HIGH: u32 = 0b100000_100000_100000_100000_100000;
-        const GATHER: u64 = 1 << 28 | 1 << 23 | 1 << 18 | 1 << 13 | 1 << 8;
-        let nonzero = ((((self.0 & LOW5) + LOW5) | self.0) & HIGH) as u64;
-        ((((nonzero * GATHER) >> 33) & 0x1F) as u8) << 1
-    }
-}
-
-/// A Kendall position: the board, the side to act, its stored throws, whether it is still
-/// throwing, the piece each side must move next (K-15), and whether White has thrown its
-/// starting 1 (option `starting_throw`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KendallState {
-    board: BitBoard,
-    /// The stored throws (K-4).
-    stored: StoredThrows,
-    to_move: Side,
-    /// Whether the side to act throws next (its throwing is not over).
-    throwing: bool,
-    /// K-15: per side, the square of the piece that must move on its next decision (0: none).
-    must_move: PerSide<u8>,
-    /// Option `starting_throw`: whether White (the odd set) has thrown its 1. Black's deciding
-    /// 1 of K-3 is its starting throw.
-    white_started: bool,
-}
-
-impl KendallState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// How many stored throws of `value` (1..=5) the side to act holds.
-    pub fn stored(&self, value: u8) -> u8 {
-        self.stored.count(value)
-    }
-
-    /// The stored throws in ascending order, e.g. `[1, 1, 4, 2]` sorted as `[1, 1, 2, 4]`.
-    pub fn stored_throws(&self) -> impl Iterator<Item = u8> + '_ {
-        (1..=5u8).flat_map(move |v| core::iter::repeat_n(v, usize::from(self.stored(v))))
-    }
-
-    /// The number of stored throws.
-    pub fn stored_count(&self) -> u8 {
-        self.stored.total().min(255) as u8
-    }
-
-    /// Whether the side to act is still throwing.
-    pub fn is_throwing(&self) -> bool {
-        self.throwing
-    }
-
-    /// K-15: the piece `side` must move on its next decision, if any.
-    pub fn must_move(&self, side: Side) -> Option<Square> {
-        Square::checked(self.must_move[side])
-    }
-
-    /// Option `starting_throw`: whether White has thrown its starting 1 (always true when the
-    /// option is off).
-    pub fn white_started(&self) -> bool {
-        self.white_started
-    }
-
-    /// The distinct stored values as bits 1..=5.
-    #[inline]
-    fn present(&self) -> u8 {
-        self.stored.present()
-    }
-}
-
-/// The position field holding `side`'s K-15 piece.
-const fn must_move_field(side: Side) -> &'static str {
-    match side {
-        Side::Black => "must_move_b",
-        Side::White => "must_move_w",
-    }
-}
-
-fn bad_field(name: &str, value: impl ToString, reason: &str) -> PositionError {
-    PositionError::BadField {
-        name: name.to_string(),
-        value: value.to_string(),
-        reason: reason.to_string(),
-    }
-}
-
-const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throws",
-        values: "digits 1-5, ascending, e.g. 1145",
-        default: "none",
-        doc: "the stored throws of the side to act (K-4)",
-    },
-    FieldInfo {
-        name: "phase",
-        values: "throw, move",
-        default: "move when throws are held, else throw",
-        doc: "whether the side to act is still throwing (K-4)",
-    },
-    FieldInfo {
-        name: "must_move_b",
-        values: "a square",
-        default: "none",
-        doc: "K-15: the square of the piece Black must move on its next decision",
-    },
-    FieldInfo {
-        name: "must_move_w",
-        values: "a square",
-        default: "none",
-        doc: "K-15: the square of the piece White must move on its next decision",
-    },
-    FieldInfo {
-        name: "white_started",
-        values: "true, false",
-        default: "true",
-        doc: "option starting_throw: whether White has thrown its first 1",
-    },
-];
-
 impl Ruleset for Kendall {
     type State = KendallState;
     type Device = Sticks;
@@ -632,17 +424,10 @@ impl Ruleset for Kendall {
     const ID: &'static str = "kendall";
     const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         // K-2: four sticks, no marked side counts 5.
@@ -974,7 +759,7 @@ impl Ruleset for Kendall {
                 .number_field(must_move_field(side), 1, 30)?
                 .unwrap_or(0);
         }
-        let state = KendallState {
+        self.validated(KendallState {
             board,
             stored,
             to_move: setup.to_move,
@@ -982,9 +767,7 @@ impl Ruleset for Kendall {
             must_move,
             white_started: setup.choice_field("white_started", &["true", "false"])?
                 != Some("false"),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

@@ -539,12 +539,10 @@ impl Piccione {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 5",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (P-2)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 5",
+        "the throw the side to act has made and must now use (P-2)",
+    ),
     FieldInfo {
         name: "hand",
         values: "B,W: pieces in hand of Black and of White, e.g. 3,5",
@@ -609,10 +607,7 @@ impl Ruleset for Piccione {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s PiccioneState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &PiccioneState) -> Phase {
@@ -625,11 +620,6 @@ impl Ruleset for Piccione {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut PiccioneState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     fn generate_moves(&self, state: &PiccioneState, moves: &mut MoveList) {
@@ -876,11 +866,9 @@ impl Ruleset for Piccione {
             entered_must_move: setup.choice_field("entered_must_move", &["true", "false"])?
                 == Some("true"),
         };
-        let state = PiccioneState {
+        self.validated(PiccioneState {
             turn: turn.with_extra(extra),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 

@@ -25,9 +25,8 @@
 #![deny(missing_docs)]
 
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionInfo, Outcome, PerSide, Phase, PositionError,
-    Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState,
-    kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -224,12 +223,10 @@ impl RegencyState {
 }
 
 const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo {
-        name: "throw",
-        values: "1, 2, 3, 4, 6",
-        default: "no throw pending: the side to act throws next",
-        doc: "the throw the side to act has made and must now use (R-2, R-6)",
-    },
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 6",
+        "the throw the side to act has made and must now use (R-2, R-6)",
+    ),
     FieldInfo {
         name: "white_opened",
         values: "true, false",
@@ -245,17 +242,10 @@ impl Ruleset for Regency {
     const ID: &'static str = "regency";
     const NAME: &'static str = "Regency (\"simple\" Senet)";
     const RULES_REVISION: u32 = RULES_REVISION;
-    const OPTIONS: &'static [OptionInfo] = Self::OPTION_TABLE;
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
 
-    fn from_spec(spec: &RulesetSpec) -> Result<Self, SpecError> {
-        Self::read_options(spec)
-    }
-
-    fn spec(&self) -> RulesetSpec {
-        self.option_spec()
-    }
+    senet_core::forward_ruleset_options!();
 
     fn device(&self) -> Sticks {
         // four sticks, no marked side counts 6.
@@ -273,10 +263,7 @@ impl Ruleset for Regency {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s RegencyState) -> &'s BitBoard {
-        &state.board
-    }
+    senet_core::forward_to_turn_state!(turn);
 
     #[inline]
     fn phase(&self, state: &RegencyState) -> Phase {
@@ -289,11 +276,6 @@ impl Ruleset for Regency {
         } else {
             state.turn.phase()
         }
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
-        state.turn.throw_unchecked(value);
     }
 
     #[inline]
@@ -444,11 +426,9 @@ impl Ruleset for Regency {
         let board = setup.board_with_rest_off(PIECES)?;
         let turn = TurnState::read_setup(setup, board, 6)?;
         let white_opened = setup.choice_field("white_opened", &["true", "false"])? != Some("false");
-        let state = RegencyState {
+        self.validated(RegencyState {
             turn: turn.with_extra(white_opened),
-        };
-        self.validate(&state)?;
-        Ok(state)
+        })
     }
 }
 
