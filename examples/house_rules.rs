@@ -176,21 +176,8 @@ impl Ruleset for Sprint {
 
     fn read_setup(&self, setup: &Setup) -> Result<TurnState, PositionError> {
         setup.check_fields(Self::FIELD_INFO)?;
-        let black = setup.board.pieces_of(Side::Black);
-        let white = setup.board.pieces_of(Side::White);
-        let mut board = BitBoard::from_pieces(black, white)?;
-        for side in Side::BOTH {
-            // Pieces not on the board have been borne off.
-            let on_board = board.on_board(side);
-            if on_board > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board,
-                    expected: PIECES,
-                });
-            }
-            board.set_off(side, PIECES - on_board);
-        }
+        // Pieces not on the board have been borne off.
+        let board = setup.board_with_rest_off(PIECES)?;
         self.validated(TurnState::read_setup(setup, board, 5)?)
     }
 }
