@@ -1,26 +1,60 @@
 #![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
-// A build without any ruleset feature has an empty registry: every match on a ruleset or a
-// game is then empty, and what follows it unreachable.
-#![cfg_attr(
-    not(any(
-        feature = "regency",
-        feature = "botermans",
-        feature = "cemea",
-        feature = "kendall",
-        feature = "bell",
-        feature = "jequier",
-        feature = "piccione"
-    )),
-    allow(dead_code, unreachable_code, unused_imports, unused_variables)
-)]
 
-mod any_game;
-#[cfg(feature = "ai")]
-mod any_player;
+/// Calls `$callback!` with `$` and the registered rulesets, one line each: the feature that
+/// turns the ruleset on, the module this crate re-exports its crate as, and its crate and type
+/// (the type's name is also its [`AnyRuleset`](registry::AnyRuleset) variant). The registry
+/// (`src/registry.rs`) and the modules below are generated from this one list.
+macro_rules! with_registered_rulesets {
+    ($d:tt $callback:ident) => {
+        $callback! { $d
+            "regency" => regency = senet_regency::Regency,
+            "botermans" => botermans = senet_botermans::Botermans,
+            "cemea" => cemea = senet_cemea::Cemea,
+            "kendall" => kendall = senet_kendall::Kendall,
+            "bell" => bell = senet_bell::Bell,
+            "jequier" => jequier = senet_jequier::Jequier,
+            "piccione" => piccione = senet_piccione::Piccione,
+        }
+    };
+}
+
+/// The modules that match on the registered rulesets, and the rulesets' re-exports.
+macro_rules! facade_modules {
+    ($d:tt $( $feature:literal => $module:ident = $krate:ident :: $ty:ident ),* $(,)?) => {
+        // In a build without any ruleset feature the registry is empty: every match on a
+        // ruleset or a game has no arm, and what follows it is unreachable.
+        #[cfg_attr(
+            not(any($(feature = $feature),*)),
+            allow(dead_code, unreachable_code, unused_imports, unused_variables)
+        )]
+        mod any_game;
+        #[cfg(feature = "ai")]
+        #[cfg_attr(
+            not(any($(feature = $feature),*)),
+            allow(dead_code, unreachable_code, unused_imports, unused_variables)
+        )]
+        mod any_player;
+        #[cfg_attr(
+            not(any($(feature = $feature),*)),
+            allow(dead_code, unreachable_code, unused_imports, unused_variables)
+        )]
+        pub mod registry;
+
+        $(
+            #[cfg(feature = $feature)]
+            #[doc(inline)]
+            pub use $krate as $module;
+            #[cfg(feature = $feature)]
+            pub use $krate::$ty;
+        )*
+    };
+}
+
+with_registered_rulesets!($ facade_modules);
+
 pub mod metrics;
-pub mod registry;
 pub mod stats;
 
 pub use any_game::AnyGame;
@@ -28,66 +62,6 @@ pub use any_game::AnyGame;
 pub use any_player::{AnyPlayer, AnyTables};
 pub use senet_core::*;
 
-/// The Regency Chess "simple" ruleset (feature `regency`).
-#[cfg(feature = "regency")]
-pub mod regency {
-    pub use senet_regency::*;
-}
-
-#[cfg(feature = "regency")]
-pub use senet_regency::Regency;
-
-/// The Botermans ruleset from *The Book of Games* (feature `botermans`).
-#[cfg(feature = "botermans")]
-pub mod botermans {
-    pub use senet_botermans::*;
-}
-
-#[cfg(feature = "botermans")]
-pub use senet_botermans::Botermans;
-
-/// The CEMEA games research group ruleset (feature `cemea`).
-#[cfg(feature = "cemea")]
-pub mod cemea {
-    pub use senet_cemea::*;
-}
-
-#[cfg(feature = "cemea")]
-pub use senet_cemea::Cemea;
-/// Timothy Kendall's reconstruction (feature `kendall`).
-#[cfg(feature = "kendall")]
-pub mod kendall {
-    pub use senet_kendall::*;
-}
-
-#[cfg(feature = "kendall")]
-pub use senet_kendall::Kendall;
-
-/// R. C. Bell's suggested rules (feature `bell`).
-#[cfg(feature = "bell")]
-pub mod bell {
-    pub use senet_bell::*;
-}
-
-#[cfg(feature = "bell")]
-pub use senet_bell::Bell;
-/// Gustave Jéquier's reconstruction (feature `jequier`).
-#[cfg(feature = "jequier")]
-pub mod jequier {
-    pub use senet_jequier::*;
-}
-
-#[cfg(feature = "jequier")]
-pub use senet_jequier::Jequier;
-
-/// Peter Piccione's *King Tut's Game* rules (feature `piccione`).
-#[cfg(feature = "piccione")]
-pub mod piccione {
-    pub use senet_piccione::*;
-}
-
-#[cfg(feature = "piccione")]
-pub use senet_piccione::Piccione;
 /// Computer players and the exact endgame solver (feature `ai`): the `senet-ai` crate.
 #[cfg(feature = "ai")]
 pub mod ai {

@@ -70,11 +70,11 @@ pub struct RulesetInfo {
     pub field_info: &'static [FieldInfo],
 }
 
-/// Generates, from one line per ruleset: [`AnyRuleset`], [`RULESETS`], the typed game and
+/// Generates, from the list of `with_registered_rulesets!` (`src/lib.rs`): [`AnyRuleset`], [`RULESETS`], the typed game and
 /// player of each ruleset behind [`AnyGame`](crate::AnyGame) and `AnyPlayer`, and the macros
 /// that run the same code on whichever variant is there (`$d` is a `$`, for those macros).
 macro_rules! registry {
-    ($d:tt $( $feature:literal => $variant:ident($ty:path) ),* $(,)?) => {
+    ($d:tt $( $feature:literal => $module:ident = $krate:ident :: $variant:ident ),* $(,)?) => {
         /// Any registered ruleset, configured.
         #[derive(Clone, Debug, PartialEq, Eq)]
         #[non_exhaustive]
@@ -82,7 +82,7 @@ macro_rules! registry {
             $(
                 #[cfg(feature = $feature)]
                 #[doc = concat!("The `", $feature, "` ruleset.")]
-                $variant($ty),
+                $variant($krate::$variant),
             )*
         }
 
@@ -91,11 +91,11 @@ macro_rules! registry {
             $(
                 #[cfg(feature = $feature)]
                 RulesetInfo {
-                    id: <$ty as Ruleset>::ID,
-                    name: <$ty as Ruleset>::NAME,
-                    rules_revision: <$ty as Ruleset>::RULES_REVISION,
-                    options: <$ty as Ruleset>::OPTIONS,
-                    field_info: <$ty as Ruleset>::FIELD_INFO,
+                    id: <$krate::$variant as Ruleset>::ID,
+                    name: <$krate::$variant as Ruleset>::NAME,
+                    rules_revision: <$krate::$variant as Ruleset>::RULES_REVISION,
+                    options: <$krate::$variant as Ruleset>::OPTIONS,
+                    field_info: <$krate::$variant as Ruleset>::FIELD_INFO,
                 },
             )*
         ];
@@ -105,8 +105,8 @@ macro_rules! registry {
             pub fn from_spec(spec: &RulesetSpec) -> Result<AnyRuleset, SpecError> {
                 $(
                     #[cfg(feature = $feature)]
-                    if spec.id() == <$ty as Ruleset>::ID {
-                        return <$ty as Ruleset>::from_spec(spec).map(AnyRuleset::$variant);
+                    if spec.id() == <$krate::$variant as Ruleset>::ID {
+                        return <$krate::$variant as Ruleset>::from_spec(spec).map(AnyRuleset::$variant);
                     }
                 )*
                 Err(SpecError::UnknownRuleset {
@@ -133,14 +133,14 @@ macro_rules! registry {
         pub(crate) enum GameOf {
             $(
                 #[cfg(feature = $feature)]
-                $variant(senet_core::Game<$ty>),
+                $variant(senet_core::Game<$krate::$variant>),
             )*
         }
 
         $(
             #[cfg(feature = $feature)]
-            impl From<senet_core::Game<$ty>> for crate::AnyGame {
-                fn from(game: senet_core::Game<$ty>) -> crate::AnyGame {
+            impl From<senet_core::Game<$krate::$variant>> for crate::AnyGame {
+                fn from(game: senet_core::Game<$krate::$variant>) -> crate::AnyGame {
                     crate::AnyGame(GameOf::$variant(game))
                 }
             }
@@ -151,7 +151,7 @@ macro_rules! registry {
         pub(crate) enum PlayerOf {
             $(
                 #[cfg(feature = $feature)]
-                $variant(Box<dyn senet_ai::Player<$ty>>),
+                $variant(Box<dyn senet_ai::Player<$krate::$variant>>),
             )*
         }
 
@@ -249,16 +249,7 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    $
-    "regency" => Regency(senet_regency::Regency),
-    "botermans" => Botermans(senet_botermans::Botermans),
-    "cemea" => Cemea(senet_cemea::Cemea),
-    "kendall" => Kendall(senet_kendall::Kendall),
-    "bell" => Bell(senet_bell::Bell),
-    "jequier" => Jequier(senet_jequier::Jequier),
-    "piccione" => Piccione(senet_piccione::Piccione),
-}
+with_registered_rulesets!($ registry);
 
 pub(crate) use {from_rules, rules_of_game, with_game};
 #[cfg(feature = "ai")]
