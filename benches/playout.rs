@@ -1,48 +1,56 @@
 //! Random playouts: whole games from the initial position with ChaCha8 throws and uniformly
-//! random legal moves, on one thread. The throughput line gives decisions (moves and passes)
-//! per second; each bench first checks the number of decisions of its batch of games.
+//! random legal moves, on one thread, for every registered ruleset. The throughput line gives
+//! decisions (moves and passes) per second.
+//!
+//! Every timed batch asserts the number of decisions it made against the same games played
+//! through the checked, recorded path of `AnyGame`, so the timed loop cannot skip work or
+//! play other games; `tests/perft/` and the golden playthroughs pin what the games are.
 
 mod common;
 
-use common::play_games;
+use common::{configurations, decisions_of_recorded_games, play_games};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use senet::registry::RulesetVisitor;
 use senet::{MoveList, Ruleset};
 
 /// Games per timed batch.
 const GAMES: u64 = 100;
 
-fn bench_playouts<R: Ruleset>(c: &mut Criterion, name: &str, rules: R, expected_decisions: u64) {
-    let mut scratch = MoveList::new();
-    let decisions = play_games(&rules, GAMES, &mut scratch);
-    assert_eq!(
-        decisions, expected_decisions,
-        "{name}: {GAMES} seeded games now make {decisions} decisions"
-    );
-    let mut group = c.benchmark_group("playout");
-    group.throughput(Throughput::Elements(decisions));
-    group.bench_function(name, |b| b.iter(|| play_games(&rules, GAMES, &mut scratch)));
-    group.finish();
+/// Times the playouts of one configuration.
+struct BenchPlayouts<'c> {
+    criterion: &'c mut Criterion,
+    name: String,
+    expected_decisions: u64,
+}
+
+impl RulesetVisitor for BenchPlayouts<'_> {
+    type Output = ();
+
+    fn visit<R: Ruleset>(self, rules: &R) {
+        let (name, expected) = (self.name, self.expected_decisions);
+        let mut scratch = MoveList::new();
+        let mut group = self.criterion.benchmark_group("playout");
+        group.throughput(Throughput::Elements(expected));
+        group.bench_function(&name, |b| {
+            b.iter(|| {
+                let decisions = play_games(rules, GAMES, &mut scratch);
+                assert_eq!(decisions, expected, "{name}: {GAMES} games");
+                decisions
+            })
+        });
+        group.finish();
+    }
 }
 
 fn playouts(c: &mut Criterion) {
-    bench_playouts(c, "regency", senet::Regency::default(), 110_751);
-    #[cfg(feature = "botermans")]
-    bench_playouts(c, "botermans", senet::Botermans::default(), 143_325);
-    #[cfg(feature = "cemea")]
-    bench_playouts(c, "cemea", senet::Cemea::default(), 21_562);
-    #[cfg(feature = "kendall")]
-    {
-        bench_playouts(c, "kendall", senet::Kendall::default(), 25_998);
-        let immediate =
-            senet::Kendall::default().with_throw_timing(senet::kendall::ThrowTiming::Immediate);
-        bench_playouts(c, "kendall(throw_timing=immediate)", immediate, 28_079);
+    for (name, rules) in configurations() {
+        let expected_decisions = decisions_of_recorded_games(&rules, GAMES);
+        rules.visit(BenchPlayouts {
+            criterion: c,
+            name,
+            expected_decisions,
+        });
     }
-    #[cfg(feature = "bell")]
-    bench_playouts(c, "bell", senet::Bell::default(), 8_353);
-    #[cfg(feature = "jequier")]
-    bench_playouts(c, "jequier", senet::Jequier::default(), 60_025);
-    #[cfg(feature = "piccione")]
-    bench_playouts(c, "piccione", senet::Piccione, 35_336);
 }
 
 criterion_group!(benches, playouts);

@@ -5,11 +5,27 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
+use senet::registry::{AnyRuleset, RULESETS};
+use senet::{AnyGame, DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
 use senet_testkit::conformance::{sample_states, with_each_throw};
 
 /// The seed of every corpus.
 pub(crate) const CORPUS_SEED: u64 = 20_261_130;
+
+/// Configurations benched besides each registered ruleset's defaults: the endgame rules of
+/// Kendall, which the players of `senet-ai` solve.
+const EXTRA_CONFIGURATIONS: &[&str] = &["kendall(throw_timing=immediate)"];
+
+/// What the benches time: every registered ruleset with its default options, then the extra
+/// configurations whose ruleset this build has.
+pub(crate) fn configurations() -> Vec<(String, AnyRuleset)> {
+    RULESETS
+        .iter()
+        .map(|info| info.id)
+        .chain(EXTRA_CONFIGURATIONS.iter().copied())
+        .filter_map(|spec| Some((spec.to_string(), AnyRuleset::parse(spec).ok()?)))
+        .collect()
+}
 
 /// Positions waiting for a throw, taken from seeded random games, each combined with every
 /// value of the ruleset's device: the (position, throw) pairs move generation is timed on.
@@ -35,16 +51,11 @@ pub(crate) fn decision_corpus<R: Ruleset>(rules: &R, count: usize) -> Vec<R::Sta
     })
 }
 
-/// Total number of moves generated over a corpus (the work a bench asserts before timing).
-pub(crate) fn count_moves<R: Ruleset>(rules: &R, corpus: &[R::State]) -> usize {
-    let mut list = MoveList::new();
-    corpus
-        .iter()
-        .map(|state| {
-            rules.generate_moves(state, &mut list);
-            list.len()
-        })
-        .sum()
+/// The ChaCha8 generator of game `index`: stream `index` of `CORPUS_SEED`.
+fn game_rng(index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(CORPUS_SEED);
+    rng.set_stream(index);
+    rng
 }
 
 /// Plays `games` random games, game i on ChaCha8 stream i of `CORPUS_SEED`; returns the total
@@ -52,11 +63,22 @@ pub(crate) fn count_moves<R: Ruleset>(rules: &R, corpus: &[R::State]) -> usize {
 pub(crate) fn play_games<R: Ruleset>(rules: &R, games: u64, scratch: &mut MoveList) -> u64 {
     let mut decisions = 0;
     for i in 0..games {
-        let mut rng = ChaCha8Rng::seed_from_u64(CORPUS_SEED);
-        rng.set_stream(i);
+        let mut rng = game_rng(i);
         let mut state = rules.initial_state();
         let playout = random_playout(rules, &mut state, &mut rng, scratch, DEFAULT_TURN_CAP);
         decisions += u64::from(playout.decisions);
     }
     decisions
+}
+
+/// The decisions of the same games as [`play_games`], played through the checked, recorded
+/// path of [`AnyGame::play_random`]: the count a playout bench asserts its timed loop makes.
+pub(crate) fn decisions_of_recorded_games(rules: &AnyRuleset, games: u64) -> u64 {
+    (0..games)
+        .map(|i| {
+            let mut game = AnyGame::new(rules.clone());
+            game.play_random(&mut game_rng(i), DEFAULT_TURN_CAP);
+            u64::from(game.decisions())
+        })
+        .sum()
 }
