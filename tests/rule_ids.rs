@@ -6,17 +6,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-/// The id prefix of each ruleset's rules. An `I-…` id belongs to the ruleset of its context.
-const PREFIXES: &[(&str, &str)] = &[
-    ("R", "regency"),
-    ("B", "botermans"),
-    ("C", "cemea"),
-    ("K", "kendall"),
-    ("Be", "bell"),
-    ("J", "jequier"),
-    ("P", "piccione"),
-];
+use senet::registry::RULESETS;
 
 /// The prefix of interpretations, which every ruleset numbers on its own.
 const INTERPRETATION: &str = "I";
@@ -29,10 +21,44 @@ fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The id prefix of each registered ruleset (`R` for regency), read from its rules page: the
+/// one prefix of the rules it lists (`- **R-12** …`).
+fn prefixes() -> &'static [(String, &'static str)] {
+    static PREFIXES: OnceLock<Vec<(String, &'static str)>> = OnceLock::new();
+    PREFIXES.get_or_init(|| {
+        RULESETS
+            .iter()
+            .map(|info| {
+                let page = read(&root().join("docs/rules").join(format!("{}.md", info.id)));
+                let found: BTreeSet<&str> = page
+                    .lines()
+                    .filter_map(|line| line.strip_prefix("- **")?.split_once("**"))
+                    .filter_map(|(id, _)| id.split_once('-'))
+                    .filter(|(prefix, number)| {
+                        *prefix != INTERPRETATION
+                            && !prefix.is_empty()
+                            && prefix.chars().all(|c| c.is_ascii_alphabetic())
+                            && !number.is_empty()
+                            && number.chars().all(|c| c.is_ascii_digit())
+                    })
+                    .map(|(prefix, _)| prefix)
+                    .collect();
+                assert_eq!(
+                    found.len(),
+                    1,
+                    "docs/rules/{}.md: its rules (`- **X-1** …`) use one prefix, not {found:?}",
+                    info.id
+                );
+                (found.first().unwrap().to_string(), info.id)
+            })
+            .collect()
+    })
+}
+
 fn ruleset_of_prefix(prefix: &str) -> Option<&'static str> {
-    PREFIXES
+    prefixes()
         .iter()
-        .find(|(p, _)| *p == prefix)
+        .find(|(p, _)| p == prefix)
         .map(|&(_, ruleset)| ruleset)
 }
 
@@ -103,7 +129,7 @@ fn defined_ids(page: &str) -> BTreeSet<RuleId> {
 
 /// Every ruleset's page, by ruleset, as the set of ids it defines.
 fn definitions() -> BTreeMap<&'static str, BTreeSet<RuleId>> {
-    PREFIXES
+    prefixes()
         .iter()
         .map(|&(_, ruleset)| {
             let page = root().join("docs/rules").join(format!("{ruleset}.md"));
@@ -137,7 +163,7 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 /// before it.
 fn home_ruleset(relative: &Path) -> Option<&'static str> {
     let text = relative.to_str()?;
-    PREFIXES.iter().map(|&(_, r)| r).find(|ruleset| {
+    prefixes().iter().map(|&(_, r)| r).find(|ruleset| {
         text.starts_with(&format!("crates/senet-{ruleset}/"))
             || text == format!("docs/rules/{ruleset}.md")
     })
@@ -182,9 +208,9 @@ fn ids_of_test_name(name: &str) -> Vec<RuleId> {
     let mut ids = Vec::new();
     for pair in words.chunks(2) {
         let [prefix, number] = pair else { break };
-        let prefix = PREFIXES
+        let prefix = prefixes()
             .iter()
-            .map(|&(p, _)| p)
+            .map(|(p, _)| p.as_str())
             .chain([INTERPRETATION])
             .find(|p| p.to_lowercase() == *prefix);
         let number = number
@@ -199,15 +225,10 @@ fn ids_of_test_name(name: &str) -> Vec<RuleId> {
 }
 
 #[test]
-fn every_registered_ruleset_has_a_prefix_and_a_page() {
+fn every_registered_ruleset_has_a_page_with_a_prefix_of_its_own() {
     let defined = definitions();
-    for info in senet::registry::RULESETS {
-        assert!(
-            PREFIXES.iter().any(|&(_, r)| r == info.id),
-            "{}: no rule id prefix in PREFIXES",
-            info.id
-        );
-    }
+    let distinct: BTreeSet<&str> = prefixes().iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(distinct.len(), RULESETS.len(), "{:?}", prefixes());
     for (ruleset, ids) in &defined {
         let kinds = [
             ids.iter()
