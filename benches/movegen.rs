@@ -12,9 +12,9 @@ mod common;
 
 use std::hint::black_box;
 
-use common::{configurations, decision_corpus, position_throw_corpus};
+use common::{Configuration, configurations, decision_corpus, position_throw_corpus};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use senet::registry::{AnyRuleset, RulesetVisitor};
+use senet::registry::RulesetVisitor;
 use senet::{AnyGame, MoveList, Ruleset};
 
 /// Positions per corpus of (position, throw) pairs (each combined with every throw value).
@@ -29,17 +29,13 @@ const DECISIONS: usize = 10_000;
 const TIMED_ON_DECISIONS: &[&str] = &["kendall"];
 
 /// Times move generation over the corpus of one configuration.
-struct BenchMovegen<'c> {
-    criterion: &'c mut Criterion,
-    name: String,
-    any: AnyRuleset,
-}
+struct BenchMovegen<'c>(&'c mut Criterion, Configuration);
 
 impl RulesetVisitor for BenchMovegen<'_> {
     type Output = ();
 
     fn visit<R: Ruleset>(self, rules: &R) {
-        let name = self.name;
+        let BenchMovegen(criterion, Configuration { name, rules: any }) = self;
         let corpus = if TIMED_ON_DECISIONS.contains(&R::ID) {
             decision_corpus(rules, DECISIONS)
         } else {
@@ -49,12 +45,12 @@ impl RulesetVisitor for BenchMovegen<'_> {
             .iter()
             .map(|state| {
                 let position = rules.position_string(state);
-                let game = AnyGame::from_position(self.any.clone(), &position)
+                let game = AnyGame::from_position(any.clone(), &position)
                     .unwrap_or_else(|e| panic!("{name}: {position}: {e}"));
                 game.legal_moves().len()
             })
             .sum();
-        let mut group = self.criterion.benchmark_group("movegen");
+        let mut group = criterion.benchmark_group("movegen");
         group.throughput(Throughput::Elements(corpus.len() as u64));
         let mut list = MoveList::new();
         group.bench_function(&name, |b| {
@@ -73,12 +69,11 @@ impl RulesetVisitor for BenchMovegen<'_> {
 }
 
 fn movegen(c: &mut Criterion) {
-    for (name, any) in configurations() {
-        any.clone().visit(BenchMovegen {
-            criterion: c,
-            name,
-            any,
-        });
+    for configuration in configurations() {
+        configuration
+            .rules
+            .clone()
+            .visit(BenchMovegen(c, configuration));
     }
 }
 

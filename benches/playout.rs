@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{configurations, decisions_of_recorded_games, play_games};
+use common::{Configuration, configurations, decisions_of_recorded_games, play_games};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use senet::registry::RulesetVisitor;
 use senet::{MoveList, Ruleset};
@@ -17,19 +17,16 @@ use senet::{MoveList, Ruleset};
 const GAMES: u64 = 100;
 
 /// Times the playouts of one configuration.
-struct BenchPlayouts<'c> {
-    criterion: &'c mut Criterion,
-    name: String,
-    expected_decisions: u64,
-}
+struct BenchPlayouts<'c>(&'c mut Criterion, Configuration);
 
 impl RulesetVisitor for BenchPlayouts<'_> {
     type Output = ();
 
     fn visit<R: Ruleset>(self, rules: &R) {
-        let (name, expected) = (self.name, self.expected_decisions);
+        let BenchPlayouts(criterion, Configuration { name, rules: any }) = self;
+        let expected = decisions_of_recorded_games(&any, GAMES);
         let mut scratch = MoveList::new();
-        let mut group = self.criterion.benchmark_group("playout");
+        let mut group = criterion.benchmark_group("playout");
         group.throughput(Throughput::Elements(expected));
         group.bench_function(&name, |b| {
             b.iter(|| {
@@ -43,13 +40,11 @@ impl RulesetVisitor for BenchPlayouts<'_> {
 }
 
 fn playouts(c: &mut Criterion) {
-    for (name, rules) in configurations() {
-        let expected_decisions = decisions_of_recorded_games(&rules, GAMES);
-        rules.visit(BenchPlayouts {
-            criterion: c,
-            name,
-            expected_decisions,
-        });
+    for configuration in configurations() {
+        configuration
+            .rules
+            .clone()
+            .visit(BenchPlayouts(c, configuration));
     }
 }
 

@@ -16,14 +16,26 @@ pub(crate) const CORPUS_SEED: u64 = 20_261_130;
 /// Kendall, which the players of `senet-ai` solve.
 const EXTRA_CONFIGURATIONS: &[&str] = &["kendall(throw_timing=immediate)"];
 
+/// A configuration a bench times: the bench's name and the ruleset.
+pub(crate) struct Configuration {
+    pub(crate) name: String,
+    pub(crate) rules: AnyRuleset,
+}
+
 /// What the benches time: every registered ruleset with its default options, then the extra
 /// configurations whose ruleset this build has.
-pub(crate) fn configurations() -> Vec<(String, AnyRuleset)> {
+pub(crate) fn configurations() -> Vec<Configuration> {
     RULESETS
         .iter()
         .map(|info| info.id)
         .chain(EXTRA_CONFIGURATIONS.iter().copied())
-        .filter_map(|spec| Some((spec.to_string(), AnyRuleset::parse(spec).ok()?)))
+        .filter_map(|spec| {
+            let rules = AnyRuleset::parse(spec).ok()?;
+            Some(Configuration {
+                name: spec.to_string(),
+                rules,
+            })
+        })
         .collect()
 }
 
