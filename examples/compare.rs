@@ -17,10 +17,12 @@ use clap::Parser;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use rayon::prelude::*;
-use senet::metrics::{MatchupSummary, MetricsSummary, Proportion, play_measured};
+use senet::metrics::{
+    MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured, uniform_move,
+};
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
 use senet::stats::Distribution;
-use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side, uniform_below};
+use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side};
 use senet_ai::{Greedy, Player};
 
 #[derive(Parser, Debug)]
@@ -47,11 +49,6 @@ fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-/// Both sides pick uniformly among the legal moves.
-fn uniform(moves: &MoveList, rng: &mut ChaCha8Rng) -> senet::Move {
-    moves[uniform_below(rng, moves.len() as u32) as usize]
-}
-
 /// The random games and the skill trace of one ruleset.
 struct Measure<'a>(&'a Args);
 
@@ -65,25 +62,13 @@ impl RulesetVisitor for Measure<'_> {
             seed,
             turn_cap,
         } = *self.0;
-        // Each rayon task measures its share of the games; the counts then merge exactly.
-        let random = (0..games)
+        // A hundred games a rayon task; the summaries then merge exactly, in any order.
+        let random = (0..games.div_ceil(100))
             .into_par_iter()
-            .fold(
-                || (MetricsSummary::default(), MoveList::new()),
-                |(mut summary, mut moves), index| {
-                    let game = play_measured(
-                        rules,
-                        rules.initial_state(),
-                        &mut game_rng(seed, index),
-                        &mut moves,
-                        turn_cap,
-                        |_side, _state, moves, rng| uniform(moves, rng),
-                    );
-                    summary.add(&game);
-                    (summary, moves)
-                },
-            )
-            .map(|(summary, _)| summary)
+            .map(|chunk| {
+                let indices = chunk * 100..games.min(chunk * 100 + 100);
+                measure_random_games(rules, indices, turn_cap, |i| game_rng(seed, i))
+            })
             .reduce(MetricsSummary::default, |mut a, b| {
                 a.merge(&b);
                 a
@@ -110,7 +95,7 @@ impl RulesetVisitor for Measure<'_> {
                                 // Greedy only fails outside a decision, which this is not.
                                 greedy.choose(rules, state, rng).unwrap_or(moves[0])
                             } else {
-                                uniform(moves, rng)
+                                uniform_move(moves, rng)
                             }
                         },
                     );

@@ -64,7 +64,7 @@
 use senet_core::rand_core::Rng;
 use senet_core::{
     Action, Board, Game, Move, MoveList, PerSide, Phase, PlayError, PlayoutEnd, RecordError,
-    Ruleset, Side, ThrowingDevice, TurnCounter,
+    Ruleset, Side, ThrowingDevice, TurnCounter, uniform_below,
 };
 
 use crate::stats::{Distribution, SimulationSummary, wilson_interval};
@@ -380,6 +380,62 @@ where
             }
         }
     }
+}
+
+/// The chooser of random play: uniformly among the legal moves, drawing from `rng` exactly as
+/// [`random_playout`](senet_core::random_playout) does.
+pub fn uniform_move<G: Rng + ?Sized>(moves: &MoveList, rng: &mut G) -> Move {
+    let pick = uniform_below(rng, moves.len() as u32) as usize;
+    moves.get(pick).copied().unwrap_or_default()
+}
+
+/// Measures random games `indices` (both sides choosing with [`uniform_move`], game `i` on
+/// the generator `rng_of_game(i)`) and sums them. Summaries of disjoint ranges
+/// [merge](MetricsSummary::merge) into the summary of their union, whatever the split, so
+/// the games can be shared out between threads or machines.
+///
+/// ```
+/// use senet::metrics::measure_random_games;
+/// use senet::{DEFAULT_TURN_CAP, Regency};
+/// use rand_chacha::ChaCha8Rng;
+/// use rand_core::SeedableRng;
+///
+/// let rng_of_game = |i| {
+///     let mut rng = ChaCha8Rng::seed_from_u64(7);
+///     rng.set_stream(i);
+///     rng
+/// };
+/// let rules = Regency::default();
+/// let all = measure_random_games(&rules, 0..20, DEFAULT_TURN_CAP, rng_of_game);
+/// let mut split = measure_random_games(&rules, 0..8, DEFAULT_TURN_CAP, rng_of_game);
+/// split.merge(&measure_random_games(&rules, 8..20, DEFAULT_TURN_CAP, rng_of_game));
+/// assert_eq!(split, all);
+/// assert_eq!(all.games.games(), 20);
+/// ```
+pub fn measure_random_games<R, G>(
+    rules: &R,
+    indices: core::ops::Range<u64>,
+    turn_cap: u32,
+    mut rng_of_game: impl FnMut(u64) -> G,
+) -> MetricsSummary
+where
+    R: Ruleset,
+    G: Rng,
+{
+    let mut moves = MoveList::new();
+    let mut summary = MetricsSummary::default();
+    for index in indices {
+        let game = play_measured(
+            rules,
+            rules.initial_state(),
+            &mut rng_of_game(index),
+            &mut moves,
+            turn_cap,
+            |_, _, moves, rng| uniform_move(moves, rng),
+        );
+        summary.add(&game);
+    }
+    summary
 }
 
 /// Measures a game already played: `actions` replayed from `start`. Every action is

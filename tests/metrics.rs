@@ -7,13 +7,13 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use rayon::prelude::*;
 use senet::metrics::{
-    GameMetrics, GameTracker, MetricsSummary, measure_game, measure_history, pip_count, pip_counts,
-    play_measured,
+    GameMetrics, GameTracker, MetricsSummary, measure_game, measure_history, measure_random_games,
+    pip_count, pip_counts, play_measured, uniform_move,
 };
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
 use senet::{
     Action, AnyGame, Bell, Game, MoveList, Outcome, PerSide, Piccione, PlayoutEnd, Regency,
-    Ruleset, Side, random_playout, uniform_below,
+    Ruleset, Side, random_playout,
 };
 use senet::{Coverage, option_specs};
 
@@ -283,11 +283,6 @@ fn a_history_cut_short_counts_as_stopped_and_a_bad_one_names_its_action() {
 
 // --------------------------------------------------- every ruleset, random games
 
-/// The uniform random chooser of `random_playout`.
-fn uniform(moves: &MoveList, rng: &mut ChaCha8Rng) -> senet::Move {
-    moves[uniform_below(rng, moves.len() as u32) as usize]
-}
-
 struct SameGames {
     turn_cap: u32,
 }
@@ -306,7 +301,7 @@ impl RulesetVisitor for SameGames {
                 &mut game_rng(index),
                 &mut moves,
                 self.turn_cap,
-                |_, _, moves, rng| uniform(moves, rng),
+                |_, _, moves, rng| uniform_move(moves, rng),
             );
             // The library's random playout on the same stream plays the same game.
             let mut state = rules.initial_state();
@@ -397,24 +392,14 @@ struct Summarise {
 impl RulesetVisitor for Summarise {
     type Output = MetricsSummary;
     fn visit<R: Ruleset>(self, rules: &R) -> MetricsSummary {
-        (0..self.games)
+        // Ten games a rayon task: which thread plays which, and the order of the merges, change
+        // with the thread count; the sum must not.
+        (0..self.games.div_ceil(10))
             .into_par_iter()
-            .fold(
-                || (MetricsSummary::default(), MoveList::new()),
-                |(mut summary, mut moves), index| {
-                    let game = play_measured(
-                        rules,
-                        rules.initial_state(),
-                        &mut game_rng(index),
-                        &mut moves,
-                        2_000,
-                        |_, _, moves, rng| uniform(moves, rng),
-                    );
-                    summary.add(&game);
-                    (summary, moves)
-                },
-            )
-            .map(|(summary, _)| summary)
+            .map(|chunk| {
+                let games = chunk * 10..self.games.min(chunk * 10 + 10);
+                measure_random_games(rules, games, 2_000, game_rng)
+            })
             .reduce(MetricsSummary::default, |mut a, b| {
                 a.merge(&b);
                 a

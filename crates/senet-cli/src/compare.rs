@@ -20,11 +20,13 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use senet::metrics::{MatchupSummary, MetricsSummary, Proportion, play_measured};
+use senet::metrics::{
+    MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured,
+};
 use senet::rand_core::SeedableRng;
 use senet::registry::{AnyRuleset, RULESETS, RulesetInfo, RulesetVisitor};
 use senet::stats::Distribution;
-use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs, uniform_below};
+use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs};
 use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for};
 use senet_ai::{Player, PlayerSpec};
 
@@ -146,7 +148,8 @@ fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-/// Report progress every this many games (an atomic add per game would be wasted work).
+/// Report progress every this many games (an atomic add per game would be wasted work); the
+/// random games are measured in chunks of this size.
 const PROGRESS_STEP: u64 = 256;
 
 fn tick(progress: &ProgressBar, index: u64, games: u64) {
@@ -175,28 +178,17 @@ impl RulesetVisitor for RandomGames<'_> {
             turn_cap,
             progress,
         } = self;
-        (0..games)
+        // A chunk of games a rayon task; the summaries merge exactly, in any order.
+        (0..games.div_ceil(PROGRESS_STEP))
             .into_par_iter()
-            .fold(
-                || (MetricsSummary::default(), MoveList::new()),
-                |(mut summary, mut moves), index| {
-                    let game = play_measured(
-                        rules,
-                        rules.initial_state(),
-                        &mut game_rng(seed, index),
-                        &mut moves,
-                        turn_cap,
-                        |_, _, moves, rng| {
-                            let pick = uniform_below(rng, moves.len() as u32) as usize;
-                            moves.get(pick).copied().unwrap_or_default()
-                        },
-                    );
-                    summary.add(&game);
-                    tick(progress, index, games);
-                    (summary, moves)
-                },
-            )
-            .map(|(summary, _)| summary)
+            .map(|chunk| {
+                let first = chunk * PROGRESS_STEP;
+                let indices = first..games.min(first + PROGRESS_STEP);
+                let played = indices.end - first;
+                let summary = measure_random_games(rules, indices, turn_cap, |i| game_rng(seed, i));
+                progress.inc(played);
+                summary
+            })
             .reduce(MetricsSummary::default, |mut a, b| {
                 a.merge(&b);
                 a
