@@ -5,7 +5,7 @@ use rand_core::Rng;
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowOutcome, ThrowingDevice};
 
 use crate::eval::{Evaluator, RaceEvaluator};
-use crate::player::{Analysis, Player, PlayerError, ValueKind, outcome_value, side_to_move};
+use crate::player::{Analysis, Decision, Player, PlayerError, ValueKind, outcome_value};
 
 /// How much an [`Expectiminimax`] player searches. Never a clock: the same position always
 /// gets the same search and the same move.
@@ -150,7 +150,8 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
         self.budget
     }
 
-    /// What the last [`analyse`](Player::analyse) did.
+    /// What the last search did (an analysis with a single legal move searches nothing and
+    /// leaves this as it was).
     pub fn last_search(&self) -> SearchInfo {
         self.last
     }
@@ -217,30 +218,24 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
         }
     }
 
-    fn analyse(
-        &mut self,
-        rules: &R,
-        state: &R::State,
-        _rng: &mut dyn Rng,
-    ) -> Result<Analysis, PlayerError> {
-        side_to_move(rules, state)?;
-        rules.generate_moves(state, &mut self.scratch.moves);
-        let moves: Vec<senet_core::Move> = self.scratch.moves.iter().copied().collect();
-        if moves.len() == 1 {
-            self.last = SearchInfo::default();
-            return Ok(Analysis::forced(moves[0]));
-        }
+    fn value(&mut self, at: Decision<'_, R>, _rng: &mut dyn Rng) -> Result<Analysis, PlayerError> {
+        let Decision {
+            rules,
+            state,
+            moves,
+            ..
+        } = at;
         let mut nodes = 0;
         let (depth, values) = match self.budget {
             Budget::Depth(d) => {
                 let d = d.clamp(1, MAX_DEPTH);
-                match self.search_root(rules, state, &moves, d, self.node_cap, &mut nodes) {
+                match self.search_root(rules, state, moves, d, self.node_cap, &mut nodes) {
                     Some(values) => (d, values),
                     None => {
                         // Start again within the cap: the failed search counts only as spent.
                         let mut again = 0;
                         let found =
-                            self.deepening(rules, state, &moves, d, self.node_cap, &mut again);
+                            self.deepening(rules, state, moves, d, self.node_cap, &mut again);
                         nodes += again;
                         found
                     }
@@ -249,7 +244,7 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
             Budget::Nodes(limit) => self.deepening(
                 rules,
                 state,
-                &moves,
+                moves,
                 MAX_DEPTH,
                 limit.min(self.node_cap),
                 &mut nodes,
@@ -257,7 +252,7 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
         };
         self.last = SearchInfo { depth, nodes };
         Ok(Analysis::best_of(
-            &moves,
+            moves,
             &values,
             ValueKind::EstimatedWinProbability,
         ))

@@ -1,10 +1,10 @@
 //! The greedy player: the best move by a one-move heuristic.
 
 use rand_core::Rng;
-use senet_core::{BitBoard, MoveList, Ruleset, Side};
+use senet_core::{BitBoard, Ruleset, Side};
 
 use crate::features::{exposed, pips};
-use crate::player::{Analysis, Player, PlayerError, ValueKind, side_to_move};
+use crate::player::{Analysis, Decision, Player, PlayerError, ValueKind};
 
 /// Weights of the greedy heuristic, in squares of progress.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -48,7 +48,6 @@ impl Default for GreedyWeights {
 #[derive(Clone, Debug, Default)]
 pub struct Greedy {
     weights: GreedyWeights,
-    moves: MoveList,
 }
 
 impl Greedy {
@@ -59,10 +58,7 @@ impl Greedy {
 
     /// The greedy player with other weights.
     pub fn with_weights(weights: GreedyWeights) -> Self {
-        Greedy {
-            weights,
-            moves: MoveList::new(),
-        }
+        Greedy { weights }
     }
 
     /// The heuristic score of going from `before` to `after` for `mover`.
@@ -110,21 +106,16 @@ impl<R: Ruleset> Player<R> for Greedy {
         "greedy".to_string()
     }
 
-    fn analyse(
-        &mut self,
-        rules: &R,
-        state: &R::State,
-        _rng: &mut dyn Rng,
-    ) -> Result<Analysis, PlayerError> {
-        let mover = side_to_move(rules, state)?;
-        rules.generate_moves(state, &mut self.moves);
-        if self.moves.len() == 1 {
-            return Ok(Analysis::forced(self.moves[0]));
-        }
+    fn value(&mut self, at: Decision<'_, R>, _rng: &mut dyn Rng) -> Result<Analysis, PlayerError> {
+        let Decision {
+            rules,
+            state,
+            mover,
+            moves,
+        } = at;
         let device = rules.device();
         let before = rules.board(state);
-        let values: Vec<f64> = self
-            .moves
+        let values: Vec<f64> = moves
             .iter()
             .map(|&mv| {
                 let mut next = *state;
@@ -133,10 +124,6 @@ impl<R: Ruleset> Player<R> for Greedy {
                     + self.captured_score(rules, state, &next, mover)
             })
             .collect();
-        Ok(Analysis::best_of(
-            &self.moves,
-            &values,
-            ValueKind::Heuristic,
-        ))
+        Ok(Analysis::best_of(moves, &values, ValueKind::Heuristic))
     }
 }

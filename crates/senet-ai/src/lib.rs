@@ -68,7 +68,7 @@ pub use expectiminimax::{
 pub use greedy::{Greedy, GreedyWeights};
 pub use mcts::{DEFAULT_EXPLORATION, DEFAULT_ROLLOUT_MOVES, MAX_PLAYOUTS, MAX_TREE_BYTES, Mcts};
 pub use perfect::{FALLBACK_DEPTH, Perfect};
-pub use player::{Analysis, MoveValue, Player, PlayerError, ValueKind, outcome_value};
+pub use player::{Analysis, Decision, MoveValue, Player, PlayerError, ValueKind, outcome_value};
 pub use random::RandomPlayer;
 pub use spec::{
     DEFAULT_DEPTH, DEFAULT_PERFECT_PIECES, DEFAULT_PLAYOUTS, PlayerSpec, PlayerSpecError,

@@ -4,9 +4,7 @@ use rand_core::Rng;
 use senet_core::{Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, uniform_below};
 
 use crate::eval::{Evaluator, RaceEvaluator};
-use crate::player::{
-    Analysis, MoveValue, Player, PlayerError, ValueKind, outcome_value, side_to_move,
-};
+use crate::player::{Analysis, Decision, MoveValue, Player, PlayerError, ValueKind, outcome_value};
 
 /// The exploration constant of UCB1 used by default.
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
@@ -328,23 +326,15 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Mcts<R, E> {
         format!("mcts:{}", self.playouts)
     }
 
-    fn analyse(
-        &mut self,
-        rules: &R,
-        state: &R::State,
-        rng: &mut dyn Rng,
-    ) -> Result<Analysis, PlayerError> {
-        side_to_move(rules, state)?;
+    fn value(&mut self, at: Decision<'_, R>, rng: &mut dyn Rng) -> Result<Analysis, PlayerError> {
+        let rules = at.rules;
         self.nodes.clear();
         self.edges.clear();
-        let root = self.add_node(rules, *state);
+        let root = self.add_node(rules, *at.state);
         let (first, count) = (
             self.nodes[root as usize].first,
             self.nodes[root as usize].count,
         );
-        if count == 1 {
-            return Ok(Analysis::forced(self.edges[first as usize].mv));
-        }
         for _ in 0..self.playouts {
             self.playout(rules, rng);
         }

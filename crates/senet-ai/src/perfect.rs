@@ -8,7 +8,7 @@ use senet_core::{MoveList, Ruleset};
 use crate::endgame::{EndgameError, PositionOracle, exact_value};
 use crate::eval::{OracleEvaluator, RaceEvaluator};
 use crate::expectiminimax::{Budget, Expectiminimax};
-use crate::player::{Analysis, Player, PlayerError, ValueKind, side_to_move};
+use crate::player::{Analysis, Decision, Player, PlayerError, ValueKind, side_to_move};
 
 /// The depth of the default fallback search.
 pub const FALLBACK_DEPTH: u32 = 2;
@@ -114,24 +114,14 @@ impl<R: Ruleset> Player<R> for Perfect<R> {
         format!("perfect:{}", self.oracle.max_pieces())
     }
 
-    fn analyse(
-        &mut self,
-        rules: &R,
-        state: &R::State,
-        rng: &mut dyn Rng,
-    ) -> Result<Analysis, PlayerError> {
-        side_to_move(rules, state)?;
-        rules.generate_moves(state, &mut self.moves);
-        if self.moves.len() == 1 {
-            return Ok(Analysis::forced(self.moves[0]));
-        }
-        match self.exact_values(rules, state) {
+    fn value(&mut self, at: Decision<'_, R>, rng: &mut dyn Rng) -> Result<Analysis, PlayerError> {
+        match self.exact_values(at.rules, at.state) {
             Some(values) => Ok(Analysis::best_of(
-                &self.moves,
+                at.moves,
                 &values,
                 ValueKind::ExactWinProbability,
             )),
-            None => self.fallback.analyse(rules, state, rng),
+            None => self.fallback.value(at, rng),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The [`Player`] trait and the [`Analysis`] a player gives of its choice.
 
 use rand_core::Rng;
-use senet_core::{Move, Outcome, Phase, Ruleset, Side};
+use senet_core::{Move, MoveList, Outcome, Phase, Ruleset, Side};
 use thiserror::Error;
 
 /// What the values of an [`Analysis`] mean, so that a game can present them honestly.
@@ -151,7 +151,24 @@ pub enum PlayerError {
     },
 }
 
+/// A decision for a [`Player`] to value: the side to move and its legal moves, more than one.
+#[derive(Debug)]
+pub struct Decision<'a, R: Ruleset> {
+    /// The rules of the game.
+    pub rules: &'a R,
+    /// The state, in [`Phase::Move`] of `mover`.
+    pub state: &'a R::State,
+    /// The side to move.
+    pub mover: Side,
+    /// The legal moves of `state` in generation order; at least two.
+    pub moves: &'a [Move],
+}
+
 /// A computer player: chooses a move for the side to move and explains the choice.
+///
+/// A player implements [`value`](Player::value), which sees only real choices: the provided
+/// [`analyse`](Player::analyse) checks the phase, generates the legal moves, and answers a
+/// single legal move itself (as [`Analysis::forced`], without drawing from the RNG).
 ///
 /// Players are generic over the [`Ruleset`], so one implementation plays every
 /// reconstruction: they see only the turn machine (phases, generated moves, the throwing
@@ -179,13 +196,32 @@ pub trait Player<R: Ruleset>: Send {
     /// (`greedy`, `expectiminimax:3`, …).
     fn name(&self) -> String;
 
+    /// Values every move of a decision with more than one legal move and chooses one.
+    fn value(&mut self, at: Decision<'_, R>, rng: &mut dyn Rng) -> Result<Analysis, PlayerError>;
+
     /// Values every legal move of `state` (which must be in [`Phase::Move`]) and chooses one.
     fn analyse(
         &mut self,
         rules: &R,
         state: &R::State,
         rng: &mut dyn Rng,
-    ) -> Result<Analysis, PlayerError>;
+    ) -> Result<Analysis, PlayerError> {
+        let mover = side_to_move(rules, state)?;
+        let mut moves = MoveList::new();
+        rules.generate_moves(state, &mut moves);
+        match moves[..] {
+            [only] => Ok(Analysis::forced(only)),
+            _ => {
+                let at = Decision {
+                    rules,
+                    state,
+                    mover,
+                    moves: &moves,
+                };
+                self.value(at, rng)
+            }
+        }
+    }
 
     /// The move chosen for `state`.
     fn choose(
