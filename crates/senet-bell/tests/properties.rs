@@ -5,33 +5,23 @@
 
 use proptest::prelude::*;
 use senet_bell::Bell;
-use senet_core::{Board, Game, Outcome, Side};
+use senet_core::{Board, Side};
 use senet_testkit::properties::Suite;
 
-fn rules_strategy() -> impl Strategy<Value = Bell> {
-    proptest::sample::select(senet_core::option_combinations::<Bell>().unwrap())
-}
-
-/// The game ends with the board empty; Be-9: the score is the pieces borne off, captures
-/// account for the rest.
-fn the_board_is_empty_and_the_score_is_the_pieces_off(
-    _: &Bell,
-    game: &Game<Bell>,
-    outcome: &Outcome,
-) -> Result<(), TestCaseError> {
-    let board = game.board();
-    prop_assert!(board.occupied().is_empty());
-    for side in Side::BOTH {
-        prop_assert_eq!(outcome.points_of(side), i32::from(board.off(side)));
-        prop_assert_eq!(board.off(side) + game.state().captured(side), 10);
-    }
-    Ok(())
-}
-
 senet_testkit::ruleset_properties!(
-    rules_strategy(),
-    Suite {
-        finished: the_board_is_empty_and_the_score_is_the_pieces_off,
+    Bell,
+    Suite::<Bell> {
+        // The game ends with the board empty; Be-9: the score is the pieces borne off, captures
+        // account for the rest.
+        finished: |_, game, outcome| {
+            let board = game.board();
+            prop_assert!(board.occupied().is_empty());
+            for side in Side::BOTH {
+                prop_assert_eq!(outcome.points_of(side), i32::from(board.off(side)));
+                prop_assert_eq!(board.off(side) + game.state().captured(side), 10);
+            }
+            Ok(())
+        },
         ..Suite::default()
     }
 );

@@ -5,33 +5,22 @@
 
 use proptest::prelude::*;
 use senet_botermans::Botermans;
-use senet_core::{Game, Outcome};
 use senet_testkit::properties::Suite;
 
-fn rules_strategy() -> impl Strategy<Value = Botermans> {
-    proptest::sample::select(senet_core::option_combinations::<Botermans>().unwrap())
-}
-
-/// B-14: the winner's slot is 0, the loser's the negated penalty.
-fn scores_are_the_penalty(
-    _: &Botermans,
-    game: &Game<Botermans>,
-    outcome: &Outcome,
-) -> Result<(), TestCaseError> {
-    let winner = outcome.winner.unwrap();
-    prop_assert_eq!(outcome.points_of(winner), 0);
-    prop_assert_eq!(
-        outcome.points_of(winner.opponent()),
-        -Botermans::penalty(game.board(), winner.opponent())
-    );
-    prop_assert!(outcome.points_of(winner.opponent()) < 0);
-    Ok(())
-}
-
 senet_testkit::ruleset_properties!(
-    rules_strategy(),
-    Suite {
-        finished: scores_are_the_penalty,
+    Botermans,
+    Suite::<Botermans> {
+        // B-14: the winner's slot is 0, the loser's the negated penalty.
+        finished: |_, game, outcome| {
+            let winner = outcome.winner.unwrap();
+            prop_assert_eq!(outcome.points_of(winner), 0);
+            prop_assert_eq!(
+                outcome.points_of(winner.opponent()),
+                -Botermans::penalty(game.board(), winner.opponent())
+            );
+            prop_assert!(outcome.points_of(winner.opponent()) < 0);
+            Ok(())
+        },
         ..Suite::default()
     }
 );

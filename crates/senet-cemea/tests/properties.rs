@@ -7,49 +7,39 @@ use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_cemea::{Cemea, Pieces};
-use senet_core::{Action, Game, Outcome, Phase, Ruleset, Side};
+use senet_core::{Action, Game, Phase, Ruleset, Side};
 use senet_testkit::properties::Suite;
 
-fn rules_strategy() -> impl Strategy<Value = Cemea> {
-    proptest::sample::select(senet_core::option_combinations::<Cemea>().unwrap())
-}
-
-/// The winner is the first to finish; in the ancient mode both finish and the points are the
-/// turns each took, otherwise the winner scores all its pieces and the loser fewer.
-fn the_result_is_consistent(
-    rules: &Cemea,
-    game: &Game<Cemea>,
-    outcome: &Outcome,
-) -> Result<(), TestCaseError> {
-    let pieces = i32::from(rules.pieces_per_side());
-    let winner = outcome.winner.unwrap();
-    prop_assert_eq!(Some(winner), game.state().first_finished());
-    if rules.ancient() {
-        for side in Side::BOTH {
-            prop_assert_eq!(i32::from(game.board().off_count(side)), pieces);
-            prop_assert_eq!(
-                outcome.points_of(side),
-                i32::from(game.state().turns_taken(side))
-            );
-        }
-        // Black starts, so the first to finish took no more turns than the other, and
-        // strictly fewer when White finished first.
-        let (w, l) = (
-            outcome.points_of(winner),
-            outcome.points_of(winner.opponent()),
-        );
-        prop_assert!(w <= l && (winner == Side::Black || w < l), "{w} {l}");
-    } else {
-        prop_assert_eq!(outcome.points_of(winner), pieces);
-        prop_assert!(outcome.points_of(winner.opponent()) < pieces);
-    }
-    Ok(())
-}
-
 senet_testkit::ruleset_properties!(
-    rules_strategy(),
-    Suite {
-        finished: the_result_is_consistent,
+    Cemea,
+    Suite::<Cemea> {
+        // The winner is the first to finish; in the ancient mode both finish and the points are the
+        // turns each took, otherwise the winner scores all its pieces and the loser fewer.
+        finished: |rules, game, outcome| {
+            let pieces = i32::from(rules.pieces_per_side());
+            let winner = outcome.winner.unwrap();
+            prop_assert_eq!(Some(winner), game.state().first_finished());
+            if rules.ancient() {
+                for side in Side::BOTH {
+                    prop_assert_eq!(i32::from(game.board().off_count(side)), pieces);
+                    prop_assert_eq!(
+                        outcome.points_of(side),
+                        i32::from(game.state().turns_taken(side))
+                    );
+                }
+                // Black starts, so the first to finish took no more turns than the other, and
+                // strictly fewer when White finished first.
+                let (w, l) = (
+                    outcome.points_of(winner),
+                    outcome.points_of(winner.opponent()),
+                );
+                prop_assert!(w <= l && (winner == Side::Black || w < l), "{w} {l}");
+            } else {
+                prop_assert_eq!(outcome.points_of(winner), pieces);
+                prop_assert!(outcome.points_of(winner.opponent()) < pieces);
+            }
+            Ok(())
+        },
         ..Suite::default()
     }
 );

@@ -14,11 +14,7 @@ use rand_core::SeedableRng;
 use senet_core::{MoveList, PlayoutEnd, Ruleset, Side, random_playout};
 use senet_jequier::{BackwardPriority, Jequier, SafeSquares, StartRule};
 use senet_testkit::conformance::walk_random_game;
-use senet_testkit::properties::{Suite, TurnLimit};
-
-fn rules_strategy() -> impl Strategy<Value = Jequier> {
-    proptest::sample::select(senet_core::option_combinations::<Jequier>().unwrap())
-}
+use senet_testkit::properties::{Suite, TurnLimit, every_configuration};
 
 /// Turns after which random games under `per_piece` are no longer checked move by move.
 const PER_PIECE_CHECKED_TURNS: u32 = 1_000;
@@ -35,7 +31,7 @@ fn limit(rules: &Jequier) -> TurnLimit {
 }
 
 senet_testkit::ruleset_properties!(
-    rules_strategy(),
+    Jequier,
     Suite {
         limit,
         ..Suite::default()
@@ -46,7 +42,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn unmoved_pieces_never_come_back(rules in rules_strategy(), seed in any::<u64>()) {
+    fn unmoved_pieces_never_come_back(rules in every_configuration::<Jequier>(), seed in any::<u64>()) {
         // I-1: a piece leaves the unmoved set when it moves or is attacked, and nothing
         // enters it during a game.
         let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -11,10 +11,6 @@ use senet_core::{Game, Move, Phase, PlayoutEnd, Ruleset};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 use senet_testkit::conformance::{check_state, walk_random_game};
 
-fn rules_strategy() -> impl Strategy<Value = Kendall> {
-    proptest::sample::select(senet_core::option_combinations::<Kendall>().unwrap())
-}
-
 fn stored_rules_strategy() -> impl Strategy<Value = Kendall> {
     let stored = senet_core::option_combinations::<Kendall>().unwrap();
     proptest::sample::select(
@@ -77,7 +73,7 @@ fn all_32_option_combinations_construct_and_play_to_the_end() {
     }
 }
 
-senet_testkit::ruleset_properties!(rules_strategy());
+senet_testkit::ruleset_properties!(Kendall);
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

@@ -11,7 +11,7 @@ use senet_core::{MAX_STEPS, Phase, Ruleset};
 use senet_piccione::Piccione;
 use senet_testkit::conformance::walk_random_game;
 
-senet_testkit::ruleset_properties!(Just(Piccione));
+senet_testkit::ruleset_properties!(Piccione);
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

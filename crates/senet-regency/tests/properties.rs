@@ -3,11 +3,6 @@
 //! two pieces, every generated move applies cleanly, a pass is offered only when nothing else
 //! is legal, an illegal move leaves the state unchanged, and every game ends).
 
-use proptest::prelude::*;
 use senet_regency::Regency;
 
-fn rules_strategy() -> impl Strategy<Value = Regency> {
-    proptest::sample::select(senet_core::option_combinations::<Regency>().unwrap())
-}
-
-senet_testkit::ruleset_properties!(rules_strategy());
+senet_testkit::ruleset_properties!(Regency);

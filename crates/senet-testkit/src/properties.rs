@@ -226,25 +226,31 @@ pub fn unchecked_inputs_never_panic<R: Ruleset>(
     }
 }
 
-/// Runs the generic property suite (64 cases each) for the ruleset values of a strategy:
-/// `ruleset_properties!(strategy)` with the default [`Suite`], or
-/// `ruleset_properties!(strategy, suite)` with one the ruleset adapts.
+/// Every configuration of `R`'s declared options, as a proptest strategy.
+pub fn every_configuration<R: Ruleset>() -> impl Strategy<Value = R> {
+    let all = senet_core::option_combinations::<R>().expect("the declared options combine");
+    proptest::sample::select(all)
+}
+
+/// Runs the generic property suite (64 cases each) under every configuration of a ruleset's
+/// options ([`every_configuration`]): `ruleset_properties!(Ruleset)` with the default
+/// [`Suite`], or `ruleset_properties!(Ruleset, suite)` with one the ruleset adapts.
 ///
 /// It defines the tests `every_reachable_decision_point_keeps_the_invariants`,
 /// `random_games_end_and_replay_from_their_records`,
 /// `an_illegal_action_leaves_the_game_unchanged` and `unchecked_inputs_never_panic`.
 #[macro_export]
 macro_rules! ruleset_properties {
-    ($strategy:expr) => {
-        $crate::ruleset_properties!($strategy, $crate::properties::Suite::default());
+    ($ruleset:ty) => {
+        $crate::ruleset_properties!($ruleset, $crate::properties::Suite::default());
     };
-    ($strategy:expr, $suite:expr) => {
+    ($ruleset:ty, $suite:expr) => {
         $crate::proptest::proptest! {
             #![proptest_config($crate::proptest::prelude::ProptestConfig::with_cases(64))]
 
             #[test]
             fn every_reachable_decision_point_keeps_the_invariants(
-                rules in $strategy,
+                rules in $crate::properties::every_configuration::<$ruleset>(),
                 seed in $crate::proptest::prelude::any::<u64>(),
             ) {
                 $crate::properties::decision_points_keep_the_invariants(&$suite, &rules, seed)?;
@@ -252,7 +258,7 @@ macro_rules! ruleset_properties {
 
             #[test]
             fn random_games_end_and_replay_from_their_records(
-                rules in $strategy,
+                rules in $crate::properties::every_configuration::<$ruleset>(),
                 seed in $crate::proptest::prelude::any::<u64>(),
             ) {
                 $crate::properties::random_games_end_and_replay(&$suite, &rules, seed)?;
@@ -260,7 +266,7 @@ macro_rules! ruleset_properties {
 
             #[test]
             fn an_illegal_action_leaves_the_game_unchanged(
-                rules in $strategy,
+                rules in $crate::properties::every_configuration::<$ruleset>(),
                 seed in $crate::proptest::prelude::any::<u64>(),
                 actions in $crate::properties::arbitrary_actions(),
             ) {
@@ -269,7 +275,7 @@ macro_rules! ruleset_properties {
 
             #[test]
             fn unchecked_inputs_never_panic(
-                rules in $strategy,
+                rules in $crate::properties::every_configuration::<$ruleset>(),
                 seed in $crate::proptest::prelude::any::<u64>(),
                 skip in 0usize..300,
                 junk in $crate::properties::junk(),
