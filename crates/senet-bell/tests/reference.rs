@@ -8,8 +8,7 @@ use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Bell, state: &BellState) -> Vec<Move> {
-    let pending = state.pending_throw().map(u8::from);
-    let Some((board, me, _, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
+    let Some((board, me, _, t)) = decision_inputs(rules, state) else {
         return Vec::new();
     };
     let marked: &[i32] = match rules.marked_squares() {

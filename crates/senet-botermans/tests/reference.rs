@@ -15,8 +15,7 @@ enum End {
 
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
-    let pending = state.pending_throw().map(u8::from);
-    let Some((board, me, opp, t)) = decision_inputs(rules, state, state.to_move(), pending) else {
+    let Some((board, me, opp, t)) = decision_inputs(rules, state) else {
         return Vec::new();
     };
     let at = |n: i32| board.at(n);

@@ -118,15 +118,17 @@ pub fn assert_is_legal_matches_generation<R: Ruleset>(rules: &R, state: &R::Stat
 }
 
 /// What a reference generator reads at a decision point: the board of `state` as a
-/// [`MailboxBoard`], the side to move `me` and its opponent, and the `pending` throw as an
-/// `i32`; `None` when no throw is pending (the reference then generates nothing).
+/// [`MailboxBoard`], the side to move `me` and its opponent, and the throw the position holds
+/// (its `throw` field) as an `i32`; `None` outside a decision or without a pending throw (the
+/// reference then generates nothing).
 pub fn decision_inputs<R: Ruleset>(
     rules: &R,
     state: &R::State,
-    me: Side,
-    pending: Option<u8>,
 ) -> Option<(MailboxBoard, Side, Side, i32)> {
-    let throw = i32::from(pending?);
+    let Phase::Move(me) = rules.phase(state) else {
+        return None;
+    };
+    let throw = rules.to_setup(state).field("throw")?.parse().ok()?;
     Some((
         MailboxBoard::from(rules.board(state)),
         me,
