@@ -9,7 +9,7 @@ use rand_core::SeedableRng;
 use senet_bell::{Bell, MarkedSquares, PIECES};
 use senet_core::{
     Board, FourSidedDie, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side,
-    ThrowingDevice, draw_seats,
+    ThrowingDevice,
 };
 use senet_testkit::conformance::check_state;
 
@@ -20,17 +20,11 @@ senet_testkit::scenario_helpers!(Bell, throw);
 #[test]
 fn be_01_ten_pieces_a_side_odd_set_on_odd_squares_even_set_on_even_squares() {
     let rules = Bell::default();
-    let state = rules.initial_state();
     assert_eq!(rules.pieces_per_side(), 10);
     assert_eq!(PIECES, 10);
     let odd: Vec<u8> = (1..=19).step_by(2).collect();
     let even: Vec<u8> = (2..=20).step_by(2).collect();
-    assert_eq!(state.board().pieces_of(Side::White), set(&odd));
-    assert_eq!(state.board().pieces_of(Side::Black), set(&even));
-    for side in Side::BOTH {
-        assert_eq!(state.board().total(side), 10);
-        assert_eq!(state.captured(side), 0);
-    }
+    assert_start(&rules, &even, &odd);
 }
 
 #[test]
@@ -54,9 +48,7 @@ fn be_02_one_four_sided_die() {
 #[test]
 fn be_03_higher_throw_plays_the_even_set_and_moves_first() {
     assert_eq!(Bell::SEAT_RULE, SeatRule::HigherThrow);
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..100 {
-        let draw = draw_seats(Bell::default().device(), Bell::SEAT_RULE, &mut rng);
+    for draw in seat_draws(&Bell::default(), 3, 100) {
         let last = &draw.throws[draw.throws.len() - 2..];
         assert_ne!(last[0].1, last[1].1, "a tie is thrown again");
         let higher = if last[0].1 > last[1].1 { 0 } else { 1 };

@@ -5,12 +5,8 @@
 //! move, `opp` White, every other piece is off. Where a scenario lists no opposing piece, the
 //! tests put one out of the way: with none at all the opponent would already have won.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use senet_botermans::Botermans;
-use senet_core::{
-    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, draw_seats,
-};
+use senet_core::{Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks};
 
 senet_testkit::scenario_helpers!(Botermans, throw);
 
@@ -19,15 +15,9 @@ senet_testkit::scenario_helpers!(Botermans, throw);
 #[test]
 fn b_01_five_pieces_a_side_odd_set_on_odd_squares() {
     let rules = Botermans::default();
-    let state = rules.initial_state();
     assert_eq!(rules.pieces_per_side(), 5);
-    assert_eq!(white(&state), set(&[1, 3, 5, 7, 9]));
     // The even set started on 2,4,6,8,10; its piece on 10 has made the forced move (B-3).
-    assert_eq!(black(&state), set(&[2, 4, 6, 8, 11]));
-    for side in Side::BOTH {
-        assert_eq!(state.board().total(side), 5);
-        assert_eq!(state.board().off(side), 0);
-    }
+    assert_start(&rules, &[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9]);
 }
 
 #[test]
@@ -43,13 +33,7 @@ fn b_02_sticks_with_no_marked_side_counting_six() {
 #[test]
 fn b_03_first_to_throw_a_one_takes_the_even_set_and_moves_10_to_11() {
     assert_eq!(Botermans::SEAT_RULE, SeatRule::FirstToThrowOne);
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..100 {
-        let draw = draw_seats(
-            Botermans::default().device(),
-            Botermans::SEAT_RULE,
-            &mut rng,
-        );
+    for draw in seat_draws(&Botermans::default(), 3, 100) {
         // Only the last throw is a 1, by the person who takes the even set.
         let ones: Vec<_> = draw.throws.iter().filter(|t| t.1 == 1).collect();
         assert_eq!(ones.len(), 1);

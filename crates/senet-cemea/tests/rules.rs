@@ -5,12 +5,10 @@
 //! move, `opp` White, every other piece is off. Where a scenario lists no opposing piece, the
 //! tests put one out of the way: with none at all the opponent would already have won.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use senet_cemea::{Cemea, Pieces};
 use senet_core::{
-    Board, Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, StandardDevice,
-    Sticks, ThrowingDevice, draw_seats,
+    Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, StandardDevice,
+    Sticks, ThrowingDevice,
 };
 
 senet_testkit::scenario_helpers!(Cemea, throw);
@@ -20,13 +18,8 @@ senet_testkit::scenario_helpers!(Cemea, throw);
 #[test]
 fn c_01_seven_pieces_a_side_odd_set_on_odd_squares() {
     let rules = Cemea::default();
-    let state = rules.initial_state();
     assert_eq!(rules.pieces_per_side(), 7);
-    assert_eq!(white(&state), set(&[1, 3, 5, 7, 9, 11, 13]));
-    assert_eq!(black(&state), set(&[2, 4, 6, 8, 10, 12, 14]));
-    for side in Side::BOTH {
-        assert_eq!(state.board().total(side), 7);
-    }
+    assert_start(&rules, &[2, 4, 6, 8, 10, 12, 14], &[1, 3, 5, 7, 9, 11, 13]);
 }
 
 #[test]
@@ -40,9 +33,7 @@ fn c_02_sticks_with_no_marked_side_counting_six() {
 #[test]
 fn c_03_first_to_throw_a_one_takes_the_even_set_which_opens_with_a_fresh_throw() {
     assert_eq!(Cemea::SEAT_RULE, SeatRule::FirstToThrowOne);
-    let mut rng = ChaCha8Rng::seed_from_u64(4);
-    for _ in 0..100 {
-        let draw = draw_seats(Cemea::default().device(), Cemea::SEAT_RULE, &mut rng);
+    for draw in seat_draws(&Cemea::default(), 4, 100) {
         assert_eq!(draw.throws.iter().filter(|t| t.1 == 1).count(), 1);
         assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
     }

@@ -5,11 +5,8 @@
 //! move, `opp` White, every other piece is off. Without an `unmoved` field, pieces standing on
 //! their own starting squares count as unmoved.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use senet_core::{
     Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks,
-    draw_seats,
 };
 use senet_jequier::{BLACK_START, BackwardPriority, Jequier, SafeSquares, StartRule, WHITE_START};
 
@@ -23,14 +20,8 @@ fn j_01_five_pieces_a_side_odd_set_on_odd_squares_even_set_on_even() {
     assert_eq!(rules.pieces_per_side(), 5);
     assert_eq!(WHITE_START, set(&[1, 3, 5, 7, 9]));
     assert_eq!(BLACK_START, set(&[2, 4, 6, 8, 10]));
-    let state = rules.initial_state();
-    assert_eq!(white(&state), set(&[1, 3, 5, 7, 9]));
     // The even set started on 2,4,6,8,10; its piece on 10 has made the opening move (J-3).
-    assert_eq!(black(&state), set(&[2, 4, 6, 8, 11]));
-    for side in Side::BOTH {
-        assert_eq!(state.board().total(side), 5);
-        assert_eq!(state.board().off(side), 0);
-    }
+    assert_start(&rules, &[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9]);
 }
 
 #[test]
@@ -43,9 +34,7 @@ fn j_02_sticks_with_no_marked_side_counting_six() {
 #[test]
 fn j_03_first_to_throw_a_one_takes_the_even_set_moves_10_to_11_and_throws_again() {
     assert_eq!(Jequier::SEAT_RULE, SeatRule::FirstToThrowOne);
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..100 {
-        let draw = draw_seats(Jequier::default().device(), Jequier::SEAT_RULE, &mut rng);
+    for draw in seat_draws(&Jequier::default(), 3, 100) {
         assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
         assert_eq!(draw.throws.iter().filter(|t| t.1 == 1).count(), 1);
     }

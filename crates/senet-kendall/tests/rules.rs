@@ -7,9 +7,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::{
-    Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks, draw_seats,
-};
+use senet_core::{Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks};
 use senet_kendall::{Kendall, KendallState, MAX_STORED_THROWS, PieceCount, ThrowTiming};
 use senet_testkit::conformance::check_state;
 
@@ -39,21 +37,9 @@ fn stored(state: &KendallState) -> Vec<u8> {
 #[test]
 fn k_01_seven_pieces_a_side_odd_set_on_odd_squares_even_set_on_even_squares() {
     let rules = Kendall::default();
-    let state = rules.initial_state();
     assert_eq!(rules.pieces_per_side(), 7);
-    assert_eq!(
-        state.board().pieces_of(Side::White),
-        set(&[1, 3, 5, 7, 9, 11, 13])
-    );
     // The even set started on 2,4,…,14; its front piece made the opening move (K-3).
-    assert_eq!(
-        state.board().pieces_of(Side::Black),
-        set(&[2, 4, 6, 8, 10, 12, 15])
-    );
-    for side in Side::BOTH {
-        assert_eq!(state.board().total(side), 7);
-        assert_eq!(state.board().off_count(side), 0);
-    }
+    assert_start(&rules, &[2, 4, 6, 8, 10, 12, 15], &[1, 3, 5, 7, 9, 11, 13]);
 }
 
 #[test]
@@ -67,9 +53,7 @@ fn k_02_sticks_with_no_marked_side_counting_five() {
 #[test]
 fn k_03_first_to_throw_a_one_takes_the_even_set_and_moves_its_front_piece() {
     assert_eq!(Kendall::SEAT_RULE, SeatRule::FirstToThrowOne);
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..100 {
-        let draw = draw_seats(Kendall::default().device(), Kendall::SEAT_RULE, &mut rng);
+    for draw in seat_draws(&Kendall::default(), 3, 100) {
         assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
         assert!(
             draw.throws[..draw.throws.len() - 1]

@@ -42,11 +42,9 @@ fn has(list: &[String], mv: &str) -> bool {
 fn p_01_five_pieces_a_side_all_in_hand_and_the_first_player_starts() {
     let rules = Piccione;
     assert_eq!(rules.pieces_per_side(), 5);
-    let state = rules.initial_state();
+    let state = assert_start(&rules, &[], &[]);
     for side in Side::BOTH {
         assert_eq!(state.board().in_hand(side), 5);
-        assert_eq!(state.board().on_board(side), 0);
-        assert_eq!(state.board().off(side), 0);
     }
     assert_eq!(rules.phase(&state), Phase::Throw(Side::Black));
     assert_eq!(

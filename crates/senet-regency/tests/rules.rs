@@ -6,11 +6,7 @@
 //! move, so R-5 does not apply. Where a scenario lists no opposing piece, the tests put one on
 //! square 1, out of the way: with none at all the opponent would have won.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
-use senet_core::{
-    Board, Move, Phase, PlayError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice, draw_seats,
-};
+use senet_core::{Move, Phase, PlayError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice};
 use senet_regency::{ExitRule, Regency, RegencyState};
 
 senet_testkit::scenario_helpers!(Regency, throw);
@@ -31,14 +27,9 @@ fn white_first(throw: u8) -> RegencyState {
 #[test]
 fn r_01_five_pieces_a_side_odd_set_on_odd_squares() {
     let rules = Regency::default();
-    let state = rules.initial_state();
     assert_eq!(rules.pieces_per_side(), 5);
-    assert_eq!(state.board().pieces_of(Side::White), set(&[1, 3, 5, 7, 9]));
     // The even set started on 2,4,6,8,10; its piece on 10 has made the forced move.
-    assert_eq!(state.board().pieces_of(Side::Black), set(&[2, 4, 6, 8, 11]));
-    for side in Side::BOTH {
-        assert_eq!(state.board().total(side), 5);
-    }
+    assert_start(&rules, &[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9]);
 }
 
 #[test]
@@ -55,9 +46,7 @@ fn r_02_sticks_with_no_marked_side_counting_six() {
 #[test]
 fn r_03_i_1_exactly_one_player_throwing_a_one_takes_the_even_set() {
     assert_eq!(Regency::SEAT_RULE, SeatRule::OnlyOneThrowsOne);
-    let mut rng = ChaCha8Rng::seed_from_u64(3);
-    for _ in 0..100 {
-        let draw = draw_seats(Regency::default().device(), Regency::SEAT_RULE, &mut rng);
+    for draw in seat_draws(&Regency::default(), 3, 100) {
         let last = &draw.throws[draw.throws.len() - 2..];
         assert!((last[0].1 == 1) != (last[1].1 == 1));
         let one = last.iter().find(|t| t.1 == 1).unwrap();

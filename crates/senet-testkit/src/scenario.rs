@@ -5,7 +5,11 @@
 //! [`scenario_helpers!`](crate::scenario_helpers) binds them to one ruleset's default value,
 //! under the short names every `tests/rules.rs` uses.
 
-use senet_core::{Game, PlayError, Ruleset, Side, Square, SquareSet, ThrowingDevice};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use senet_core::{
+    Board, Game, PlayError, Ruleset, SeatDraw, Side, Square, SquareSet, ThrowingDevice, draw_seats,
+};
 
 use crate::conformance::check_state;
 
@@ -178,7 +182,8 @@ macro_rules! scenario_helpers {
     ($rules:ty) => {
         #[allow(unused_imports)]
         use $crate::scenario::{
-            assert_illegal_moves_refused, assert_throws, move_strings, scenario, set, sq,
+            assert_illegal_moves_refused, assert_start, assert_throws, move_strings, scenario,
+            seat_draws, set, sq,
         };
 
         #[allow(dead_code)]
@@ -295,4 +300,36 @@ pub fn assert_throws<R: Ruleset>(rules: &R, table: &[(u8, u32)], impossible: &[u
         );
     }
     assert!(state == rules.initial_state());
+}
+
+/// The initial state of `rules`: `pieces_per_side` pieces a side, Black (the even set) on
+/// `black` and White on `white`, every other piece of a side neither borne off nor captured
+/// (in hand, where the ruleset has a hand). Returns the state for further checks.
+///
+/// # Panics
+/// When one of these fails.
+pub fn assert_start<R: Ruleset>(rules: &R, black: &[u8], white: &[u8]) -> R::State {
+    let state = rules.initial_state();
+    let board = rules.board(&state);
+    assert_eq!(board.pieces(Side::Black), set(black), "Black's squares");
+    assert_eq!(board.pieces(Side::White), set(white), "White's squares");
+    for side in Side::BOTH {
+        assert_eq!(
+            board.total(side),
+            rules.pieces_per_side(),
+            "{side:?} pieces"
+        );
+        assert_eq!(board.off(side), 0, "{side:?} pieces borne off");
+        assert_eq!(rules.captured(&state, side), 0, "{side:?} pieces captured");
+    }
+    state
+}
+
+/// `count` draws for the seats under the ruleset's [`SeatRule`](senet_core::SeatRule), with
+/// its device on a ChaCha8 generator seeded with `seed`.
+pub fn seat_draws<R: Ruleset>(rules: &R, seed: u64, count: usize) -> Vec<SeatDraw> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| draw_seats(rules.device(), R::SEAT_RULE, &mut rng))
+        .collect()
 }
