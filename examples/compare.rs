@@ -69,10 +69,7 @@ impl RulesetVisitor for Measure<'_> {
                 let indices = chunk * 100..games.min(chunk * 100 + 100);
                 measure_random_games(rules, indices, turn_cap, |i| game_rng(seed, i))
             })
-            .reduce(MetricsSummary::default, |mut a, b| {
-                a.merge(&b);
-                a
-            });
+            .sum::<MetricsSummary>();
         // Greedy is Black in the even games, White in the odd ones.
         let skill = (0..2 * skill_games)
             .into_par_iter()
@@ -104,10 +101,7 @@ impl RulesetVisitor for Measure<'_> {
                 },
             )
             .map(|(summary, _, _)| summary)
-            .reduce(MatchupSummary::default, |mut a, b| {
-                a.merge(&b);
-                a
-            });
+            .sum::<MatchupSummary>();
         (random, skill)
     }
 }

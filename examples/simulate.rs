@@ -74,10 +74,7 @@ impl RulesetVisitor for Simulate<'_> {
                 },
             )
             .map(|(summary, _)| summary)
-            .reduce(SimulationSummary::default, |mut a, b| {
-                a.merge(&b);
-                a
-            })
+            .sum::<SimulationSummary>()
     }
 }
 

@@ -20,6 +20,22 @@ macro_rules! with_registered_rulesets {
     };
 }
 
+/// `Sum` for summaries that merge exactly: the summaries of disjoint sets of games add up to
+/// the summary of all of them, in any order (so a parallel `sum` gives the same result on any
+/// number of threads).
+macro_rules! sum_by_merging {
+    ($($summary:ty),*) => {$(
+        impl core::iter::Sum for $summary {
+            fn sum<I: Iterator<Item = $summary>>(parts: I) -> $summary {
+                parts.fold(<$summary>::default(), |mut all, part| {
+                    all.merge(&part);
+                    all
+                })
+            }
+        }
+    )*};
+}
+
 /// The modules that match on the registered rulesets, and the rulesets' re-exports.
 macro_rules! facade_modules {
     ($d:tt $( $feature:literal => $module:ident = $krate:ident :: $ty:ident ),* $(,)?) => {

@@ -559,6 +559,8 @@ pub struct MetricsSummary {
     winner_deficit: u64,
 }
 
+sum_by_merging!(MetricsSummary, MatchupSummary);
+
 impl MetricsSummary {
     /// Adds one game.
     pub fn add(&mut self, game: &GameMetrics) {

@@ -137,6 +137,8 @@ pub struct SimulationSummary {
     pub turns: Distribution,
 }
 
+sum_by_merging!(SimulationSummary);
+
 impl SimulationSummary {
     /// Adds one game.
     pub fn add(&mut self, end: &PlayoutEnd, decisions: u32, turns: u32) {

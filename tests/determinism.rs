@@ -176,10 +176,7 @@ impl ThreadCounts {
                         s
                     },
                 )
-                .reduce(SimulationSummary::default, |mut a, b| {
-                    a.merge(&b);
-                    a
-                });
+                .sum::<SimulationSummary>();
             (played.into_iter().map(|(p, _, _)| p).collect(), summary)
         })
     }

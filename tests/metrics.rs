@@ -400,10 +400,7 @@ impl RulesetVisitor for Summarise {
                 let games = chunk * 10..self.games.min(chunk * 10 + 10);
                 measure_random_games(rules, games, 2_000, game_rng)
             })
-            .reduce(MetricsSummary::default, |mut a, b| {
-                a.merge(&b);
-                a
-            })
+            .sum::<MetricsSummary>()
     }
 }
 

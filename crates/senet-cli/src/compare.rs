@@ -189,10 +189,7 @@ impl RulesetVisitor for RandomGames<'_> {
                 progress.inc(played);
                 summary
             })
-            .reduce(MetricsSummary::default, |mut a, b| {
-                a.merge(&b);
-                a
-            })
+            .sum::<MetricsSummary>()
     }
 }
 
