@@ -75,6 +75,24 @@ fn syntax(line: usize, reason: impl Into<String>) -> RecordError {
     }
 }
 
+/// The header value `text` of `name` on line `line`, a whole number from 0 to `largest`.
+fn whole_number<T: core::str::FromStr>(
+    line: usize,
+    name: &str,
+    text: &str,
+    largest: &str,
+) -> Result<T, RecordError> {
+    text.parse().map_err(|_| {
+        syntax(
+            line,
+            format!(
+                "{name} {} is not a whole number from 0 to {largest}",
+                quote(text)
+            ),
+        )
+    })
+}
+
 fn at_line(line: usize, error: RecordError) -> RecordError {
     RecordError::AtLine {
         line,
@@ -147,32 +165,14 @@ impl GameRecord {
                     if revision.is_some() {
                         return Err(syntax(number, "the revision is given twice"));
                     }
-                    let value = rest.parse::<u32>().map_err(|_| {
-                        syntax(
-                            number,
-                            format!(
-                                "revision {} is not a whole number from 0 to 2^32 - 1",
-                                quote(rest)
-                            ),
-                        )
-                    })?;
-                    revision = Some(value);
+                    revision = Some(whole_number(number, "revision", rest, "2^32 - 1")?);
                     lines.revision = Some(number);
                 }
                 "seed" => {
                     if seed.is_some() {
                         return Err(syntax(number, "the seed is given twice"));
                     }
-                    let value = rest.parse::<u64>().map_err(|_| {
-                        syntax(
-                            number,
-                            format!(
-                                "seed {} is not a whole number from 0 to 2^64 - 1",
-                                quote(rest)
-                            ),
-                        )
-                    })?;
-                    seed = Some(value);
+                    seed = Some(whole_number(number, "seed", rest, "2^64 - 1")?);
                     lines.seed = Some(number);
                 }
                 "start" => {
