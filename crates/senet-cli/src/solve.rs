@@ -2,11 +2,14 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use senet::registry::{AnyRuleset, DEFAULT_RULESET};
-use senet_ai::endgame::{EndgameError, SolveOptions, SolveStats, ValueEncoding};
+use senet_ai::endgame::{EndgameError, SolveEvent, SolveOptions, SolveStats, ValueEncoding};
 
 use crate::error::{CliError, parse_rules};
 use crate::files;
@@ -20,7 +23,8 @@ use crate::limits::check_threads;
 /// file records the ruleset, its options and its rules revision; it is refused for any other.
 /// Supported: regency (any options) and kendall(throw_timing=immediate) (any other options).
 /// Up to 2 pieces a side takes seconds; 3 takes minutes for Regency and far longer for
-/// Kendall (docs/players.md).
+/// Kendall (docs/players.md). On a terminal, a bar on stderr shows the positions solved, layer
+/// by layer, with an estimate of the time left.
 #[derive(Args, Debug)]
 pub(crate) struct SolveArgs {
     /// The ruleset: `id` or `id(option=value,…)`.
@@ -120,9 +124,79 @@ fn solve(
             size(limit)
         )));
     }
-    rules
-        .solve_endgame_file(pieces, options, encoding)
-        .map_err(refused)
+    let progress = PROGRESS.get_or_init(|| SolveProgress::new(ProgressBar::new(0)));
+    progress.start(positions as u64);
+    let options = SolveOptions {
+        progress: Some(show_progress),
+        ..*options
+    };
+    let solved = rules.solve_endgame_file(pieces, &options, encoding);
+    progress.bar.finish_and_clear();
+    solved.map_err(refused)
+}
+
+/// The progress bar of a solve: the positions of each layer count once the layer is solved,
+/// and the message says which sweep a large component is at (the layers of the most pieces
+/// take most of the time).
+struct SolveProgress {
+    bar: ProgressBar,
+    /// The positions of the layer being solved.
+    layer_positions: AtomicU64,
+}
+
+impl SolveProgress {
+    fn new(bar: ProgressBar) -> SolveProgress {
+        SolveProgress {
+            bar,
+            layer_positions: AtomicU64::new(0),
+        }
+    }
+
+    fn start(&self, positions: u64) {
+        self.bar.reset();
+        self.bar.set_length(positions);
+        self.bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, eta {eta} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+    }
+
+    fn on(&self, event: &SolveEvent) {
+        match *event {
+            SolveEvent::Compiled { layer, states, .. } => {
+                self.layer_positions.store(states as u64, Ordering::Relaxed);
+                self.bar
+                    .set_message(format!("layer {}: compiled", layer + 1));
+            }
+            SolveEvent::Sweep {
+                layer,
+                states,
+                sweep,
+                change,
+                ..
+            } => self.bar.set_message(format!(
+                "layer {}: sweep {sweep} of a component of {states} positions, \
+                 change {change:.1e}",
+                layer + 1
+            )),
+            SolveEvent::Solved { layer, .. } => {
+                self.bar
+                    .inc(self.layer_positions.swap(0, Ordering::Relaxed));
+                self.bar.set_message(format!("layer {} solved", layer + 1));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The solve under way: the solver reports to a plain function, so its bar lives in a
+/// static (this program runs one solve at a time).
+static PROGRESS: OnceLock<SolveProgress> = OnceLock::new();
+
+fn show_progress(event: &SolveEvent) {
+    if let Some(progress) = PROGRESS.get() {
+        progress.on(event);
+    }
 }
 
 pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -171,4 +245,33 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
         args.out.display()
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_counts_each_layer_once_it_is_solved() {
+        let progress = SolveProgress::new(ProgressBar::hidden());
+        progress.start(30);
+        for (layer, states) in [(0, 10), (1, 20)] {
+            progress.on(&SolveEvent::Compiled {
+                layer,
+                states,
+                words: 0,
+                seconds: 0.0,
+            });
+            assert_eq!(progress.bar.position(), if layer == 0 { 0 } else { 10 });
+            progress.on(&SolveEvent::Solved {
+                layer,
+                evaluations: 0,
+                most_sweeps: 1,
+                residual: 0.0,
+                seconds: 0.0,
+            });
+        }
+        assert_eq!(progress.bar.position(), 30);
+        assert_eq!(progress.bar.length(), Some(30));
+    }
 }
