@@ -14,13 +14,12 @@
 //! `docs/ruleset-comparison.md`.
 
 use clap::Parser;
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use rayon::prelude::*;
 use senet::metrics::{
     MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured, uniform_move,
 };
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::rng;
 use senet::stats::Distribution;
 use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side};
 use senet_ai::{Greedy, Player};
@@ -42,13 +41,6 @@ struct Args {
     turn_cap: u32,
 }
 
-/// The RNG of game `index`: stream `index` of `seed`.
-fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
-
 /// The random games and the skill trace of one ruleset.
 struct Measure<'a>(&'a Args);
 
@@ -67,7 +59,7 @@ impl RulesetVisitor for Measure<'_> {
             .into_par_iter()
             .map(|chunk| {
                 let indices = chunk * 100..games.min(chunk * 100 + 100);
-                measure_random_games(rules, indices, turn_cap, |i| game_rng(seed, i))
+                measure_random_games(rules, indices, turn_cap, |i| rng::seeded(seed, i))
             })
             .sum::<MetricsSummary>();
         // Greedy is Black in the even games, White in the odd ones.
@@ -84,7 +76,7 @@ impl RulesetVisitor for Measure<'_> {
                     let game = play_measured(
                         rules,
                         rules.initial_state(),
-                        &mut game_rng(seed, index),
+                        &mut rng::seeded(seed, index),
                         &mut moves,
                         turn_cap,
                         |side, state, moves, rng| {

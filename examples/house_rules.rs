@@ -26,10 +26,9 @@
 use std::error::Error;
 
 use clap::Parser;
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use senet::ai::{Budget, Expectiminimax, Greedy, Mcts, Player, RandomPlayer};
 use senet::perft::Perft;
+use senet::rng;
 use senet::stats::SimulationSummary;
 use senet::{
     BitBoard, Board, FieldInfo, Game, Move, MoveList, Outcome, PerSide, Phase, PositionError,
@@ -228,8 +227,7 @@ fn simulate(rules: &Sprint, games: u64) -> SimulationSummary {
     let mut summary = SimulationSummary::default();
     let mut moves = MoveList::new();
     for index in 0..games {
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        rng.set_stream(index);
+        let mut rng = rng::seeded(1, index);
         let mut state = rules.initial_state();
         let playout = random_playout(rules, &mut state, &mut rng, &mut moves, 1_000);
         summary.add(&playout.end, playout.decisions, playout.turns);
@@ -247,8 +245,7 @@ fn match_share(
     let mut random = RandomPlayer::new();
     let mut won = 0u64;
     for index in 0..games {
-        let mut rng = ChaCha8Rng::seed_from_u64(2);
-        rng.set_stream(index);
+        let mut rng = rng::seeded(2, index);
         let seat = if index % 2 == 0 {
             Side::Black
         } else {

@@ -12,10 +12,9 @@ use std::time::Instant;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use rayon::prelude::*;
 use senet::registry::{AnyRuleset, DEFAULT_RULESET, RulesetVisitor};
+use senet::rng;
 use senet::stats::SimulationSummary;
 use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side, random_playout};
 
@@ -39,13 +38,6 @@ struct Args {
     turn_cap: u32,
 }
 
-/// The RNG of game `index`: stream `index` of `seed`.
-fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
-
 struct Simulate<'a> {
     args: &'a Args,
     progress: &'a ProgressBar,
@@ -62,7 +54,7 @@ impl RulesetVisitor for Simulate<'_> {
             .fold(
                 || (SimulationSummary::default(), MoveList::new()),
                 |(mut summary, mut scratch), index| {
-                    let mut rng = game_rng(args.seed, index);
+                    let mut rng = rng::seeded(args.seed, index);
                     let mut state = rules.initial_state();
                     let playout =
                         random_playout(rules, &mut state, &mut rng, &mut scratch, args.turn_cap);

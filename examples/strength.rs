@@ -28,10 +28,9 @@ use std::time::Instant;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
 use rayon::prelude::*;
 use senet::registry::{AnyRuleset, RulesetVisitor};
+use senet::rng::{self, ChaCha8Rng};
 use senet::stats::wilson_interval;
 use senet::{Phase, Ruleset, Side, ThrowingDevice, TurnCounter};
 use senet_ai::endgame::{PositionOracle, SolveOptions, ValueEncoding, read_for, solve_file_for};
@@ -73,9 +72,7 @@ struct Args {
 
 /// The RNG of game `game` of pair `pair` of the `ruleset`-th ruleset.
 fn game_rng(seed: u64, ruleset: u64, pair: u64, game: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream((ruleset << 48) | (pair << 32) | game);
-    rng
+    rng::seeded(seed, (ruleset << 48) | (pair << 32) | game)
 }
 
 fn main() {
@@ -357,7 +354,7 @@ fn endgame_losses<R: Ruleset>(
     ruleset: u64,
 ) -> Result<(), Failure> {
     // Covered positions as random games meet them, each with a random throw.
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
+    let mut rng = rng::seeded(args.seed, 0);
     let mut positions = Vec::with_capacity(args.positions);
     let device = rules.device();
     // Few positions with a choice of moves have one piece a side: give up rather than

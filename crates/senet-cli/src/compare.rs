@@ -18,13 +18,12 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use senet::metrics::{
     MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured,
 };
-use senet::rand_core::SeedableRng;
 use senet::registry::{AnyRuleset, RULESETS, RulesetInfo, RulesetVisitor};
+use senet::rng;
 use senet::stats::Distribution;
 use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs};
 use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for};
@@ -141,13 +140,6 @@ pub(crate) fn configurations(info: &RulesetInfo) -> Vec<AnyRuleset> {
         .collect()
 }
 
-/// The RNG of game `index`: stream `index` of `seed`.
-fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
-
 /// Report progress every this many games (an atomic add per game would be wasted work); the
 /// random games are measured in chunks of this size.
 const PROGRESS_STEP: u64 = 256;
@@ -185,7 +177,8 @@ impl RulesetVisitor for RandomGames<'_> {
                 let first = chunk * PROGRESS_STEP;
                 let indices = first..games.min(first + PROGRESS_STEP);
                 let played = indices.end - first;
-                let summary = measure_random_games(rules, indices, turn_cap, |i| game_rng(seed, i));
+                let summary =
+                    measure_random_games(rules, indices, turn_cap, |i| rng::seeded(seed, i));
                 progress.inc(played);
                 summary
             })
@@ -277,7 +270,7 @@ impl RulesetVisitor for SkillGames<'_> {
                                 let game = play_measured(
                                     rules,
                                     rules.initial_state(),
-                                    &mut game_rng(self.seed, index),
+                                    &mut rng::seeded(self.seed, index),
                                     &mut moves,
                                     self.turn_cap,
                                     |side, state, moves, rng| {

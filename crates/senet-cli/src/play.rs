@@ -4,9 +4,9 @@ use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use rand_chacha::ChaCha8Rng;
-use senet::rand_core::SeedableRng;
 use senet::registry::{AnyRuleset, DEFAULT_RULESET};
+use senet::rng::ChaCha8Rng;
+use senet::rng::SeedableRng;
 use senet::{Action, AnyGame, Board, DEFAULT_TURN_CAP, Move, Phase, Side};
 
 use crate::error::{CliError, device_values, parse_rules, start_game};

@@ -268,10 +268,10 @@ fn refused_player(e: PlayerSpecError) -> CliError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand_chacha::ChaCha8Rng;
     use senet::Phase;
-    use senet::rand_core::SeedableRng;
     use senet::registry::RULESETS;
+    use senet::rng::ChaCha8Rng;
+    use senet::rng::SeedableRng;
     use senet_ai::Budget;
 
     #[test]

@@ -11,10 +11,9 @@ use std::time::Instant;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use senet::rand_core::SeedableRng;
 use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
+use senet::rng::{self, ChaCha8Rng};
 use senet::stats::{Distribution, SimulationSummary, wilson_interval};
 use senet::{
     DEFAULT_TURN_CAP, MoveList, Phase, Playout, PlayoutEnd, Ruleset, Side, ThrowingDevice,
@@ -84,13 +83,6 @@ impl Summary {
         self.player_wins[1] += other.player_wins[1];
         self
     }
-}
-
-/// The RNG of game `index`: stream `index` of `seed`.
-fn game_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
 }
 
 /// Plays one game from the initial position: throws from the device and choices from the
@@ -193,7 +185,7 @@ impl RulesetVisitor for Simulate<'_> {
                         Some(players) => players,
                         None => new_players()?,
                     };
-                    let mut rng = game_rng(seed, index);
+                    let mut rng = rng::seeded(seed, index);
                     let seats = seats(index);
                     let game = if both_random {
                         let mut state = rules.initial_state();
@@ -496,7 +488,7 @@ mod tests {
         let mut summary = SimulationSummary::default();
         for index in 0..games {
             let mut game = AnyGame::new(rules.clone());
-            let end = game.play_random(&mut game_rng(9, index), DEFAULT_TURN_CAP);
+            let end = game.play_random(&mut rng::seeded(9, index), DEFAULT_TURN_CAP);
             summary.add(&end, game.decisions(), game.turns());
         }
         summary
@@ -552,10 +544,10 @@ mod tests {
             let mut players = [0, 1].map(|i| roster.player(rules, i).unwrap());
             let mut moves = MoveList::new();
             for index in 0..200 {
-                let mut rng = game_rng(4, index);
+                let mut rng = rng::seeded(4, index);
                 let general =
                     play_game(rules, &mut players, seats(index), &mut rng, &mut moves, 500);
-                let mut rng = game_rng(4, index);
+                let mut rng = rng::seeded(4, index);
                 let mut state = rules.initial_state();
                 let fast = random_playout(rules, &mut state, &mut rng, &mut moves, 500);
                 assert_eq!(general, fast, "{} game {index}", R::ID);

@@ -571,9 +571,9 @@ fn replay_prints_every_position_and_refuses_bad_records_by_line() {
 fn replayed_records_end_in_the_positions_the_library_reaches() {
     // Records written by the library for every ruleset replay through the command to the
     // same final position.
-    use senet::rand_core::SeedableRng;
+    use senet::rng::SeedableRng;
     for info in RULESETS {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let mut rng = senet::rng::ChaCha8Rng::seed_from_u64(21);
         let mut game = AnyGame::new(AnyRuleset::parse(info.id).unwrap());
         game.play_random(&mut rng, senet::DEFAULT_TURN_CAP);
         let path = temp_file(&format!("{}-lib.txt", info.id));
