@@ -12,7 +12,7 @@ use senet::{Action, AnyGame, Board, DEFAULT_TURN_CAP, Move, Phase, Side};
 use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::files::Durability;
 use crate::players::{Computer, PlayerKind, Roster};
-use crate::replay::{LoadedRecord, describe_action, describe_outcome};
+use crate::replay::{LoadedRecord, describe_action};
 
 /// Play in the terminal, against a computer player or another person.
 ///
@@ -406,7 +406,7 @@ impl Session<'_> {
             let stop = match phase {
                 Phase::Over(outcome) => {
                     self.show_board()?;
-                    writeln!(self.out, "{}", describe_outcome(&outcome))?;
+                    writeln!(self.out, "{outcome}")?;
                     return Ok(());
                 }
                 Phase::Throw(side) if self.manual_throws => self.typed_throw(side)?,

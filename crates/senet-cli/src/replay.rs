@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use senet::registry::AnyRuleset;
-use senet::{Action, AnyGame, Board, GameRecord, Outcome, Phase, RecordError, RecordLines};
+use senet::{Action, AnyGame, Board, GameRecord, Phase, RecordError, RecordLines};
 
 use crate::error::CliError;
 use crate::files::read_capped;
@@ -121,28 +121,6 @@ fn json_error(error: &serde_json::Error) -> String {
         .join("`")
 }
 
-/// "Black wins (points: Black 7, White 0)".
-pub(crate) fn describe_outcome(outcome: &Outcome) -> String {
-    let points = format!(
-        "points: Black {}, White {}",
-        outcome.points[senet::Side::Black],
-        outcome.points[senet::Side::White]
-    );
-    match outcome.winner {
-        Some(side) => format!("{side} wins ({points})"),
-        None => format!("a draw ({points})"),
-    }
-}
-
-/// What comes next, in words.
-pub(crate) fn describe_phase(phase: Phase) -> String {
-    match phase {
-        Phase::Throw(side) => format!("{side} to throw"),
-        Phase::Move(side) => format!("{side} to move"),
-        Phase::Over(outcome) => describe_outcome(&outcome),
-    }
-}
-
 /// "Black throws 3", "White plays 9-12", "Black passes".
 pub(crate) fn describe_action(phase: Phase, action: Action) -> String {
     let side = phase
@@ -196,8 +174,8 @@ pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
         out,
         "{} after {}, {}",
         match game.phase() {
-            Phase::Over(outcome) => format!("result: {}", describe_outcome(&outcome)),
-            other => format!("not finished: {}", describe_phase(other)),
+            Phase::Over(outcome) => format!("result: {outcome}"),
+            other => format!("not finished: {other}"),
         },
         plural(game.history().len(), "action"),
         plural(game.turns() as usize, "turn")

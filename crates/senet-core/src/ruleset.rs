@@ -31,6 +31,31 @@ impl Outcome {
     }
 }
 
+/// The result in words, as the `senet` command prints it.
+///
+/// ```
+/// use senet_core::{Outcome, PerSide, Phase, Side};
+/// let won = Outcome { winner: Some(Side::Black), points: PerSide::new(7, 0) };
+/// assert_eq!(won.to_string(), "Black wins (points: Black 7, White 0)");
+/// let drawn = Outcome { winner: None, points: PerSide::both(0) };
+/// assert_eq!(drawn.to_string(), "a draw (points: Black 0, White 0)");
+/// assert_eq!(Phase::Over(drawn).to_string(), drawn.to_string());
+/// ```
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} wins")?,
+            None => f.write_str("a draw")?,
+        }
+        write!(
+            f,
+            " (points: Black {}, White {})",
+            self.points_of(Side::Black),
+            self.points_of(Side::White)
+        )
+    }
+}
+
 /// What the game is waiting for: a throw (chance acts), a move (a player decides), or
 /// nothing (the game is over).
 ///
@@ -54,6 +79,23 @@ impl Phase {
         match self {
             Phase::Throw(s) | Phase::Move(s) => Some(s),
             Phase::Over(_) => None,
+        }
+    }
+}
+
+/// What comes next, in words: `Black to throw`, `White to move`, or the outcome.
+///
+/// ```
+/// use senet_core::{Phase, Side};
+/// assert_eq!(Phase::Throw(Side::Black).to_string(), "Black to throw");
+/// assert_eq!(Phase::Move(Side::White).to_string(), "White to move");
+/// ```
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Phase::Throw(side) => write!(f, "{side} to throw"),
+            Phase::Move(side) => write!(f, "{side} to move"),
+            Phase::Over(outcome) => outcome.fmt(f),
         }
     }
 }
