@@ -202,6 +202,25 @@ impl AnyGame {
         with_game!(self.0, ref g => g.board())
     }
 
+    /// The current board as its three rows, with the ruleset's special squares marked.
+    ///
+    /// ```
+    /// use senet::AnyGame;
+    /// use senet::registry::AnyRuleset;
+    /// let game = AnyGame::new(AnyRuleset::parse("regency(house_of_water=true)").unwrap());
+    /// let diagram = game.diagram();
+    /// let lines: Vec<&str> = diagram.lines().collect();
+    /// assert_eq!(lines[0], "| W | B | W | B | W | B | W | B | W |10 |");
+    /// assert_eq!(lines[1], "|20 |19 |18 |17 |16 |15^|14 |13 |12 | B |");
+    /// assert_eq!(lines[2], "|21 |22 |23 |24 |25 |26*|27~|28*|29*|30*|");
+    /// assert_eq!(lines[3], "* safe from attack (R-10): 26 28 29 30");
+    /// assert_eq!(lines[5], "^ the House of Rebirth (house_of_water): 15");
+    /// assert_eq!(lines[6], "Black: 5 on board, 0 off, 0 in hand");
+    /// ```
+    pub fn diagram(&self) -> String {
+        with_game!(self.0, ref g => g.diagram())
+    }
+
     /// Pieces of `side` that a capture removed from the game (Bell's rules; 0 elsewhere).
     pub fn captured(&self, side: Side) -> u8 {
         with_game!(self.0, ref g => g.rules().captured(g.state(), side))

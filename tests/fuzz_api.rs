@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::registry::RulesetVisitor;
 use senet::{
-    Board, Game, Move, MoveList, Phase, Place, PlayError, PlayoutEnd, Ruleset, Square, Step,
+    Game, Move, MoveList, Phase, Place, PlayError, PlayoutEnd, Ruleset, Square, Step,
     ThrowingDevice,
 };
 use senet_testkit::conformance::{check_state, walk_random_game};
@@ -381,7 +381,7 @@ impl RulesetVisitor for UncheckedApi {
                 }
                 let _ = rules.outcome(&state);
                 let _ = rules.position_string(&state);
-                let _ = rules.board(&state).diagram();
+                let _ = rules.diagram(&state);
                 if rules.validate(&state).is_ok() {
                     check_state(rules, &state).map_err(fail)?;
                 }

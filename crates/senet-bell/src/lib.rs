@@ -32,7 +32,7 @@
 
 use senet_core::{
     BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
-    PositionError, Ruleset, SeatRule, Setup, Side, SquareSet, TurnState, kernel,
+    PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -376,6 +376,30 @@ impl Ruleset for Bell {
         self.validated(BellState {
             turn: TurnState::read_setup(setup, board, 4)?.with_extra(captured),
         })
+    }
+
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        const MEANING: &str = "marked: protects its piece (Be-6)";
+        match self.marked_squares {
+            MarkedSquares::Bell => {
+                const {
+                    &[SpecialSquares::new(
+                        MarkedSquares::Bell.squares(),
+                        '*',
+                        MEANING,
+                    )]
+                }
+            }
+            MarkedSquares::Ludii => {
+                const {
+                    &[SpecialSquares::new(
+                        MarkedSquares::Ludii.squares(),
+                        '*',
+                        MEANING,
+                    )]
+                }
+            }
+        }
     }
 }
 

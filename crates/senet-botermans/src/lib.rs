@@ -36,7 +36,7 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, Square, SquareSet, Sticks, TurnState, kernel,
+    Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -365,6 +365,19 @@ impl Ruleset for Botermans {
         self.validated(BotermansState {
             turn: TurnState::read_setup(setup, board, 6)?,
         })
+    }
+
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        const {
+            &[
+                SpecialSquares::new(SAFE_SQUARES, '*', "safe from attack (B-8)"),
+                SpecialSquares::new(
+                    SquareSet::of([RETURN_SQUARE]),
+                    '~',
+                    "moves a piece on to the lowest empty square (B-10)",
+                ),
+            ]
+        }
     }
 }
 

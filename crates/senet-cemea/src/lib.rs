@@ -63,7 +63,7 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,
+    Setup, Side, SpecialSquares, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -631,6 +631,29 @@ impl Ruleset for Cemea {
         self.validated(CemeaState {
             turn: turn.with_extra(CemeaFinish { first, turns }),
         })
+    }
+
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        const {
+            &[
+                SpecialSquares::new(REFUGES, '*', "refuges, safe from attack (C-12)"),
+                SpecialSquares::new(
+                    SquareSet::of([MISFORTUNE]),
+                    '~',
+                    "sends a piece back to 15 (C-11)",
+                ),
+                SpecialSquares::new(
+                    SquareSet::of([REBIRTH]),
+                    '^',
+                    "where 27 sends a piece (C-11)",
+                ),
+                SpecialSquares::new(
+                    SquareSet::of([JUMP_FROM]),
+                    '>',
+                    "a 1 from here jumps to 28 (C-10)",
+                ),
+            ]
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use clap::Args;
 use senet::registry::{AnyRuleset, DEFAULT_RULESET};
 use senet::rng::ChaCha8Rng;
 use senet::rng::SeedableRng;
-use senet::{Action, AnyGame, Board, DEFAULT_TURN_CAP, Move, Phase, Side};
+use senet::{Action, AnyGame, DEFAULT_TURN_CAP, Move, Phase, Side};
 
 use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::files::Durability;
@@ -157,7 +157,7 @@ impl Session<'_> {
 
     fn show_board(&mut self) -> Result<(), CliError> {
         writeln!(self.out)?;
-        write!(self.out, "{}", self.game.board().diagram())?;
+        write!(self.out, "{}", self.game.diagram())?;
         writeln!(self.out, "position: {}", self.game.position())?;
         Ok(())
     }

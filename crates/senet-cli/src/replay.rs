@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use senet::registry::AnyRuleset;
-use senet::{Action, AnyGame, Board, GameRecord, Phase, RecordError, RecordLines};
+use senet::{Action, AnyGame, GameRecord, Phase, RecordError, RecordLines};
 
 use crate::error::CliError;
 use crate::files::read_capped;
@@ -150,7 +150,7 @@ pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
     }
     writeln!(out, "start {}", game.position())?;
     if boards {
-        write!(out, "{}", game.board().diagram())?;
+        write!(out, "{}", game.diagram())?;
     }
     let width = record
         .actions
@@ -166,7 +166,7 @@ pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
         let text = describe_action(phase, action);
         writeln!(out, "{:>5}  {text:<width$} {}", i + 1, game.position())?;
         if boards && matches!(action, Action::Move(_)) {
-            write!(out, "{}", game.board().diagram())?;
+            write!(out, "{}", game.diagram())?;
         }
     }
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });

@@ -55,15 +55,32 @@ pub trait Board {
     }
 
     /// The board drawn as its three physical rows (the middle row runs right to left),
-    /// with the pieces off and in hand underneath.
+    /// with the pieces off and in hand underneath. [`Ruleset::diagram`](crate::Ruleset::diagram)
+    /// draws it with the ruleset's special squares marked.
     fn diagram(&self) -> String {
-        let cell = |n: u8| -> String {
-            let sq = Square::from_valid(n);
-            match self.side_at(sq) {
-                Some(Side::Black) => " B ".to_string(),
-                Some(Side::White) => " W ".to_string(),
-                None => format!("{n:>2} "),
-            }
+        self.diagram_marked(&[])
+    }
+
+    /// [`diagram`](Board::diagram) with each square of `special` marked by its sign, and a
+    /// line per kind of square saying what the sign means.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board, SpecialSquares, SquareSet};
+    /// let board = BitBoard::from_squares_str(&format!("B{}W", ".".repeat(28))).unwrap();
+    /// let water = SpecialSquares::new(SquareSet::of([27]), '~', "water");
+    /// let diagram = board.diagram_marked(&[water]);
+    /// let rows: Vec<&str> = diagram.lines().collect();
+    /// assert_eq!(rows[0], "| B | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |10 |");
+    /// assert_eq!(rows[1], "|20 |19 |18 |17 |16 |15 |14 |13 |12 |11 |");
+    /// assert_eq!(rows[2], "|21 |22 |23 |24 |25 |26 |27~|28 |29 | W |");
+    /// assert_eq!(rows[3], "~ water: 27");
+    /// ```
+    fn diagram_marked(&self, special: &[SpecialSquares]) -> String {
+        let mark = |sq: Square| {
+            special
+                .iter()
+                .find(|s| s.squares.contains(sq))
+                .map_or(' ', |s| s.mark)
         };
         let mut out = String::new();
         let rows: [[u8; 10]; 3] = [
@@ -74,10 +91,25 @@ pub trait Board {
         for row in rows {
             out.push('|');
             for n in row {
-                out.push_str(&cell(n));
+                let sq = Square::from_valid(n);
+                match self.side_at(sq) {
+                    Some(Side::Black) => out.push_str(" B"),
+                    Some(Side::White) => out.push_str(" W"),
+                    None => out.push_str(&format!("{n:>2}")),
+                }
+                out.push(mark(sq));
                 out.push('|');
             }
             out.push('\n');
+        }
+        for kind in special {
+            let squares: Vec<String> = kind.squares.iter().map(|sq| sq.to_string()).collect();
+            out.push_str(&format!(
+                "{} {}: {}\n",
+                kind.mark,
+                kind.meaning,
+                squares.join(" ")
+            ));
         }
         for side in Side::BOTH {
             out.push_str(&format!(
@@ -88,6 +120,30 @@ pub trait Board {
             ));
         }
         out
+    }
+}
+
+/// Squares with a rule of their own, as a board diagram marks them: which squares, the sign
+/// drawn beside them, and what they do in a few words (citing the rule).
+/// [`Ruleset::special_squares`](crate::Ruleset::special_squares) lists a ruleset's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SpecialSquares {
+    /// The squares.
+    pub squares: SquareSet,
+    /// The sign drawn beside each of them.
+    pub mark: char,
+    /// What they do, e.g. `safe from attack (R-10)`.
+    pub meaning: &'static str,
+}
+
+impl SpecialSquares {
+    /// Squares `squares`, marked `mark`, that do `meaning`.
+    pub const fn new(squares: SquareSet, mark: char, meaning: &'static str) -> SpecialSquares {
+        SpecialSquares {
+            squares,
+            mark,
+            meaning,
+        }
     }
 }
 

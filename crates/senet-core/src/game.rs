@@ -195,6 +195,12 @@ impl<R: Ruleset> Game<R> {
         self.rules.board(&self.state)
     }
 
+    /// The current board as its three rows, with the ruleset's special squares marked
+    /// ([`Ruleset::diagram`]).
+    pub fn diagram(&self) -> String {
+        self.rules.diagram(&self.state)
+    }
+
     /// What comes next.
     pub fn phase(&self) -> Phase {
         self.rules.phase(&self.state)

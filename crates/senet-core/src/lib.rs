@@ -47,7 +47,7 @@ mod square;
 mod throw;
 mod turn;
 
-pub use board::{BitBoard, Board, MailboxBoard};
+pub use board::{BitBoard, Board, MailboxBoard, SpecialSquares};
 pub use error::{
     MoveParseError, PlayError, PositionError, QUOTE_LIMIT, RecordError, SpecError, SquareError,
     quote, shorten,

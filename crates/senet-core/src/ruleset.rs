@@ -3,7 +3,7 @@
 use core::fmt;
 use core::hash::Hash;
 
-use crate::board::BitBoard;
+use crate::board::{BitBoard, Board, SpecialSquares};
 use crate::error::{PlayError, PositionError, SpecError};
 use crate::moves::{Move, MoveList};
 use crate::opening::SeatRule;
@@ -269,6 +269,19 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     /// The state in the position notation.
     fn position_string(&self, state: &Self::State) -> String {
         self.to_setup(state).to_string()
+    }
+
+    /// The squares with a rule of their own under this configuration (safe squares, the
+    /// water, squares that send a piece elsewhere or earn a throw…), for diagrams. A mark is
+    /// informative only: the rules act in `generate_moves` and `play_unchecked`.
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        &[]
+    }
+
+    /// The board of `state` as its three rows, with the [special squares](Self::special_squares)
+    /// marked and explained underneath (see [`Board::diagram_marked`]).
+    fn diagram(&self, state: &Self::State) -> String {
+        self.board(state).diagram_marked(self.special_squares())
     }
 
     /// Reads and validates a state written in the position notation.

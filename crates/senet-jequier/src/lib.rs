@@ -30,7 +30,7 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, Square, SquareSet, Sticks, TurnState, kernel,
+    Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -475,6 +475,16 @@ impl Ruleset for Jequier {
         self.validated(JequierState {
             turn: TurnState::read_setup(setup, board, 6)?.with_extra(unmoved),
         })
+    }
+
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        const {
+            &[SpecialSquares::new(
+                SquareSet::of([27]),
+                '~',
+                "moves a piece on to the lowest empty square (J-10)",
+            )]
+        }
     }
 }
 

@@ -43,7 +43,7 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, PositionError,
-    Ruleset, SeatRule, Setup, Side, Square, SquareSet, Sticks, Throw, kernel,
+    Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, kernel,
 };
 
 mod state;
@@ -768,6 +768,24 @@ impl Ruleset for Kendall {
             white_started: setup.choice_field("white_started", &["true", "false"])?
                 != Some("false"),
         })
+    }
+
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        const {
+            &[
+                SpecialSquares::new(
+                    SquareSet::of([GATE]),
+                    '!',
+                    "the gate, reached only exactly (K-9)",
+                ),
+                SpecialSquares::new(SquareSet::of([WATER]), '~', "the water (K-13, K-14)"),
+                SpecialSquares::new(
+                    SquareSet::of([REBIRTH]),
+                    '^',
+                    "where the water sends a piece back (K-14)",
+                ),
+            ]
+        }
     }
 }
 

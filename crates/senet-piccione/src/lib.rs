@@ -34,8 +34,8 @@
 
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
-    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError, Square,
-    SquareSet, Sticks, ThrowingDevice, TurnState,
+    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
+    SpecialSquares, Square, SquareSet, Sticks, ThrowingDevice, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -869,6 +869,19 @@ impl Ruleset for Piccione {
         self.validated(PiccioneState {
             turn: turn.with_extra(extra),
         })
+    }
+
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        const {
+            &[
+                SpecialSquares::new(EXTRA_THROW_SQUARES, '+', "earns one more throw (P-9)"),
+                SpecialSquares::new(
+                    SquareSet::single(RETURN_SQUARE),
+                    '~',
+                    "returns a piece to hand (P-10)",
+                ),
+            ]
+        }
     }
 }
 

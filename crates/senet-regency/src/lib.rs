@@ -26,7 +26,7 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, SpecError, Square, SquareSet, Sticks, TurnState, kernel,
+    Setup, Side, SpecError, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -429,6 +429,33 @@ impl Ruleset for Regency {
         self.validated(RegencyState {
             turn: turn.with_extra(white_opened),
         })
+    }
+
+    fn special_squares(&self) -> &'static [SpecialSquares] {
+        const SAFE: SpecialSquares =
+            SpecialSquares::new(SAFE_SQUARES, '*', "safe from attack (R-10)");
+        const PLAIN: &[SpecialSquares] = &[
+            SAFE,
+            SpecialSquares::new(
+                SquareSet::of([27]),
+                '~',
+                "moves a piece on to the first empty square from 1 (R-12)",
+            ),
+        ];
+        const WATER: &[SpecialSquares] = &[
+            SAFE,
+            SpecialSquares::new(
+                SquareSet::of([27]),
+                '~',
+                "sends a piece to 15 when it is empty (R-12, house_of_water)",
+            ),
+            SpecialSquares::new(
+                SquareSet::of([15]),
+                '^',
+                "the House of Rebirth (house_of_water)",
+            ),
+        ];
+        if self.house_of_water { WATER } else { PLAIN }
     }
 }
 
