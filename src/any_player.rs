@@ -325,3 +325,8 @@ impl AnyRuleset {
             .map(|oracle| AnyTables::new(self.clone(), oracle)))
     }
 }
+
+/// The examples of `docs/players.md`, compiled and run as doc tests.
+#[cfg(all(doctest, feature = "regency"))]
+#[doc = include_str!("../docs/players.md")]
+pub struct PlayersDoc;

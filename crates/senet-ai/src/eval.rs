@@ -44,9 +44,9 @@ pub trait Evaluator<R: Ruleset>: Send + Sync {
 /// are used.
 ///
 /// ```
-/// use senet_ai::{Evaluator, RaceEvaluator};
-/// use senet_core::{Ruleset, Side};
-/// use senet_regency::Regency;
+/// use senet::ai::{Evaluator, RaceEvaluator};
+/// use senet::{Ruleset, Side};
+/// use senet::Regency;
 /// let rules = Regency::default();
 /// let start = rules.initial_state();
 /// let value = RaceEvaluator::default().evaluate(&rules, &start, Side::Black);

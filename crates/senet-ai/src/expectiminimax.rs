@@ -63,11 +63,11 @@ const MAX_THROW_CHAIN: u8 = 4;
 /// cannot change those values.
 ///
 /// ```
-/// use rand_chacha::ChaCha8Rng;
-/// use rand_core::SeedableRng;
-/// use senet_ai::{Budget, Expectiminimax, Player, ValueKind};
-/// use senet_core::{Game, Ruleset};
-/// use senet_regency::Regency;
+/// use senet::rng::ChaCha8Rng;
+/// use senet::rng::SeedableRng;
+/// use senet::ai::{Budget, Expectiminimax, Player, ValueKind};
+/// use senet::{Game, Ruleset};
+/// use senet::Regency;
 ///
 /// let mut game = Game::new(Regency::default());
 /// game.throw(3).unwrap();

@@ -14,8 +14,8 @@ const EXIT: u32 = 31;
 /// 31 for a piece in hand, 0 for a piece off.
 ///
 /// ```
-/// use senet_ai::features::pips;
-/// use senet_core::{BitBoard, PerSide, Side, SquareSet};
+/// use senet::ai::features::pips;
+/// use senet::{BitBoard, PerSide, Side, SquareSet};
 /// let board = BitBoard::new(
 ///     SquareSet::from_squares([28, 29]).unwrap(),
 ///     SquareSet::from_squares([1]).unwrap(),

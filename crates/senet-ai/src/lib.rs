@@ -19,19 +19,19 @@
 //! [`PlayerSpec`] builds them by name. The [`endgame`] module holds the solver and its
 //! tables. `docs/players.md` in the repository has a strength table.
 //!
+//! Through the `senet` facade with its `ai` feature (`senet = { version = "0.1", features =
+//! ["ai"] }`) this crate is `senet::ai`, and the examples use those paths.
+//!
 //! ```
-//! use rand_chacha::ChaCha8Rng;
-//! use rand_core::SeedableRng;
-//! use senet_ai::PlayerSpec;
-//! use senet_core::{Game, Phase, Ruleset, ThrowingDevice};
-//! use senet_regency::Regency;
+//! use senet::ai::PlayerSpec;
+//! use senet::{Game, Phase, Regency};
 //!
 //! let rules = Regency::default();
 //! let mut players = [
 //!     "greedy".parse::<PlayerSpec>().unwrap().build(&rules).unwrap(),
 //!     "expectiminimax:2".parse::<PlayerSpec>().unwrap().build(&rules).unwrap(),
 //! ];
-//! let mut rng = ChaCha8Rng::seed_from_u64(1);
+//! let mut rng = senet::rng::seeded(1, 0);
 //! let mut game = Game::new(rules);
 //! while let Some(side) = game.phase().side() {
 //!     match game.phase() {

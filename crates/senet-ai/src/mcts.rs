@@ -62,11 +62,11 @@ enum Step<S> {
 /// so a seeded RNG gives the same move every time.
 ///
 /// ```
-/// use rand_chacha::ChaCha8Rng;
-/// use rand_core::SeedableRng;
-/// use senet_ai::{Mcts, Player};
-/// use senet_core::{Game, Ruleset};
-/// use senet_regency::Regency;
+/// use senet::rng::ChaCha8Rng;
+/// use senet::rng::SeedableRng;
+/// use senet::ai::{Mcts, Player};
+/// use senet::{Game, Ruleset};
+/// use senet::Regency;
 ///
 /// let mut game = Game::new(Regency::default());
 /// game.throw(3).unwrap();

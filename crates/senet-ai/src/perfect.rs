@@ -26,12 +26,12 @@ pub const FALLBACK_DEPTH: u32 = 2;
 /// [`RaceEvaluator`] elsewhere.
 ///
 /// ```
-/// use rand_chacha::ChaCha8Rng;
-/// use rand_core::SeedableRng;
-/// use senet_ai::endgame::{SolveOptions, solve_for};
-/// use senet_ai::{Perfect, Player, ValueKind};
-/// use senet_core::Ruleset;
-/// use senet_regency::Regency;
+/// use senet::rng::ChaCha8Rng;
+/// use senet::rng::SeedableRng;
+/// use senet::ai::endgame::{SolveOptions, solve_for};
+/// use senet::ai::{Perfect, Player, ValueKind};
+/// use senet::Ruleset;
+/// use senet::Regency;
 ///
 /// let rules = Regency::default();
 /// let tables = solve_for(&rules, 2, &SolveOptions::default()).unwrap();

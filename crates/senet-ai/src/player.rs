@@ -34,8 +34,8 @@ pub struct MoveValue {
 /// A player's view of a decision: every legal move with its value, and the move chosen.
 ///
 /// ```
-/// use senet_ai::{Analysis, MoveValue, ValueKind};
-/// use senet_core::Move;
+/// use senet::ai::{Analysis, MoveValue, ValueKind};
+/// use senet::Move;
 /// let a: Move = "9-12".parse().unwrap();
 /// let b: Move = "7-10".parse().unwrap();
 /// let analysis = Analysis::new(
@@ -177,11 +177,11 @@ pub struct Decision<'a, R: Ruleset> {
 /// every time.
 ///
 /// ```
-/// use rand_chacha::ChaCha8Rng;
-/// use rand_core::SeedableRng;
-/// use senet_ai::{Greedy, Player};
-/// use senet_core::{Game, Ruleset};
-/// use senet_regency::Regency;
+/// use senet::rng::ChaCha8Rng;
+/// use senet::rng::SeedableRng;
+/// use senet::ai::{Greedy, Player};
+/// use senet::{Game, Ruleset};
+/// use senet::Regency;
 ///
 /// let mut game = Game::new(Regency::default());
 /// game.throw(3).unwrap();

@@ -41,7 +41,7 @@ const KNOWN: &str =
 /// [`MAX_PLAYOUTS`]) and unknown names are errors.
 ///
 /// ```
-/// use senet_ai::{PlayerSpec, PlayerSpecError, Budget};
+/// use senet::ai::{PlayerSpec, PlayerSpecError, Budget};
 /// let spec: PlayerSpec = "expectiminimax:3".parse().unwrap();
 /// assert_eq!(spec, PlayerSpec::Expectiminimax(Budget::Depth(3)));
 /// assert_eq!(spec.to_string(), "expectiminimax:3");

@@ -30,8 +30,8 @@ use super::{
 /// A ruleset with an endgame space: builds the space of its endgames from the ruleset value.
 ///
 /// ```
-/// use senet_ai::endgame::{EndgameRules, PositionOracle, SolveOptions};
-/// use senet_regency::Regency;
+/// use senet::ai::endgame::{EndgameRules, PositionOracle, SolveOptions};
+/// use senet::Regency;
 /// let table = Regency::default().solve_endgames(1, &SolveOptions::default()).unwrap();
 /// assert_eq!(table.max_pieces(), 1);
 /// ```
@@ -192,9 +192,9 @@ pub fn supports_endgame<R: Ruleset>(rules: &R) -> bool {
 /// table as an oracle for the players.
 ///
 /// ```
-/// use senet_ai::endgame::{SolveOptions, solve_for};
-/// use senet_ai::endgame::PositionOracle;
-/// use senet_regency::Regency;
+/// use senet::ai::endgame::{SolveOptions, solve_for};
+/// use senet::ai::endgame::PositionOracle;
+/// use senet::Regency;
 /// let oracle = solve_for(&Regency::default(), 1, &SolveOptions::default()).unwrap();
 /// assert_eq!(oracle.max_pieces(), 1);
 /// ```
@@ -211,8 +211,8 @@ pub fn solve_for<R: Ruleset>(
 /// that saves tables for later needs, without naming the ruleset's space.
 ///
 /// ```
-/// use senet_ai::endgame::{SolveOptions, ValueEncoding, read_for, solve_file_for};
-/// use senet_regency::Regency;
+/// use senet::ai::endgame::{SolveOptions, ValueEncoding, read_for, solve_file_for};
+/// use senet::Regency;
 /// let rules = Regency::default();
 /// let (bytes, stats) = solve_file_for(&rules, 1, &SolveOptions::default(), ValueEncoding::U16)
 ///     .unwrap();
@@ -234,8 +234,8 @@ pub fn solve_file_for<R: Ruleset>(
 /// solve that cannot fit before it starts.
 ///
 /// ```
-/// use senet_ai::endgame::solve_size_for;
-/// use senet_regency::Regency;
+/// use senet::ai::endgame::solve_size_for;
+/// use senet::Regency;
 /// let (positions, bytes) = solve_size_for(&Regency::default(), 3).unwrap();
 /// assert_eq!(positions, 9_807_462);
 /// assert!(bytes > 960_000_000 && bytes < 1_100_000_000);

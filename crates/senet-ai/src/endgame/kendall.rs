@@ -63,9 +63,9 @@ const WATER: u32 = 26;
 /// [`KendallEndgame::new`] refuses them with [`EndgameError::UnsupportedOptions`].
 ///
 /// ```
-/// use senet_ai::endgame::{EndgameSpace, KendallEndgame};
-/// use senet_core::Ruleset;
-/// use senet_kendall::{Kendall, ThrowTiming};
+/// use senet::ai::endgame::{EndgameSpace, KendallEndgame};
+/// use senet::Ruleset;
+/// use senet::kendall::{Kendall, ThrowTiming};
 ///
 /// let rules = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
 /// let space = KendallEndgame::new(rules, 1).unwrap();

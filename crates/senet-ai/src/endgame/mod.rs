@@ -17,9 +17,9 @@
 //! The [`Perfect`](crate::Perfect) player plays from such tables.
 //!
 //! ```
-//! use senet_ai::endgame::{EndgameSpace, RegencyEndgame, SolveOptions, solve};
-//! use senet_core::Ruleset;
-//! use senet_regency::Regency;
+//! use senet::ai::endgame::{EndgameSpace, RegencyEndgame, SolveOptions, solve};
+//! use senet::Ruleset;
+//! use senet::Regency;
 //!
 //! let space = RegencyEndgame::new(Regency::default(), 1).unwrap();
 //! let table = solve(space, &SolveOptions::default()).unwrap();

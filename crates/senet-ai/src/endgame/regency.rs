@@ -32,9 +32,9 @@ const NOWHERE: u8 = u8::MAX;
 /// only occur with all five White pieces on the board).
 ///
 /// ```
-/// use senet_ai::endgame::{EndgameSpace, RegencyEndgame};
-/// use senet_core::Ruleset;
-/// use senet_regency::Regency;
+/// use senet::ai::endgame::{EndgameSpace, RegencyEndgame};
+/// use senet::Ruleset;
+/// use senet::Regency;
 /// let space = RegencyEndgame::new(Regency::default(), 2).unwrap();
 /// assert_eq!(space.state_count(), 756 + 2 * 9_828 + 122_850);
 /// let rules = Regency::default();

@@ -180,8 +180,8 @@ use sweep::ComponentSolver;
 /// Solves every position of `space` (see the [module documentation](self)).
 ///
 /// ```
-/// use senet_ai::endgame::{RegencyEndgame, SolveOptions, solve};
-/// use senet_regency::Regency;
+/// use senet::ai::endgame::{RegencyEndgame, SolveOptions, solve};
+/// use senet::Regency;
 /// let table = solve(RegencyEndgame::new(Regency::default(), 1).unwrap(), &SolveOptions::default())
 ///     .unwrap();
 /// assert_eq!(table.stats().states, 756);
