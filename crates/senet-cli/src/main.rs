@@ -94,10 +94,37 @@ fn clap_exit(error: clap::Error) -> ExitCode {
                 .collect::<Vec<_>>()
                 .join(" ");
             let message = joined.strip_prefix("error: ").unwrap_or(&joined);
-            eprintln!("senet: {message} (see 'senet --help')");
+            match suggestion(&error) {
+                Some(similar) => {
+                    eprintln!("senet: {message}; did you mean {similar}? (see 'senet --help')")
+                }
+                None => eprintln!("senet: {message} (see 'senet --help')"),
+            }
             ExitCode::from(2)
         }
     }
+}
+
+/// The similar subcommand, argument or value clap found for a typo, quoted: clap prints it
+/// as a tip paragraph of its own, which the one-line message would lose.
+fn suggestion(error: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let kinds = [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ];
+    kinds.into_iter().find_map(|kind| match error.get(kind)? {
+        ContextValue::String(s) => Some(format!("'{s}'")),
+        ContextValue::Strings(v) if !v.is_empty() => Some(format!("'{}'", v.join("' or '"))),
+        _ => None,
+    })
+}
+
+/// `n` and the noun, plural unless `n` is 1: "1 option", "5 options".
+pub(crate) fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 fn main() -> ExitCode {

@@ -169,7 +169,6 @@ pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
             write!(out, "{}", game.diagram())?;
         }
     }
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     writeln!(
         out,
         "{} after {}, {}",
@@ -177,8 +176,8 @@ pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
             Phase::Over(outcome) => format!("result: {outcome}"),
             other => format!("not finished: {other}"),
         },
-        plural(game.history().len(), "action"),
-        plural(game.turns() as usize, "turn")
+        crate::count(game.history().len() as u64, "action"),
+        crate::count(game.turns(), "turn")
     )?;
     Ok(())
 }

@@ -96,10 +96,10 @@ fn list(out: &mut dyn Write) -> Result<(), CliError> {
     for info in RULESETS {
         writeln!(
             out,
-            "{:<width$}  {} ({} options)",
+            "{:<width$}  {} ({})",
             info.id,
             info.name,
-            info.options.len()
+            crate::count(info.options.len() as u64, "option")
         )?;
     }
     writeln!(out)?;

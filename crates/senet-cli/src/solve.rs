@@ -227,12 +227,12 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     files::write_atomically(&args.out, &bytes).map_err(|e| cannot_write(args, &e))?;
     writeln!(
         out,
-        "{rules}: endgames with up to {} pieces a side, {} positions solved in {seconds:.1} s \
-         on {} threads ({} layers' worth of sweeps, Bellman residual {:.1e}, \
+        "{rules}: endgames with up to {} a side, {} positions solved in {seconds:.1} s \
+         on {} ({} layers' worth of sweeps, Bellman residual {:.1e}, \
          tolerance {:.0e})",
-        args.pieces,
+        crate::count(args.pieces, "piece"),
         stats.states,
-        options.thread_count(),
+        crate::count(options.thread_count() as u64, "thread"),
         stats.sweeps,
         stats.residual,
         stats.tolerance,

@@ -193,6 +193,9 @@ fn usage_errors_from_clap_are_one_line_with_status_2() {
             "--position",
         ),
         (&["rules", "regency", "kendall"], "kendall"),
+        // Clap's suggestion for a typo stays on the one line.
+        (&["simulat"], "did you mean 'simulate'?"),
+        (&["simulate", "--gmes", "3"], "did you mean '--games'?"),
     ] {
         senet(args).refused(needle);
     }
@@ -212,6 +215,11 @@ fn rules_lists_and_describes_every_registered_ruleset() {
     let list = senet(&["rules"]).ok();
     for info in RULESETS {
         assert!(list.contains(info.id), "{list}");
+        let options = match info.options.len() {
+            1 => "(1 option)".to_string(),
+            n => format!("({n} options)"),
+        };
+        assert!(list.contains(&format!("{} {options}", info.name)), "{list}");
         let text = senet(&["rules", info.id]).ok();
         assert!(text.contains(info.name), "{text}");
         for option in info.options {
