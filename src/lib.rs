@@ -71,6 +71,7 @@ macro_rules! facade_modules {
 with_registered_rulesets!($ facade_modules);
 
 pub mod metrics;
+pub mod rating;
 pub mod rng;
 pub mod stats;
 
