@@ -1,7 +1,7 @@
 //! The `senet` command: the rules oracle (`moves`), terminal play (`play`), seeded parallel
-//! simulation (`simulate`), game records (`replay`), the ruleset reference (`rules`), the
-//! comparison of the rulesets (`compare`), and exact endgame tables (`solve`), for every
-//! ruleset in the registry.
+//! simulation (`simulate`), ratings of computer players (`rate`), game records (`replay`),
+//! the ruleset reference (`rules`), the comparison of the rulesets (`compare`), and exact
+//! endgame tables (`solve`), for every ruleset in the registry.
 //!
 //! Every command reaches rulesets only through the registry, so a ruleset works in every
 //! command as soon as it is registered: commands that handle one game at a time play a
@@ -18,6 +18,7 @@ mod limits;
 mod moves;
 mod play;
 mod players;
+mod rate;
 mod replay;
 mod rules;
 mod simulate;
@@ -48,6 +49,7 @@ enum Command {
     Moves(moves::MovesArgs),
     Play(play::PlayArgs),
     Simulate(simulate::SimulateArgs),
+    Rate(rate::RateArgs),
     Replay(replay::ReplayArgs),
     Rules(rules::RulesArgs),
     Compare(compare::CompareArgs),
@@ -59,6 +61,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Moves(args) => moves::run(&args, out),
         Command::Play(args) => play::run(&args, out),
         Command::Simulate(args) => simulate::run(&args, out),
+        Command::Rate(args) => rate::run(&args, out),
         Command::Replay(args) => replay::run(&args, out),
         Command::Rules(args) => rules::run(&args, out),
         Command::Compare(args) => compare::run(&args, out),
@@ -77,8 +80,8 @@ fn clap_exit(error: clap::Error) -> ExitCode {
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             eprintln!(
-                "senet: no command given; use one of moves, play, simulate, replay, rules, \
-                 compare, solve (see 'senet --help')"
+                "senet: no command given; use one of moves, play, simulate, rate, replay, \
+                 rules, compare, solve (see 'senet --help')"
             );
             ExitCode::from(2)
         }

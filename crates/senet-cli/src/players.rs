@@ -103,7 +103,8 @@ impl PlayerKind {
         }
     }
 
-    fn parse(text: &str) -> Result<PlayerKind, CliError> {
+    /// Reads one player name.
+    pub(crate) fn parse(text: &str) -> Result<PlayerKind, CliError> {
         let text = text.trim();
         if text == "human" {
             return Ok(PlayerKind::Human);
@@ -250,6 +251,11 @@ impl Roster {
         built
             .map(|player| Box::new(Ai(player)) as Box<dyn Player<R>>)
             .map_err(refused_player)
+    }
+
+    /// The `i`-th spec.
+    pub(crate) fn spec(&self, i: usize) -> PlayerSpec {
+        self.specs[i]
     }
 
     /// The name of the `i`-th player, as it plays (a perfect player by the tables it has).

@@ -71,9 +71,10 @@ pub(crate) struct SimulateArgs {
 
 /// What the games came to: the library's summary by side, plus wins by player.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Summary {
-    by_side: SimulationSummary,
-    player_wins: [u64; 2],
+pub(crate) struct Summary {
+    pub(crate) by_side: SimulationSummary,
+    /// Wins of player a and of player b.
+    pub(crate) player_wins: [u64; 2],
 }
 
 impl Summary {
@@ -143,17 +144,20 @@ fn seats(index: u64) -> [usize; 2] {
 /// The parallel game loop. It stays generic over the ruleset (a visitor) rather than
 /// playing `AnyGame`s: random players take the allocation-free `random_playout`, and every
 /// decision of the others runs on the typed state without a dispatch per call.
-struct Simulate<'a> {
-    games: u64,
-    seed: u64,
-    turn_cap: u32,
-    specs: [PlayerSpec; 2],
-    roster: &'a Roster,
-    progress: &'a ProgressBar,
+pub(crate) struct Simulate<'a> {
+    pub(crate) games: u64,
+    pub(crate) seed: u64,
+    /// Game `i` is on stream `first_stream + i` of the seed.
+    pub(crate) first_stream: u64,
+    pub(crate) turn_cap: u32,
+    /// Players a and b: their indices in the roster.
+    pub(crate) players: [usize; 2],
+    pub(crate) roster: &'a Roster,
+    pub(crate) progress: &'a ProgressBar,
 }
 
 /// What a simulation came to: the summary and the players' names as they played.
-type Simulated = Result<(Summary, [String; 2]), CliError>;
+pub(crate) type Simulated = Result<(Summary, [String; 2]), CliError>;
 
 impl RulesetVisitor for Simulate<'_> {
     type Output = Simulated;
@@ -163,18 +167,19 @@ impl RulesetVisitor for Simulate<'_> {
         let Simulate {
             games,
             seed,
+            first_stream,
             turn_cap,
-            specs,
+            players: [a, b],
             roster,
             progress,
         } = self;
-        let names = [roster.name(0), roster.name(1)];
+        let names = [roster.name(a), roster.name(b)];
         let new_players = || -> Result<[Box<dyn Player<R>>; 2], CliError> {
-            Ok([roster.player(rules, 0)?, roster.player(rules, 1)?])
+            Ok([roster.player(rules, a)?, roster.player(rules, b)?])
         };
         // Two random players play exactly the games of the library's allocation-free
         // `random_playout` (a test checks it), which runs faster than the general loop.
-        let both_random = specs == [PlayerSpec::Random; 2];
+        let both_random = [roster.spec(a), roster.spec(b)] == [PlayerSpec::Random; 2];
         let summary = (0..games)
             .into_par_iter()
             .try_fold(
@@ -185,7 +190,7 @@ impl RulesetVisitor for Simulate<'_> {
                         Some(players) => players,
                         None => new_players()?,
                     };
-                    let mut rng = rng::seeded(seed, index);
+                    let mut rng = rng::seeded(seed, first_stream + index);
                     let seats = seats(index);
                     let game = if both_random {
                         let mut state = rules.initial_state();
@@ -423,6 +428,31 @@ fn print_text(
     )
 }
 
+/// Checks the arguments shared by the commands that play many seeded games (`--turn-cap`,
+/// `--games`, `--threads`), and makes their thread pool and a progress bar of `total` games.
+pub(crate) fn game_pool(
+    turn_cap: u32,
+    games: u64,
+    threads: usize,
+    total: u64,
+) -> Result<(rayon::ThreadPool, ProgressBar), CliError> {
+    if turn_cap == 0 {
+        return Err(CliError::input("--turn-cap must be at least 1"));
+    }
+    check_games("--games", games, 1)?;
+    check_threads(threads)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::input(format!("--threads {threads}: {e}")))?;
+    let progress = ProgressBar::new(total);
+    progress.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Ok((pool, progress))
+}
+
 pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = parse_rules(&args.rules)?;
     let specs = PlayerKind::parse_pair(&args.players)?.map(|kind| match kind {
@@ -435,20 +465,7 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
     });
     let [a, b] = specs;
     let specs = [a?, b?];
-    if args.turn_cap == 0 {
-        return Err(CliError::input("--turn-cap must be at least 1"));
-    }
-    check_games("--games", args.games, 1)?;
-    check_threads(args.threads)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .map_err(|e| CliError::input(format!("--threads {}: {e}", args.threads)))?;
-    let progress = ProgressBar::new(args.games);
-    progress.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let (pool, progress) = game_pool(args.turn_cap, args.games, args.threads, args.games)?;
     let started = Instant::now();
     let simulated = pool.install(|| {
         let roster = Roster::new(&rules, &specs, args.tables.as_deref(), &mut |note| {
@@ -457,8 +474,9 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
         rules.visit(Simulate {
             games: args.games,
             seed: args.seed,
+            first_stream: 0,
             turn_cap: args.turn_cap,
-            specs,
+            players: [0, 1],
             roster: &roster,
             progress: &progress,
         })
@@ -512,8 +530,9 @@ mod tests {
                         rules.visit(Simulate {
                             games: 300,
                             seed: 9,
+                            first_stream: 0,
                             turn_cap: DEFAULT_TURN_CAP,
-                            specs,
+                            players: [0, 1],
                             roster: &roster,
                             progress: &progress,
                         })

@@ -308,6 +308,50 @@ fn simulate_prints_a_readable_summary() {
 }
 
 #[test]
+fn rate_puts_the_players_on_one_scale_from_the_first() {
+    let text = senet(&["rate", "--players", "random,greedy,random", "--games", "60"]).ok();
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("% of 120 games"))
+        .collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(
+        rows[0].starts_with("random") && rows[0].contains("(anchor)"),
+        "{text}"
+    );
+    assert!(rows[1].starts_with("greedy"), "{text}");
+    assert!(
+        text.contains("Bradley-Terry fit of all 180 games"),
+        "{text}"
+    );
+    let json = senet(&[
+        "rate",
+        "--players",
+        "random,greedy",
+        "--games",
+        "40",
+        "--json",
+    ])
+    .ok();
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["players"][0]["elo"], 0.0);
+    let greedy = &report["players"][1];
+    let [low, high] = [0, 1].map(|k| greedy["ci95"][k].as_f64().unwrap());
+    assert!(low < greedy["elo"].as_f64().unwrap() && greedy["elo"].as_f64().unwrap() < high);
+    let pair = &report["pairs"][0];
+    let finished = ["a_wins", "b_wins", "draws", "stopped"].map(|k| pair[k].as_u64().unwrap());
+    assert_eq!(finished.iter().sum::<u64>(), 40, "{json}");
+}
+
+#[test]
+fn rate_refuses_bad_player_lists() {
+    senet(&["rate", "--players", "greedy"]).refused("2 to 16 players");
+    senet(&["rate", "--players", "random,human"]).refused("computer players");
+    senet(&["rate", "--players", "random,robot"]).refused("unknown player `robot`");
+    senet(&["rate", "--games", "0"]).refused("--games");
+}
+
+#[test]
 fn simulate_refuses_bad_players_and_limits() {
     senet(&["simulate", "--players", "random"]).refused("two players");
     senet(&["simulate", "--players", "random,robot"]).refused("unknown player `robot`");

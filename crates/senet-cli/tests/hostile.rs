@@ -185,7 +185,7 @@ fn case(s: &mut Stream, f: &Fixture) -> Case {
             } else {
                 format!("greedy,{player}")
             };
-            match s.below(3) {
+            match s.below(4) {
                 0 => vec![
                     "simulate".into(),
                     "--games".into(),
@@ -193,7 +193,14 @@ fn case(s: &mut Stream, f: &Fixture) -> Case {
                     "--players".into(),
                     pair,
                 ],
-                1 => vec!["play".into(), "--players".into(), pair],
+                1 => vec![
+                    "rate".into(),
+                    "--games".into(),
+                    "2".into(),
+                    "--players".into(),
+                    format!("random,{pair}"),
+                ],
+                2 => vec!["play".into(), "--players".into(), pair],
                 _ => vec![
                     "compare".into(),
                     "--ladder".into(),
@@ -526,7 +533,7 @@ fn hostile_run(default_cases: u64) {
     if cases >= 200 {
         assert_eq!(
             kinds_seen.len(),
-            7,
+            8,
             "every command was tried: {kinds_seen:?}"
         );
     }
