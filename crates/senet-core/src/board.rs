@@ -1,5 +1,6 @@
 //! What a position looks like: who stands where, and how many pieces are off or in hand.
 
+use crate::prelude::*;
 use core::fmt;
 
 use crate::error::PositionError;

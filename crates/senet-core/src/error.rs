@@ -1,5 +1,6 @@
 //! Typed errors: every bad input the library can receive maps to one of these.
 
+use crate::prelude::*;
 use thiserror::Error;
 
 use crate::moves::Move;

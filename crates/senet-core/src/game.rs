@@ -1,5 +1,6 @@
 //! The game driver: a ruleset, its state and the history of throws and moves.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

@@ -25,6 +25,7 @@
 
 use crate::error::PositionError;
 use crate::moves::{MOVE_LIST_CAPACITY, Move, MoveList, WINDOW_SLACK};
+use crate::prelude::*;
 use crate::square::SquareSet;
 use crate::throw::{Throw, ThrowingDevice};
 

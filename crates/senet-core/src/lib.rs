@@ -25,8 +25,22 @@
 //! assert_eq!(!Side::Black, Side::White);
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
+
+// Records, specifications, positions as text and the errors that quote them need `alloc`;
+// nothing needs `std` (the default feature only passes `std` on to the dependencies).
+extern crate alloc;
+
+/// The `alloc` items the std prelude would bring, for modules of a `no_std` build.
+mod prelude {
+    pub(crate) use alloc::boxed::Box;
+    pub(crate) use alloc::format;
+    pub(crate) use alloc::string::{String, ToString};
+    pub(crate) use alloc::vec;
+    pub(crate) use alloc::vec::Vec;
+}
 
 mod board;
 mod error;

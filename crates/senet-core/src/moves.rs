@@ -1,5 +1,6 @@
 //! Moves, their text notation, and the fixed-capacity list that move generation fills.
 
+use crate::prelude::*;
 use core::fmt;
 use core::ops::{Deref, DerefMut};
 use core::str::FromStr;
@@ -332,7 +333,7 @@ impl serde::Serialize for Move {
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Move {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        let text = <alloc::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         text.parse().map_err(serde::de::Error::custom)
     }
 }

@@ -4,6 +4,7 @@
 //! [`Ruleset::initial_state`](crate::Ruleset::initial_state). Each ruleset names its
 //! procedure in [`Ruleset::SEAT_RULE`](crate::Ruleset::SEAT_RULE).
 
+use crate::prelude::*;
 use rand_core::Rng;
 
 use crate::throw::ThrowingDevice;

@@ -3,8 +3,14 @@
 //! combination of the declared values comes from [`option_combinations`].
 
 use crate::error::SpecError;
+use crate::prelude::*;
 use crate::ruleset::Ruleset;
 use crate::spec::{OptionInfo, RulesetSpec};
+
+/// `String` for the code [`ruleset_options!`](crate::ruleset_options) generates in a crate
+/// that may be `no_std`.
+#[doc(hidden)]
+pub use alloc::string::String as __String;
 
 /// A type an option's value can have: a closed list of values, each with its spelling in
 /// specifications. `bool` spells `false` and `true`; an enum implements it with
@@ -359,7 +365,9 @@ macro_rules! ruleset_options {
                     Self::OPTION_TABLE,
                     &[$((
                         stringify!($option),
-                        $crate::OptionValue::spelling(self.$option).to_string(),
+                        $crate::options::__String::from(
+                            $crate::OptionValue::spelling(self.$option),
+                        ),
                     ),)*],
                 )
             }

@@ -26,6 +26,7 @@
 //! ```
 
 use crate::moves::MoveList;
+use crate::prelude::*;
 use crate::ruleset::{Phase, Ruleset};
 use crate::throw::ThrowingDevice;
 

@@ -20,6 +20,7 @@
 //! ([`Game::from_record_text`]) replays every action and names the line of the first one that
 //! does not replay.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

@@ -1,5 +1,6 @@
 //! The ruleset trait: the turn machine every reconstruction plugs into.
 
+use crate::prelude::*;
 use core::fmt;
 use core::hash::Hash;
 

@@ -1,5 +1,6 @@
 //! The position notation: `<board> <side>[ <field>=<value>…]`, before a ruleset checks it.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 

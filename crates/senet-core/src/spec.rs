@@ -1,5 +1,6 @@
 //! Ruleset specifications: `regency`, `kendall(pieces=5,trap=true)`.
 
+use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
@@ -218,7 +219,7 @@ impl serde::Serialize for RulesetSpec {
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for RulesetSpec {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        let text = <alloc::borrow::Cow<'de, str>>::deserialize(deserializer)?;
         text.parse().map_err(serde::de::Error::custom)
     }
 }
