@@ -27,9 +27,13 @@
 //! assert_eq!(game.phase(), Phase::Throw(Side::White)); // no extra throws (Be-4)
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+use alloc::format;
 use senet_core::{
     BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
     PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, TurnState, kernel,

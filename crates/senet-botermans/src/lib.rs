@@ -31,9 +31,13 @@
 //! loser's side and 0 on the winner's: 1 point per piece left on 21–30, 2 on 11–20, 3 on
 //! 1–10. Adding `points` over a series of games gives each side's running total.
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+use alloc::string::ToString;
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
     Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,

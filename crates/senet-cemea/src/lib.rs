@@ -58,9 +58,14 @@
 //! );
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+use alloc::format;
+use alloc::string::ToString;
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
     Setup, Side, SpecialSquares, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,

@@ -25,9 +25,15 @@
 //! assert_eq!(game.phase(), Phase::Throw(Side::White)); // a 2 ends the turn (J-4)
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
     Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,

@@ -38,9 +38,13 @@
 //! assert!(game.legal_moves().iter().all(|m| m.throw() == senet_core::Throw::new(2)));
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+use alloc::string::{String, ToString};
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, PositionError,
     Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, kernel,

@@ -1,6 +1,7 @@
 //! Kendall's position: the state with its stored throws, and the names of the fields its
 //! notation adds to a [`Setup`](senet_core::Setup).
 
+use alloc::string::ToString;
 use senet_core::{BitBoard, FieldInfo, PerSide, PositionError, Side, Square};
 
 /// The stored throws of the side to act: six bits per value (bits `6(v − 1)` up count the

@@ -21,9 +21,13 @@
 //! assert_eq!(game.phase(), Phase::Throw(Side::White)); // a 2 ends the turn (R-6)
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+extern crate alloc;
+
+use alloc::string::ToString;
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
     Setup, Side, SpecError, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
