@@ -5,7 +5,7 @@
 //! 26, 28, 29 and 30, and three traits of its own: a side that cannot move any piece forward
 //! must move one **backward**; a throw larger than needed to reach 30 **bounces** back from
 //! 30; and square 27 sends a piece to the start. The loser pays a penalty per piece left on
-//! the board. The rule ids (`B-1` … `B-14`, `I-1` … `I-5`) are defined and explained in
+//! the board. The rule ids (`B-1` … `B-14`, `I-1` … `I-6`) are defined and explained in
 //! `docs/rules/botermans.md`.
 //!
 //! Black is the even set, the source's **jackals**, which move first; White is the odd set,
@@ -88,7 +88,7 @@ const fn forward_target(from: u8, t: u8) -> u8 {
 }
 
 senet_core::ruleset_options! {
-    /// The Botermans ruleset with its option (off by default).
+    /// The Botermans ruleset with its options (defaults: the rules as `docs/rules/botermans.md` states them).
     ///
     /// ```
     /// use senet_botermans::Botermans;
@@ -104,6 +104,10 @@ senet_core::ruleset_options! {
         ///
         /// In either direction; the text is silent (I-5).
         pub blockade_of_three: bool = false, rules "B-5, I-5", with_blockade_of_three;
+        /// a backward move may attack (B-9); false: it may land only on an empty square
+        ///
+        /// The text describes the swap for the square a piece advances to (I-6).
+        pub backward_attack: bool = true, rules "B-6, B-9, I-6", with_backward_attack;
     }
 }
 
@@ -154,8 +158,13 @@ impl Botermans {
             return (forward, true);
         }
         // B-9: backward by the throw, same landing rules, never below square 1 (the shift
-        // drops such moves).
-        let backward = own & landing.forward(t) & !SquareSet::passing_backward(runs, t);
+        // drops such moves). I-6: without backward attacks, only onto empty squares.
+        let back_landing = if self.backward_attack {
+            landing
+        } else {
+            board.empty_squares()
+        };
+        let backward = own & back_landing.forward(t) & !SquareSet::passing_backward(runs, t);
         (backward, false)
     }
 

@@ -80,7 +80,9 @@ fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
         // Backward by the throw (B-9), never below 1.
         let to = from - t;
         let passed: Vec<i32> = (to + 1..from).collect();
-        if to >= 1 && can_land(from, to) && !blocked(&passed) {
+        // I-6: without backward attacks, a backward move needs an empty square.
+        let may_attack = rules.backward_attack() || at(to).is_none();
+        if to >= 1 && can_land(from, to) && may_attack && !blocked(&passed) {
             backward.push(step(from, End::Square(to)));
         }
     }

@@ -342,6 +342,24 @@ fn i_5_no_blockade_by_default() {
     assert_eq!(moves(&pos(&[11], &[12, 13, 14, 15, 16], 6)), vec!["11-17"]);
 }
 
+#[test]
+fn i_6_backward_moves_attack_unless_the_option_forbids_it() {
+    // 15 cannot advance onto the protected pair 17-18; going back by 2 attacks 13.
+    let state = pos(&[15], &[13, 17, 18], 2);
+    assert_eq!(moves(&state), vec!["15-13"]);
+    let swapped = play(&state, "15-13");
+    assert_eq!(black(&swapped), set(&[13]));
+    assert_eq!(white(&swapped), set(&[15, 17, 18]));
+    // Option backward_attack=false: the backward move needs an empty square, so the throw
+    // is lost; another piece going back onto an empty square still may.
+    let rules = Botermans::default().with_backward_attack(false);
+    let state = pos_with(&rules, &[15], &[13, 17, 18], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["pass"]);
+    let state = pos_with(&rules, &[8, 15], &[10, 11, 13, 17, 18], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["8-6"]);
+    assert_eq!(rules.spec().to_string(), "botermans(backward_attack=false)");
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]
