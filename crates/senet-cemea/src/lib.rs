@@ -8,7 +8,7 @@
 //! piece, which goes back to the start. Square 26 jumps over 27 with a 1; a piece landing on
 //! 27 goes back to 15, or, if 15 is taken, stays and **strands** its side until a 4 takes it
 //! off; pieces leave from 28, 29 and 30 with exactly 3, 2 and 1. The rule ids (`C-1` …
-//! `C-13`, `I-1` … `I-5`) are defined and explained in `docs/rules/cemea.md`.
+//! `C-13`, `I-1` … `I-6`) are defined and explained in `docs/rules/cemea.md`.
 //!
 //! Black is the even set, which moves first; White is the odd set.
 //!
@@ -153,6 +153,8 @@ senet_core::ruleset_options! {
         pub ancient: bool = false, rules "C-13", with_ancient;
         /// as a last resort a move may land on an own piece, which goes back to square 1; off makes it illegal
         pub forced_own_landing: bool = true, rules "C-9, I-1", with_forced_own_landing;
+        /// a backward move may attack (C-5, C-6); false: it may land only on an empty square
+        pub backward_attack: bool = true, rules "C-5, C-6, I-6", with_backward_attack;
     }
 }
 
@@ -203,8 +205,10 @@ impl Cemea {
         if !forward.is_empty() {
             return (forward, Direction::Forward);
         }
-        // (2) C-5: backward by the throw, same landing rules, never below 1.
-        let backward = own & landing.forward(t) & !blocked_back;
+        // (2) C-5: backward by the throw, same landing rules, never below 1; I-6: without
+        // backward attacks, only onto empty squares.
+        let back_landing = if self.backward_attack { landing } else { empty };
+        let backward = own & back_landing.forward(t) & !blocked_back;
         if !backward.is_empty() || !self.forced_own_landing {
             return (backward, Direction::Backward);
         }

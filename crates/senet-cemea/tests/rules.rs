@@ -388,6 +388,26 @@ fn i_5_26_is_not_safe() {
     assert_eq!(white(&play(&state, "24-26")), set(&[24]));
 }
 
+#[test]
+fn i_6_backward_moves_attack_unless_the_option_forbids_it() {
+    // 12 cannot pass the wall of three; going back by 2 attacks the lone 10.
+    let state = pos(&[12], &[10, 14, 15, 16], 2);
+    assert_eq!(moves(&state), vec!["12-10"]);
+    let swapped = play(&state, "12-10");
+    assert_eq!(black(&swapped), set(&[10]));
+    assert_eq!(white(&swapped), set(&[12, 14, 15, 16]));
+    // Option backward_attack=false: the attacked piece would retreat to the attacker's
+    // square, which only a forward attack allows; the throw is lost.
+    let rules = Cemea::default().with_backward_attack(false);
+    let state = pos_with(&rules, &[12], &[10, 14, 15, 16], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["pass"]);
+    // Backward onto an empty square is still a move, and forward attacks are unchanged.
+    let state = pos_with(&rules, &[12], &[8, 14, 15, 16], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["12-10"]);
+    let state = pos_with(&rules, &[12], &[14], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["12-14"]);
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]
