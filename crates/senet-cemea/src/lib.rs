@@ -8,7 +8,7 @@
 //! piece, which goes back to the start. Square 26 jumps over 27 with a 1; a piece landing on
 //! 27 goes back to 15, or, if 15 is taken, stays and **strands** its side until a 4 takes it
 //! off; pieces leave from 28, 29 and 30 with exactly 3, 2 and 1. The rule ids (`C-1` …
-//! `C-13`, `I-1` … `I-6`) are defined and explained in `docs/rules/cemea.md`.
+//! `C-13`, `I-1` … `I-7`) are defined and explained in `docs/rules/cemea.md`.
 //!
 //! Black is the even set, which moves first; White is the odd set.
 //!
@@ -63,7 +63,7 @@
 
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,
+    Setup, Side, SpecError, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -155,7 +155,10 @@ senet_core::ruleset_options! {
         pub forced_own_landing: bool = true, rules "C-9, I-1", with_forced_own_landing;
         /// a backward move may attack (C-5, C-6); false: it may land only on an empty square
         pub backward_attack: bool = true, rules "C-5, C-6, I-6", with_backward_attack;
+        /// a forced forward landing on an own piece comes before backward moves (needs forced_own_landing)
+        pub own_landing_first: bool = false, rules "C-5, C-9, I-1, I-7", with_own_landing_first;
     }
+    check Cemea::check_own_landing;
 }
 
 /// Which way the moves of one priority level of I-1 go.
@@ -166,6 +169,18 @@ enum Direction {
 }
 
 impl Cemea {
+    /// Putting own landings first needs own landings (I-7).
+    fn check_own_landing(&self) -> Result<(), SpecError> {
+        if self.own_landing_first && !self.forced_own_landing {
+            return Err(SpecError::Conflict {
+                first: "forced_own_landing",
+                second: "own_landing_first",
+                reason: "own_landing_first orders the landings that forced_own_landing=false forbids",
+            });
+        }
+        Ok(())
+    }
+
     #[inline]
     fn finished(&self, board: &BitBoard, side: Side) -> bool {
         board.off_count(side) >= self.pieces.count()
@@ -209,12 +224,17 @@ impl Cemea {
         // backward attacks, only onto empty squares.
         let back_landing = if self.backward_attack { landing } else { empty };
         let backward = own & back_landing.forward(t) & !blocked_back;
-        if !backward.is_empty() || !self.forced_own_landing {
-            return (backward, Direction::Backward);
-        }
         // (3) C-9 / I-1: onto an own piece, forward first. The jump from 26 never counts as
         // one (I-2: it is illegal whenever 28 holds any piece).
         let onto_own = own & own.backward(t) & !from_26_with_1 & !blocked_fwd;
+        // I-7: option own_landing_first plays a forward own landing before backward moves.
+        let own_landing = self.forced_own_landing;
+        if own_landing && self.own_landing_first && !onto_own.is_empty() {
+            return (onto_own, Direction::Forward);
+        }
+        if !backward.is_empty() || !own_landing {
+            return (backward, Direction::Backward);
+        }
         if !onto_own.is_empty() {
             return (onto_own, Direction::Forward);
         }

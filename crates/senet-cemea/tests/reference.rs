@@ -87,11 +87,19 @@ fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
             }
         }
     }
-    // I-1: the first non-empty level; C-9 only with its option.
-    let mut levels = vec![forward, backward];
-    if rules.forced_own_landing() {
+    // I-1: the first non-empty level; C-9 only with its option, and I-7 puts the forward
+    // own landings before the backward moves.
+    let mut levels = vec![forward];
+    if rules.forced_own_landing() && rules.own_landing_first() {
         levels.push(forward_onto_own);
+        levels.push(backward);
         levels.push(backward_onto_own);
+    } else {
+        levels.push(backward);
+        if rules.forced_own_landing() {
+            levels.push(forward_onto_own);
+            levels.push(backward_onto_own);
+        }
     }
     levels
         .into_iter()

@@ -408,6 +408,30 @@ fn i_6_backward_moves_attack_unless_the_option_forbids_it() {
     assert_eq!(moves_of(&rules, &state), vec!["12-14"]);
 }
 
+#[test]
+fn i_7_an_own_landing_may_come_before_backward_moves() {
+    // By default a backward move (9 back to 3) beats the forced landing of 4 on 10.
+    assert_eq!(moves(&pos(&[4, 9, 10], &[11, 12, 13], 6)), vec!["9-3"]);
+    // Option own_landing_first: the forced forward landing comes first, and sends the piece
+    // on 10 to square 1.
+    let rules = Cemea::default().with_own_landing_first(true);
+    let state = pos_with(&rules, &[4, 9, 10], &[11, 12, 13], 6);
+    assert_eq!(moves_of(&rules, &state), vec!["4-10"]);
+    assert_eq!(black(&play_with(&rules, &state, "4-10")), set(&[1, 9, 10]));
+    // Without a forward own landing, backward moves follow; ordinary forward moves beat
+    // everything.
+    let state = pos_with(&rules, &[9], &[11, 12, 13], 6);
+    assert_eq!(moves_of(&rules, &state), vec!["9-3"]);
+    let state = pos_with(&rules, &[3, 9], &[20], 6);
+    assert_eq!(moves_of(&rules, &state), vec!["9-15"]);
+    // The option orders own landings, so it needs them.
+    let spec = "cemea(forced_own_landing=false,own_landing_first=true)";
+    assert!(matches!(
+        Cemea::from_spec(&spec.parse().unwrap()),
+        Err(senet_core::SpecError::Conflict { .. })
+    ));
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]
