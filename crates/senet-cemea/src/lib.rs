@@ -8,7 +8,7 @@
 //! piece, which goes back to the start. Square 26 jumps over 27 with a 1; a piece landing on
 //! 27 goes back to 15, or, if 15 is taken, stays and **strands** its side until a 4 takes it
 //! off; pieces leave from 28, 29 and 30 with exactly 3, 2 and 1. The rule ids (`C-1` …
-//! `C-13`, `I-1` … `I-7`) are defined and explained in `docs/rules/cemea.md`.
+//! `C-13`, `I-1` … `I-8`) are defined and explained in `docs/rules/cemea.md`.
 //!
 //! Black is the even set, which moves first; White is the odd set.
 //!
@@ -157,6 +157,9 @@ senet_core::ruleset_options! {
         pub backward_attack: bool = true, rules "C-5, C-6, I-6", with_backward_attack;
         /// a forced forward landing on an own piece comes before backward moves (needs forced_own_landing)
         pub own_landing_first: bool = false, rules "C-5, C-9, I-1, I-7", with_own_landing_first;
+        /// a stranded side's unusable 1 or 6 still gives another throw; false: it passes the turn (C-5)
+        pub stranded_keeps_extra_throw: bool = true, rules "C-5, C-11, I-3, I-8",
+            with_stranded_keeps_extra_throw;
     }
     check Cemea::check_own_landing;
 }
@@ -505,9 +508,9 @@ impl Ruleset for Cemea {
         };
         if mv.is_pass() {
             // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded side's
-            // 1, 4 and 6 still give another throw.
+            // 1, 4 and 6 still give another throw, unless the option of I-8 says otherwise.
             let stranded = state.board.pieces_of(me).has(MISFORTUNE);
-            if !(stranded && gives_extra_throw(t)) {
+            if !(stranded && self.stranded_keeps_extra_throw && gives_extra_throw(t)) {
                 self.end_turn(state, me);
             }
             return;

@@ -432,6 +432,24 @@ fn i_7_an_own_landing_may_come_before_backward_moves() {
     ));
 }
 
+#[test]
+fn i_8_a_stranded_sides_lost_throw_may_pass_the_turn() {
+    let rules = Cemea::default().with_stranded_keeps_extra_throw(false);
+    // Every lost throw passes the turn, as C-5 says, the 1 and the 6 included.
+    for t in [1, 2, 3, 6] {
+        let state = pos_with(&rules, &[5, 27], &[15], t);
+        let next = play_with(&rules, &state, "pass");
+        assert_eq!(rules.phase(&next), Phase::Throw(Side::White), "throw {t}");
+    }
+    // The 4 still bears the stranded piece off and gives another throw (C-4).
+    let state = pos_with(&rules, &[5, 27], &[15], 4);
+    let next = play_with(&rules, &state, "27-off");
+    assert_eq!(rules.phase(&next), Phase::Throw(Side::Black));
+    // By default the stranded side throws again after its 1 (I-3).
+    let next = play(&pos(&[5, 27], &[15], 1), "pass");
+    assert_eq!(Cemea::default().phase(&next), Phase::Throw(Side::Black));
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]
