@@ -62,6 +62,10 @@ fn reference_moves(rules: &Cemea, state: &CemeaState) -> Vec<Move> {
             if at(28).is_none() {
                 forward.push(Move::step(square(26), square(28)));
             }
+            // I-9: with jump_optional the step onto 27 is a forward move too.
+            if rules.jump_optional() && matches!(landing(27), Landing::Allowed) {
+                forward.push(Move::step(square(26), square(27)));
+            }
         } else if from + t == 31 && from >= 28 {
             // C-12: exits from 28, 29, 30 with 3, 2, 1 (I-4: no precondition).
             if !passes_wall(from, 31) {

@@ -450,6 +450,38 @@ fn i_8_a_stranded_sides_lost_throw_may_pass_the_turn() {
     assert_eq!(Cemea::default().phase(&next), Phase::Throw(Side::Black));
 }
 
+#[test]
+fn i_9_the_jump_from_26_may_be_optional() {
+    let rules = Cemea::default().with_jump_optional(true);
+    // With the option the piece on 26 may jump to 28 or step onto 27 (and go on to 15).
+    let state = pos_with(&rules, &[26], &[1], 1);
+    assert_eq!(moves_of(&rules, &state), vec!["26-28", "26-27"]);
+    assert_eq!(black(&play_with(&rules, &state, "26-27")), set(&[15]));
+    // With 28 taken the step alone remains, a forward move, so 26 does not go back.
+    let state = pos_with(&rules, &[26], &[28], 1);
+    assert_eq!(moves_of(&rules, &state), vec!["26-27"]);
+    let mut refused = state;
+    assert!(rules.try_play(&mut refused, Move::PASS).is_err());
+    assert!(
+        rules
+            .try_play(&mut refused, "26-25".parse().unwrap())
+            .is_err()
+    );
+    // Onto a lone stranded piece the step attacks it: the two swap, and with 15 taken the
+    // attacker is stranded in its turn.
+    let state = pos_with(&rules, &[26], &[15, 27], 1);
+    let next = play_with(&rules, &state, "26-27");
+    assert_eq!(black(&next), set(&[27]));
+    assert_eq!(white(&next), set(&[15, 26]));
+    // Without the option the step is refused.
+    let mut plain = pos(&[26], &[1], 1);
+    assert!(
+        Cemea::default()
+            .try_play(&mut plain, "26-27".parse().unwrap())
+            .is_err()
+    );
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]
