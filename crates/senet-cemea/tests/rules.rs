@@ -425,11 +425,7 @@ fn i_7_an_own_landing_may_come_before_backward_moves() {
     let state = pos_with(&rules, &[3, 9], &[20], 6);
     assert_eq!(moves_of(&rules, &state), vec!["9-15"]);
     // The option orders own landings, so it needs them.
-    let spec = "cemea(forced_own_landing=false,own_landing_first=true)";
-    assert!(matches!(
-        Cemea::from_spec(&spec.parse().unwrap()),
-        Err(senet_core::SpecError::Conflict { .. })
-    ));
+    assert_spec_conflict::<Cemea>("cemea(forced_own_landing=false,own_landing_first=true)");
 }
 
 #[test]

@@ -375,11 +375,9 @@ fn i_6_collect_throws_then_spend_them_in_any_order() {
             .is_err()
     );
     // The option replaces the question of I-4: with it, no throw is lost mid-throwing.
-    let spec = "regency(lost_throw_keeps_extra_throw=true,collect_throws=true)";
-    assert!(matches!(
-        Regency::from_spec(&spec.parse().unwrap()),
-        Err(senet_core::SpecError::Conflict { .. })
-    ));
+    assert_spec_conflict::<Regency>(
+        "regency(lost_throw_keeps_extra_throw=true,collect_throws=true)",
+    );
 }
 
 // ---------------------------------------------------------------- scenarios
