@@ -5,7 +5,7 @@
 //! 26, 28, 29 and 30, and three traits of its own: a side that cannot move any piece forward
 //! must move one **backward**; a throw larger than needed to reach 30 **bounces** back from
 //! 30; and square 27 sends a piece to the start. The loser pays a penalty per piece left on
-//! the board. The rule ids (`B-1` … `B-14`, `I-1` … `I-5`) are defined and explained in
+//! the board. The rule ids (`B-1` … `B-14`, `I-1` … `I-7`) are defined and explained in
 //! `docs/rules/botermans.md`.
 //!
 //! Black is the even set, the source's **jackals**, which move first; White is the odd set,
@@ -92,7 +92,7 @@ const fn forward_target(from: u8, t: u8) -> u8 {
 }
 
 senet_core::ruleset_options! {
-    /// The Botermans ruleset with its option (off by default).
+    /// The Botermans ruleset with its options (defaults: the rules as `docs/rules/botermans.md` states them).
     ///
     /// ```
     /// use senet_botermans::Botermans;
@@ -108,6 +108,14 @@ senet_core::ruleset_options! {
         ///
         /// In either direction; the text is silent (I-5).
         pub blockade_of_three: bool = false, rules "B-5, I-5", with_blockade_of_three;
+        /// a backward move may attack (B-9); false: it may land only on an empty square
+        ///
+        /// The text describes the swap for the square a piece advances to (I-6).
+        pub backward_attack: bool = true, rules "B-6, B-9, I-6", with_backward_attack;
+        /// a piece may reach 30 exactly before its side is home and wait there, safe (B-8)
+        ///
+        /// It leaves with any throw once its side is home (I-7).
+        pub wait_on_30: bool = false, rules "B-8, B-11, B-12, I-3, I-7", with_wait_on_30;
     }
 }
 
@@ -135,9 +143,10 @@ impl Botermans {
         // Ordinary forward moves end on 1..=29 (landings past 30 drop out of the shift).
         let mut forward = own & (landing & !THIRTY).backward(t);
         // B-11, B-13, I-3: reaching or passing 30 needs every piece of the side on 21–30.
-        if (own & !SquareSet::ROW3).is_empty() {
-            // B-12: exactly 30 bears the piece off.
-            forward |= own & single(LAST.wrapping_sub(t));
+        if Botermans::home(own) {
+            // B-12: exactly 30 bears the piece off; I-7: a piece waiting there leaves with
+            // any throw.
+            forward |= own & (single(LAST.wrapping_sub(t)) | (THIRTY & self.waiting_room()));
             // B-12: from s with s + t > 30 the piece lands on 60 − s − t. Reversing the bits
             // of the landing set puts square k on bit 31 − k, so shifting it left by 29 − t
             // puts square 60 − t − s on bit s. The origin itself is an own square, never in
@@ -150,6 +159,9 @@ impl Botermans {
             forward |= own
                 & SquareSet::range((LAST + 1).wrapping_sub(t), LAST - 1)
                 & SquareSet::from_bits_truncate(reflected);
+        } else {
+            // I-7: exactly onto an empty 30, to wait there.
+            forward |= own & (board.empty_squares() & self.waiting_room()).backward(t);
         }
         // Option blockade_of_three. A bounce's way back (from 30 down to at least 24) can
         // never pass three opposing pieces in a row, since 27 and 30 never hold a piece.
@@ -158,20 +170,55 @@ impl Botermans {
             return (forward, true);
         }
         // B-9: backward by the throw, same landing rules, never below square 1 (the shift
-        // drops such moves).
-        let backward = own & landing.forward(t) & !SquareSet::passing_backward(runs, t);
+        // drops such moves). I-6: without backward attacks, only onto empty squares.
+        let back_landing = if self.backward_attack {
+            landing
+        } else {
+            board.empty_squares()
+        };
+        let backward = own & back_landing.forward(t) & !SquareSet::passing_backward(runs, t);
         (backward, false)
     }
 
-    /// The move of the piece on square code `from` with throw `t`, forward or backward.
+    /// Whether every piece of the side still on the board stands on 21–30 (B-11).
     #[inline]
-    fn move_from(from: u8, t: u8, forward: bool) -> Move {
+    fn home(own: SquareSet) -> bool {
+        (own & !SquareSet::ROW3).is_empty()
+    }
+
+    /// Square 30 when a piece may stand there (option `wait_on_30`), else nothing.
+    #[inline]
+    fn waiting_room(&self) -> SquareSet {
+        if self.wait_on_30 {
+            THIRTY
+        } else {
+            SquareSet::EMPTY
+        }
+    }
+
+    /// The move of the piece on square code `from` with throw `t`, forward or backward;
+    /// `stop_on_30` when a forward move reaching 30 exactly stays there (I-7).
+    #[inline]
+    fn move_from(from: u8, t: u8, forward: bool, stop_on_30: bool) -> Move {
         let to = if forward {
-            forward_target(from, t)
+            if from == LAST {
+                // I-7: the waiting piece leaves.
+                OFF
+            } else if stop_on_30 && from.wrapping_add(t) == LAST {
+                LAST
+            } else {
+                forward_target(from, t)
+            }
         } else {
             from.wrapping_sub(t)
         };
         Move::from_codes_unchecked(from, to)
+    }
+
+    /// Whether a forward move of `me` reaching 30 exactly stops there instead of bearing off.
+    #[inline]
+    fn stops_on_30(&self, board: &BitBoard, me: Side) -> bool {
+        self.wait_on_30 && !Botermans::home(board.pieces_of(me))
     }
 
     fn gives_extra_throw(t: u8) -> bool {
@@ -260,10 +307,11 @@ impl Ruleset for Botermans {
             }
         };
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
+        let stop = self.stops_on_30(&state.board, state.to_move);
         // Every origin has exactly one move (forward or backward by the throw); B-9: with no
         // move either way the throw is lost and the only choice is a pass.
         kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
-            Botermans::move_from(from, t, forward)
+            Botermans::move_from(from, t, forward, stop)
         });
     }
 
@@ -280,7 +328,8 @@ impl Ruleset for Botermans {
         }
         match mv.origin() {
             Some(from) if mv.step_count() == 1 && origins.contains(from) => {
-                Botermans::move_from(from.get(), t, forward) == mv
+                let stop = self.stops_on_30(&state.board, state.to_move);
+                Botermans::move_from(from.get(), t, forward, stop) == mv
             }
             _ => false,
         }
@@ -337,6 +386,9 @@ impl Ruleset for Botermans {
                 (RETURN_SQUARE, "sends every piece on at once (B-10)"),
                 (LAST, "bears a piece off as it arrives (B-12)"),
             ] {
+                if square == LAST && self.wait_on_30 {
+                    continue; // I-7
+                }
                 if let Some(sq) = (board.pieces_of(side) & single(square)).first() {
                     return Err(PositionError::ForbiddenSquare {
                         side,

@@ -54,7 +54,9 @@ fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
         }
         // Forward by the throw.
         let dest = from + t;
-        let (end, passed): (End, Vec<i32>) = if dest < 30 {
+        // I-7 (option wait_on_30): 30 reached exactly before the side is home is a square.
+        let waits = rules.wait_on_30() && !all_home;
+        let (end, passed): (End, Vec<i32>) = if dest < 30 || (dest == 30 && waits) {
             (End::Square(dest), (from + 1..dest).collect())
         } else if dest == 30 {
             // B-12: exactly 30 bears off.
@@ -67,8 +69,9 @@ fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
             (End::Square(to), passed)
         };
         // I-3 / B-13: reaching or passing 30 needs B-11.
-        let needs_home = dest >= 30;
-        let legal = (!needs_home || all_home)
+        let needs_home = dest > 30 || (dest == 30 && !waits);
+        let legal = from != 30
+            && (!needs_home || all_home)
             && !blocked(&passed)
             && match end {
                 End::Off => true,
@@ -77,10 +80,16 @@ fn reference_moves(rules: &Botermans, state: &BotermansState) -> Vec<Move> {
         if legal {
             forward.push(step(from, end));
         }
+        // I-7: a piece waiting on 30 leaves with any throw once its side is home.
+        if from == 30 && all_home {
+            forward.push(step(from, End::Off));
+        }
         // Backward by the throw (B-9), never below 1.
         let to = from - t;
         let passed: Vec<i32> = (to + 1..from).collect();
-        if to >= 1 && can_land(from, to) && !blocked(&passed) {
+        // I-6: without backward attacks, a backward move needs an empty square.
+        let may_attack = rules.backward_attack() || at(to).is_none();
+        if to >= 1 && can_land(from, to) && may_attack && !blocked(&passed) {
             backward.push(step(from, End::Square(to)));
         }
     }

@@ -342,6 +342,59 @@ fn i_5_no_blockade_by_default() {
     assert_eq!(moves(&pos(&[11], &[12, 13, 14, 15, 16], 6)), vec!["11-17"]);
 }
 
+#[test]
+fn i_6_backward_moves_attack_unless_the_option_forbids_it() {
+    // 15 cannot advance onto the protected pair 17-18; going back by 2 attacks 13.
+    let state = pos(&[15], &[13, 17, 18], 2);
+    assert_eq!(moves(&state), vec!["15-13"]);
+    let swapped = play(&state, "15-13");
+    assert_eq!(black(&swapped), set(&[13]));
+    assert_eq!(white(&swapped), set(&[15, 17, 18]));
+    // Option backward_attack=false: the backward move needs an empty square, so the throw
+    // is lost; another piece going back onto an empty square still may.
+    let rules = Botermans::default().with_backward_attack(false);
+    let state = pos_with(&rules, &[15], &[13, 17, 18], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["pass"]);
+    let state = pos_with(&rules, &[8, 15], &[10, 11, 13, 17, 18], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["8-6"]);
+    assert_eq!(rules.spec().to_string(), "botermans(backward_attack=false)");
+}
+
+#[test]
+fn i_7_a_piece_may_wait_on_30_with_the_option() {
+    // By default 28 with a 2 may not reach 30 while 12 is out (I-3).
+    assert_eq!(moves(&pos(&[12, 28], &[1], 2)), vec!["12-14"]);
+    let rules = Botermans::default().with_wait_on_30(true);
+    // With the option 28 may go to 30 and stay there.
+    let state = pos_with(&rules, &[12, 28], &[1], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["12-14", "28-30"]);
+    let waiting = play_with(&rules, &state, "28-30");
+    assert_eq!(black(&waiting), set(&[12, 30]));
+    // 30 is safe (B-8): the waiting piece cannot be attacked, and it blocks its own side.
+    let state = pos_with(&rules, &[12, 26], &[30], 4);
+    assert_eq!(moves_of(&rules, &state), vec!["12-16"]);
+    let state = pos_with(&rules, &[12, 28, 30], &[1], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["12-14"]);
+    // Passing 30 still needs the side home: 29 with a 3 may not bounce.
+    let state = pos_with(&rules, &[12, 29], &[13, 14], 3);
+    assert_eq!(moves_of(&rules, &state), vec!["12-15"]);
+    // Once the side is home, the waiting piece leaves with any throw, and 28 with a 2 bears
+    // off as usual.
+    for t in [1, 2, 3, 4, 6] {
+        let state = pos_with(&rules, &[30], &[1], t);
+        assert_eq!(moves_of(&rules, &state), vec!["30-off"], "throw {t}");
+    }
+    let state = pos_with(&rules, &[28, 30], &[1], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["28-off", "30-off"]);
+    // Without the option a piece on 30 is no position at all.
+    assert!(
+        Botermans::default()
+            .parse_position(&scenario(&[30], &[1], ""))
+            .is_err()
+    );
+    assert!(rules.parse_position(&scenario(&[30], &[1], "")).is_ok());
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]

@@ -8,7 +8,7 @@
 //! piece, which goes back to the start. Square 26 jumps over 27 with a 1; a piece landing on
 //! 27 goes back to 15, or, if 15 is taken, stays and **strands** its side until a 4 takes it
 //! off; pieces leave from 28, 29 and 30 with exactly 3, 2 and 1. The rule ids (`C-1` …
-//! `C-13`, `I-1` … `I-5`) are defined and explained in `docs/rules/cemea.md`.
+//! `C-13`, `I-1` … `I-9`) are defined and explained in `docs/rules/cemea.md`.
 //!
 //! Black is the even set, which moves first; White is the odd set.
 //!
@@ -68,7 +68,8 @@ use alloc::format;
 use alloc::string::ToString;
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, SpecialSquares, Square, SquareSet, StandardDevice, Sticks, TurnState, kernel,
+    Setup, Side, SpecError, SpecialSquares, Square, SquareSet, StandardDevice, Sticks, TurnState,
+    kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -88,6 +89,8 @@ const MISFORTUNE: u8 = 27;
 const REBIRTH: u8 = 15;
 /// The place code of "off" in a [`Move`]; also the virtual square an exit reaches.
 const OFF: u8 = 31;
+/// The step from 26 onto 27 that option `jump_optional` allows beside the jump (I-9).
+const STEP_27: Move = Move::from_codes_unchecked(JUMP_FROM, MISFORTUNE);
 /// The throw that takes a stranded piece off (C-11).
 const STRANDED_EXIT: u8 = 4;
 /// The most pieces a side has (C-1); the candidate array of move generation has this size.
@@ -158,7 +161,17 @@ senet_core::ruleset_options! {
         pub ancient: bool = false, rules "C-13", with_ancient;
         /// as a last resort a move may land on an own piece, which goes back to square 1; off makes it illegal
         pub forced_own_landing: bool = true, rules "C-9, I-1", with_forced_own_landing;
+        /// a backward move may attack (C-5, C-6); false: it may land only on an empty square
+        pub backward_attack: bool = true, rules "C-5, C-6, I-6", with_backward_attack;
+        /// a forced forward landing on an own piece comes before backward moves (needs forced_own_landing)
+        pub own_landing_first: bool = false, rules "C-5, C-9, I-1, I-7", with_own_landing_first;
+        /// a stranded side's unusable 1 or 6 still gives another throw; false: it passes the turn (C-5)
+        pub stranded_keeps_extra_throw: bool = true, rules "C-5, C-11, I-3, I-8",
+            with_stranded_keeps_extra_throw;
+        /// the jump from 26 is a choice: with a 1 that piece may also step onto 27
+        pub jump_optional: bool = false, rules "C-10, I-2, I-9", with_jump_optional;
     }
+    check Cemea::check_own_landing;
 }
 
 /// Which way the moves of one priority level of I-1 go.
@@ -169,6 +182,18 @@ enum Direction {
 }
 
 impl Cemea {
+    /// Putting own landings first needs own landings (I-7).
+    fn check_own_landing(&self) -> Result<(), SpecError> {
+        if self.own_landing_first && !self.forced_own_landing {
+            return Err(SpecError::Conflict {
+                first: "forced_own_landing",
+                second: "own_landing_first",
+                reason: "own_landing_first orders the landings that forced_own_landing=false forbids",
+            });
+        }
+        Ok(())
+    }
+
     #[inline]
     fn finished(&self, board: &BitBoard, side: Side) -> bool {
         board.off_count(side) >= self.pieces.count()
@@ -177,12 +202,13 @@ impl Cemea {
     /// The squares from which `me` moves with throw `t`, and which way, following the
     /// priority of I-1: forward moves; else backward moves; else (option
     /// `forced_own_landing`) forward moves onto an own piece, else backward ones. Empty when
-    /// the throw is lost. The side must not be stranded.
+    /// the throw is lost. The side must not be stranded. The flag is the step 26→27 of
+    /// option `jump_optional` (I-9), a forward move beside the origins' own moves.
     ///
     /// Everything is computed on bitsets: the squares a piece may land on, shifted by the
     /// throw, intersected with the side's pieces, minus the origins a wall of three blocks.
     #[inline]
-    fn origins(&self, board: &BitBoard, me: Side, t: u8) -> (SquareSet, Direction) {
+    fn origins(&self, board: &BitBoard, me: Side, t: u8) -> (SquareSet, Direction, bool) {
         let own = board.pieces_of(me);
         let opp = board.pieces_of(me.opponent());
         let empty = board.empty_squares();
@@ -205,21 +231,34 @@ impl Cemea {
             forward |= own & from_26_with_1;
         }
         forward &= !blocked_fwd;
-        if !forward.is_empty() {
-            return (forward, Direction::Forward);
+        // I-9: option jump_optional also lets 26 step onto 27 with a 1.
+        let step_27 = self.jump_optional && !(own & from_26_with_1).is_empty() && landing.has(27);
+        if !forward.is_empty() || step_27 {
+            return (forward, Direction::Forward, step_27);
         }
-        // (2) C-5: backward by the throw, same landing rules, never below 1.
-        let backward = own & landing.forward(t) & !blocked_back;
-        if !backward.is_empty() || !self.forced_own_landing {
-            return (backward, Direction::Backward);
-        }
+        // (2) C-5: backward by the throw, same landing rules, never below 1; I-6: without
+        // backward attacks, only onto empty squares.
+        let back_landing = if self.backward_attack { landing } else { empty };
+        let backward = own & back_landing.forward(t) & !blocked_back;
         // (3) C-9 / I-1: onto an own piece, forward first. The jump from 26 never counts as
         // one (I-2: it is illegal whenever 28 holds any piece).
         let onto_own = own & own.backward(t) & !from_26_with_1 & !blocked_fwd;
-        if !onto_own.is_empty() {
-            return (onto_own, Direction::Forward);
+        // I-7: option own_landing_first plays a forward own landing before backward moves.
+        let own_landing = self.forced_own_landing;
+        if own_landing && self.own_landing_first && !onto_own.is_empty() {
+            return (onto_own, Direction::Forward, false);
         }
-        (own & own.forward(t) & !blocked_back, Direction::Backward)
+        if !backward.is_empty() || !own_landing {
+            return (backward, Direction::Backward, false);
+        }
+        if !onto_own.is_empty() {
+            return (onto_own, Direction::Forward, false);
+        }
+        (
+            own & own.forward(t) & !blocked_back,
+            Direction::Backward,
+            false,
+        )
     }
 
     /// The move of the piece on square code `from` with throw `t` in `direction`: forward to
@@ -448,11 +487,17 @@ impl Ruleset for Cemea {
             moves.push(Cemea::stranded_move(t));
             return;
         }
-        let (origins, direction) = self.origins(&state.board, me, t);
+        let (origins, direction, step_27) = self.origins(&state.board, me, t);
         // Every origin has exactly one move; C-5 / I-1 (4): with none the throw is lost.
         kernel::assign_one_per_origin::<MAX_PIECES>(moves, origins, |from| {
             Cemea::move_from(from, t, direction)
         });
+        if step_27 {
+            if origins.is_empty() {
+                moves.clear(); // the pass written for no origin
+            }
+            moves.push(STEP_27);
+        }
     }
 
     fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {
@@ -466,9 +511,12 @@ impl Ruleset for Cemea {
         if state.board.pieces_of(me).has(MISFORTUNE) {
             return mv == Cemea::stranded_move(t);
         }
-        let (origins, direction) = self.origins(&state.board, me, t);
+        let (origins, direction, step_27) = self.origins(&state.board, me, t);
         if mv.is_pass() {
-            return origins.is_empty();
+            return origins.is_empty() && !step_27;
+        }
+        if mv == STEP_27 {
+            return step_27;
         }
         match mv.origin() {
             Some(from) if mv.step_count() == 1 && origins.contains(from) => {
@@ -486,9 +534,9 @@ impl Ruleset for Cemea {
         };
         if mv.is_pass() {
             // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded side's
-            // 1, 4 and 6 still give another throw.
+            // 1, 4 and 6 still give another throw, unless the option of I-8 says otherwise.
             let stranded = state.board.pieces_of(me).has(MISFORTUNE);
-            if !(stranded && gives_extra_throw(t)) {
+            if !(stranded && self.stranded_keeps_extra_throw && gives_extra_throw(t)) {
                 self.end_turn(state, me);
             }
             return;

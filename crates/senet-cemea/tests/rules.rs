@@ -388,6 +388,96 @@ fn i_5_26_is_not_safe() {
     assert_eq!(white(&play(&state, "24-26")), set(&[24]));
 }
 
+#[test]
+fn i_6_backward_moves_attack_unless_the_option_forbids_it() {
+    // 12 cannot pass the wall of three; going back by 2 attacks the lone 10.
+    let state = pos(&[12], &[10, 14, 15, 16], 2);
+    assert_eq!(moves(&state), vec!["12-10"]);
+    let swapped = play(&state, "12-10");
+    assert_eq!(black(&swapped), set(&[10]));
+    assert_eq!(white(&swapped), set(&[12, 14, 15, 16]));
+    // Option backward_attack=false: the attacked piece would retreat to the attacker's
+    // square, which only a forward attack allows; the throw is lost.
+    let rules = Cemea::default().with_backward_attack(false);
+    let state = pos_with(&rules, &[12], &[10, 14, 15, 16], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["pass"]);
+    // Backward onto an empty square is still a move, and forward attacks are unchanged.
+    let state = pos_with(&rules, &[12], &[8, 14, 15, 16], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["12-10"]);
+    let state = pos_with(&rules, &[12], &[14], 2);
+    assert_eq!(moves_of(&rules, &state), vec!["12-14"]);
+}
+
+#[test]
+fn i_7_an_own_landing_may_come_before_backward_moves() {
+    // By default a backward move (9 back to 3) beats the forced landing of 4 on 10.
+    assert_eq!(moves(&pos(&[4, 9, 10], &[11, 12, 13], 6)), vec!["9-3"]);
+    // Option own_landing_first: the forced forward landing comes first, and sends the piece
+    // on 10 to square 1.
+    let rules = Cemea::default().with_own_landing_first(true);
+    let state = pos_with(&rules, &[4, 9, 10], &[11, 12, 13], 6);
+    assert_eq!(moves_of(&rules, &state), vec!["4-10"]);
+    assert_eq!(black(&play_with(&rules, &state, "4-10")), set(&[1, 9, 10]));
+    // Without a forward own landing, backward moves follow; ordinary forward moves beat
+    // everything.
+    let state = pos_with(&rules, &[9], &[11, 12, 13], 6);
+    assert_eq!(moves_of(&rules, &state), vec!["9-3"]);
+    let state = pos_with(&rules, &[3, 9], &[20], 6);
+    assert_eq!(moves_of(&rules, &state), vec!["9-15"]);
+    // The option orders own landings, so it needs them.
+    assert_spec_conflict::<Cemea>("cemea(forced_own_landing=false,own_landing_first=true)");
+}
+
+#[test]
+fn i_8_a_stranded_sides_lost_throw_may_pass_the_turn() {
+    let rules = Cemea::default().with_stranded_keeps_extra_throw(false);
+    // Every lost throw passes the turn, as C-5 says, the 1 and the 6 included.
+    for t in [1, 2, 3, 6] {
+        let state = pos_with(&rules, &[5, 27], &[15], t);
+        let next = play_with(&rules, &state, "pass");
+        assert_eq!(rules.phase(&next), Phase::Throw(Side::White), "throw {t}");
+    }
+    // The 4 still bears the stranded piece off and gives another throw (C-4).
+    let state = pos_with(&rules, &[5, 27], &[15], 4);
+    let next = play_with(&rules, &state, "27-off");
+    assert_eq!(rules.phase(&next), Phase::Throw(Side::Black));
+    // By default the stranded side throws again after its 1 (I-3).
+    let next = play(&pos(&[5, 27], &[15], 1), "pass");
+    assert_eq!(Cemea::default().phase(&next), Phase::Throw(Side::Black));
+}
+
+#[test]
+fn i_9_the_jump_from_26_may_be_optional() {
+    let rules = Cemea::default().with_jump_optional(true);
+    // With the option the piece on 26 may jump to 28 or step onto 27 (and go on to 15).
+    let state = pos_with(&rules, &[26], &[1], 1);
+    assert_eq!(moves_of(&rules, &state), vec!["26-28", "26-27"]);
+    assert_eq!(black(&play_with(&rules, &state, "26-27")), set(&[15]));
+    // With 28 taken the step alone remains, a forward move, so 26 does not go back.
+    let state = pos_with(&rules, &[26], &[28], 1);
+    assert_eq!(moves_of(&rules, &state), vec!["26-27"]);
+    let mut refused = state;
+    assert!(rules.try_play(&mut refused, Move::PASS).is_err());
+    assert!(
+        rules
+            .try_play(&mut refused, "26-25".parse().unwrap())
+            .is_err()
+    );
+    // Onto a lone stranded piece the step attacks it: the two swap, and with 15 taken the
+    // attacker is stranded in its turn.
+    let state = pos_with(&rules, &[26], &[15, 27], 1);
+    let next = play_with(&rules, &state, "26-27");
+    assert_eq!(black(&next), set(&[27]));
+    assert_eq!(white(&next), set(&[15, 26]));
+    // Without the option the step is refused.
+    let mut plain = pos(&[26], &[1], 1);
+    assert!(
+        Cemea::default()
+            .try_play(&mut plain, "26-27".parse().unwrap())
+            .is_err()
+    );
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]

@@ -651,8 +651,9 @@ mod tests {
         }
         let count = |id: &str| configurations(senet::registry::info(id).unwrap()).len();
         assert_eq!(count("kendall"), 32);
-        // 2^5 Regency combinations, less the 8 that set both exit options.
-        assert_eq!(count("regency"), 24);
+        // 2^6 Regency combinations, less the 16 that set both exit options and the 12 others
+        // that set both lost_throw_keeps_extra_throw and collect_throws.
+        assert_eq!(count("regency"), 36);
         assert_eq!(count("piccione"), 1);
     }
 

@@ -3,7 +3,7 @@
 //! Five pieces a side, four throwing sticks (no marked side counts 6), extra throws on 1, 4
 //! and 6, swaps on attack, pairs that protect, blockades of three, the square 27 that sends a
 //! piece back to the start, and no backward moves: a throw that cannot be used is lost. The
-//! rule ids (`R-1` … `R-15`, `I-1` … `I-5`) are defined and explained in `docs/rules/regency.md`.
+//! rule ids (`R-1` … `R-15`, `I-1` … `I-6`) are defined and explained in `docs/rules/regency.md`.
 //!
 //! Black is the even set (the sheet's first player), White the odd set.
 //!
@@ -95,9 +95,17 @@ senet_core::ruleset_options! {
         /// an unusable 1, 4 or 6 still gives another throw
         pub lost_throw_keeps_extra_throw: bool = false, rules "R-7, I-4",
             with_lost_throw_keeps_extra_throw;
+        /// throw until a 2 or 3, then spend the held throws in any order (as Kendall's K-4)
+        pub collect_throws: bool = false, rules "R-6, R-7, I-4, I-6", with_collect_throws;
     }
-    check Regency::check_exit;
+    check Regency::check_options;
 }
+
+/// The most throws of one value a side holds under `collect_throws` (I-6): 31 ones, 15 fours,
+/// 15 sixes; a further throw of that value is not held. Reaching a limit needs 32 ones or 16
+/// fours (or sixes) before the turn's 2 or 3: probability (4/14)^32 ≈ 4·10^-18 and
+/// (1/11)^16 ≈ 2·10^-17 per turn.
+const HELD_LIMITS: [(u8, u16); 3] = [(1, 31), (4, 15), (6, 15)];
 
 impl Regency {
     /// How pieces leave the board (R-14 or an option replacing it): sets the two exit options.
@@ -119,13 +127,21 @@ impl Regency {
         }
     }
 
-    /// Both exit options replace R-14: they cannot be combined.
-    fn check_exit(&self) -> Result<(), SpecError> {
+    /// Both exit options replace R-14: they cannot be combined. Nor can the two readings of a
+    /// lost extra throw: with `collect_throws` every throw is made before any is spent (I-6).
+    fn check_options(&self) -> Result<(), SpecError> {
         if self.exits_from_28_29_30 && self.exit_beyond_30 {
             return Err(SpecError::Conflict {
                 first: "exits_from_28_29_30",
                 second: "exit_beyond_30",
                 reason: "both replace R-14",
+            });
+        }
+        if self.lost_throw_keeps_extra_throw && self.collect_throws {
+            return Err(SpecError::Conflict {
+                first: "lost_throw_keeps_extra_throw",
+                second: "collect_throws",
+                reason: "with collected throws no throw is lost before the throwing ends",
             });
         }
         Ok(())
@@ -181,167 +197,105 @@ impl Regency {
         }
     }
 
-    /// The move that takes the piece on `from` forward by `t` (a bear-off where it leaves).
-    #[inline]
-    fn move_from(&self, from: Square, t: u8) -> Move {
-        let dest = from.get() + t;
-        if dest > SQ30 || (dest == SQ30 && self.exit() == ExitRule::LandOnThirty) {
-            Move::bear_off(from)
-        } else {
-            Move::from_codes_unchecked(from.get(), dest)
+    /// I-6: under `collect_throws`, whether R-5 binds: White has not opened and its piece on 9
+    /// can move with some held throw.
+    fn nine_must_move(&self, state: &RegencyState) -> bool {
+        state.to_move == Side::White
+            && !state.white_opened()
+            && THROW_VALUES
+                .iter()
+                .any(|&v| state.held(v) != 0 && self.movable(&state.board, Side::White, v).has(9))
+    }
+
+    /// I-6: the moves of the held throws, each naming its throw; a plain pass when none
+    /// moves anything (every held throw is lost).
+    fn generate_collected(&self, state: &RegencyState, moves: &mut MoveList) {
+        moves.clear();
+        if state.collecting() || Regency::finished(&state.board).is_some() {
+            return;
+        }
+        let only_nine = self.nine_must_move(state);
+        for t in THROW_VALUES {
+            if state.held(t) == 0 {
+                continue;
+            }
+            let mut origins = self.movable(&state.board, state.to_move, t);
+            if only_nine {
+                origins &= SquareSet::range(9, 9);
+            }
+            kernel::extend_in_place::<{ PIECES as usize }>(moves, |slots| {
+                let mut count = 0;
+                for (slot, from) in slots.iter_mut().zip(origins.iter()) {
+                    *slot = self.move_from(from, t).with_throw(t);
+                    count += 1;
+                }
+                count
+            });
+        }
+        if moves.is_empty() {
+            moves.push(Move::PASS);
         }
     }
 
-    fn gives_extra_throw(t: u8) -> bool {
-        // 1, 4 and 6 give another throw; 2 and 3 end the turn.
-        matches!(t, 1 | 4 | 6)
-    }
-
-    #[inline]
-    fn finished(board: &BitBoard) -> Option<Side> {
-        board.side_with_all_off(PIECES)
-    }
-
-    /// the winner scores, per opposing piece still on the board, 3 in row 1, 2 in row 2,
-    /// 1 in row 3 (I-5).
-    pub fn score(board: &BitBoard, winner: Side) -> i32 {
-        board.pieces_of(winner.opponent()).rows_to_go()
-    }
-}
-
-/// A Regency position: the board, the side to act, the pending throw, and whether White (the
-/// odd set) has made its first move yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RegencyState {
-    /// Its `extra` says whether White has opened.
-    turn: TurnState<bool>,
-}
-
-senet_core::deref_to_turn_state!(RegencyState, bool);
-
-impl RegencyState {
-    /// Whether White has made its first move (after which R-5 no longer applies).
-    pub fn white_opened(&self) -> bool {
-        self.turn.extra
-    }
-}
-
-const FIELD_INFO: &[FieldInfo] = &[
-    FieldInfo::pending_throw(
-        "1, 2, 3, 4, 6",
-        "the throw the side to act has made and must now use (R-2, R-6)",
-    ),
-    FieldInfo {
-        name: "white_opened",
-        values: "true, false",
-        default: "true",
-        doc: "whether White (the odd set) has made its first move; while false, R-5 applies",
-    },
-];
-
-impl Ruleset for Regency {
-    type State = RegencyState;
-    type Device = Sticks;
-
-    const ID: &'static str = "regency";
-    const NAME: &'static str = "Regency (\"simple\" Senet)";
-    const RULES_REVISION: u32 = RULES_REVISION;
-    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
-    const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
-
-    senet_core::forward_ruleset_options!();
-
-    fn device(&self) -> Sticks {
-        // four sticks, no marked side counts 6.
-        Sticks::ZERO_IS_SIX
-    }
-
-    fn pieces_per_side(&self) -> u8 {
-        PIECES
-    }
-
-    fn initial_state(&self) -> RegencyState {
-        // after the forced first move the even set throws again.
-        RegencyState {
-            turn: TurnState::new(START, Side::Black, false),
+    /// I-6: whether `mv` is one of [`generate_collected`](Self::generate_collected)'s moves.
+    fn is_legal_collected(&self, state: &RegencyState, mv: Move) -> bool {
+        if state.collecting() || Regency::finished(&state.board).is_some() {
+            return false;
         }
-    }
-
-    senet_core::forward_to_turn_state!(turn);
-
-    #[inline]
-    fn phase(&self, state: &RegencyState) -> Phase {
-        if let Some(winner) = Regency::finished(&state.board) {
-            // the first side to bear off every piece wins.
-            Phase::Over(Outcome {
-                winner: Some(winner),
-                points: PerSide::only(winner, Regency::score(&state.board, winner)),
-            })
-        } else {
-            state.turn.phase()
+        if mv.is_pass() {
+            // Only the plain pass: no held throw is given up on its own.
+            let mut moves = MoveList::new();
+            self.generate_collected(state, &mut moves);
+            return mv == Move::PASS && moves.as_slice() == [Move::PASS];
         }
+        let (Some(t), Some(from)) = (mv.throw().map(|t| t.get()), mv.origin()) else {
+            return false;
+        };
+        if state.held(t) == 0 || mv.step_count() != 1 {
+            return false;
+        }
+        let mut origins = self.movable(&state.board, state.to_move, t);
+        if self.nine_must_move(state) {
+            origins &= SquareSet::range(9, 9);
+        }
+        origins.contains(from) && self.move_from(from, t).with_throw(t) == mv
     }
 
-    #[inline]
-    fn generate_moves(&self, state: &RegencyState, moves: &mut MoveList) {
-        let t = match state.throw {
-            Some(t) if Regency::finished(&state.board).is_none() => t.get(),
-            _ => {
-                moves.clear();
+    /// I-6: spends the held throw `mv` names (or, with a pass, every held throw); the turn
+    /// passes once nothing is held or the side has finished.
+    fn play_collected(&self, state: &mut RegencyState, mv: Move) {
+        let me = state.to_move;
+        if state.collecting() || Regency::finished(&state.board).is_some() {
+            return;
+        }
+        if !mv.is_pass() {
+            let Some(t) = mv.throw().map(|t| t.get()) else {
+                return;
+            };
+            if state.held(t) == 0 {
                 return;
             }
-        };
-        let origins = self.legal_origins(state, t);
-        // A piece has at most one move for a throw (see `kernel::assign_one_per_origin` for
-        // why the candidates are filled without branching on how many there are).
-        let exit_at = if self.exit() == ExitRule::LandOnThirty {
-            SQ30
-        } else {
-            31
-        };
-        // with no legal move the throw is lost: the only choice is a pass.
-        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
-            let dest = from.wrapping_add(t);
-            let to = if dest >= exit_at { 31 } else { dest };
-            Move::from_codes_unchecked(from, to)
-        });
-    }
-
-    fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
-        let t = match state.throw {
-            Some(t) if Regency::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
-            _ => return false,
-        };
-        let origins = self.legal_origins(state, t);
-        if mv.is_pass() {
-            return origins.is_empty();
-        }
-        match mv.origin() {
-            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
-                self.move_from(from, t) == mv
+            let [from, to] = mv.step_codes(0);
+            let Ok(from) = Square::new(from) else {
+                return;
+            };
+            state.turn.extra.spend(t);
+            self.apply(&mut state.turn.board, me, from, to);
+            if me == Side::White {
+                state.turn.extra.set_opened();
             }
-            _ => false,
+            if state.extra.holds_any() && Regency::finished(&state.board).is_none() {
+                return;
+            }
         }
+        state.turn.extra.end_turn();
+        state.turn.to_move = me.opponent();
     }
 
+    /// Moves the piece of `me` on `from` to the square code `to` with every consequence:
+    /// bearing off, a swap, 27 (R-12 or house_of_water).
     #[inline]
-    fn play_unchecked(&self, state: &mut RegencyState, mv: Move) {
-        let me = state.to_move;
-        let Some(t) = state.turn.take_throw() else {
-            return;
-        };
-        if mv.is_pass() {
-            // R-7 / I-4: an unusable throw ends the whole turn, unless the option keeps the
-            // extra throw of a 1, 4 or 6.
-            if !(self.lost_throw_keeps_extra_throw && Regency::gives_extra_throw(t)) {
-                state.turn.to_move = me.opponent();
-            }
-            return;
-        }
-        let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
-            return;
-        };
+    fn apply(&self, board: &mut BitBoard, me: Side, from: Square, to: u8) {
         match Square::new(to) {
             Err(_) => {
                 // Bearing off (R-14 or an exit option).
@@ -375,8 +329,401 @@ impl Ruleset for Regency {
                 }
             }
         }
+    }
+
+    /// Reads the fields `throws` and `phase` of `collect_throws` (I-6) into `memory`.
+    fn read_held(
+        &self,
+        setup: &Setup,
+        mut memory: RegencyMemory,
+    ) -> Result<RegencyMemory, PositionError> {
+        let digits = setup.field("throws");
+        let phase = setup.choice_field("phase", &["throw", "move"])?;
+        if !self.collect_throws {
+            if let Some((name, value)) = digits
+                .map(|d| ("throws", d))
+                .or(phase.map(|p| ("phase", p)))
+            {
+                return Err(PositionError::BadField {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                    reason: "only with the option collect_throws (I-6)".to_string(),
+                });
+            }
+            return Ok(memory);
+        }
+        let bad = |value: &str, reason: &str| PositionError::BadField {
+            name: "throws".to_string(),
+            value: value.to_string(),
+            reason: reason.to_string(),
+        };
+        let digits = digits.unwrap_or("");
+        let mut last = None;
+        for c in digits.chars() {
+            let value = match c {
+                '1' | '2' | '3' | '4' | '6' => c as u8 - b'0',
+                _ => return Err(bad(digits, "expected throw values 1, 2, 3, 4 or 6 (R-2)")),
+            };
+            match RegencyMemory::lane(value) {
+                Some((_, limit)) if memory.count(value) >= limit as u8 => {
+                    return Err(bad(
+                        digits,
+                        "at most 31 ones, 15 fours and 15 sixes are held (I-6)",
+                    ));
+                }
+                Some(_) => memory.add(value),
+                None if last.is_some() => {
+                    return Err(bad(digits, "a 2 or 3 ends the throwing: one at most (I-6)"));
+                }
+                None => last = Some(value),
+            }
+        }
+        let held = !digits.is_empty();
+        let throwing = match phase {
+            Some(phase) => phase == "throw",
+            None => !held,
+        };
+        match (last, throwing) {
+            (Some(_), true) => Err(PositionError::BadField {
+                name: "phase".to_string(),
+                value: "throw".to_string(),
+                reason: "a 2 or 3 ends the throwing (I-6)".to_string(),
+            }),
+            (Some(value), false) => {
+                memory.add(value);
+                Ok(memory)
+            }
+            (None, true) => Ok(memory),
+            (None, false) => {
+                memory.set_last(RegencyMemory::LAST_SPENT);
+                Ok(memory)
+            }
+        }
+    }
+
+    /// The move that takes the piece on `from` forward by `t` (a bear-off where it leaves).
+    #[inline]
+    fn move_from(&self, from: Square, t: u8) -> Move {
+        let dest = from.get() + t;
+        if dest > SQ30 || (dest == SQ30 && self.exit() == ExitRule::LandOnThirty) {
+            Move::bear_off(from)
+        } else {
+            Move::from_codes_unchecked(from.get(), dest)
+        }
+    }
+
+    fn gives_extra_throw(t: u8) -> bool {
+        // 1, 4 and 6 give another throw; 2 and 3 end the turn.
+        matches!(t, 1 | 4 | 6)
+    }
+
+    #[inline]
+    fn finished(board: &BitBoard) -> Option<Side> {
+        board.side_with_all_off(PIECES)
+    }
+
+    /// the winner scores, per opposing piece still on the board, 3 in row 1, 2 in row 2,
+    /// 1 in row 3 (I-5).
+    pub fn score(board: &BitBoard, winner: Side) -> i32 {
+        board.pieces_of(winner.opponent()).rows_to_go()
+    }
+}
+
+/// The throw values of the sticks, in the order moves are generated under
+/// `collect_throws`.
+const THROW_VALUES: [u8; 5] = [1, 2, 3, 4, 6];
+
+/// What a [`RegencyState`] remembers beyond board, side and pending throw: whether White has
+/// opened and, under option `collect_throws` (I-6), the throws the side to act holds.
+/// Read it through [`RegencyState::white_opened`], [`RegencyState::held`] and
+/// [`RegencyState::collecting`].
+///
+/// Sixteen bits, so that the state stays 16 bytes: bit 0 White has opened; bits 1–2 the turn's
+/// last throw (0: not thrown yet, the side is still throwing; 1: a 2 held; 2: a 3 held; 3:
+/// spent); bits 3–7 the ones held, 8–11 the fours, 12–15 the sixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegencyMemory(u16);
+
+impl RegencyMemory {
+    const OPENED: u16 = 1;
+    const LAST_SHIFT: u32 = 1;
+    const LAST_MASK: u16 = 0b11 << Self::LAST_SHIFT;
+    const LAST_SPENT: u16 = 3;
+
+    const fn new(opened: bool) -> RegencyMemory {
+        RegencyMemory(opened as u16)
+    }
+
+    const fn opened(self) -> bool {
+        self.0 & Self::OPENED != 0
+    }
+
+    fn set_opened(&mut self) {
+        self.0 |= Self::OPENED;
+    }
+
+    const fn last(self) -> u16 {
+        (self.0 & Self::LAST_MASK) >> Self::LAST_SHIFT
+    }
+
+    fn set_last(&mut self, last: u16) {
+        self.0 = (self.0 & !Self::LAST_MASK) | (last << Self::LAST_SHIFT);
+    }
+
+    /// The shift and limit of the lane of a value that gives another throw.
+    const fn lane(value: u8) -> Option<(u32, u16)> {
+        match value {
+            1 => Some((3, HELD_LIMITS[0].1)),
+            4 => Some((8, HELD_LIMITS[1].1)),
+            6 => Some((12, HELD_LIMITS[2].1)),
+            _ => None,
+        }
+    }
+
+    /// How many throws of `value` are held.
+    const fn count(self, value: u8) -> u8 {
+        match (value, Self::lane(value)) {
+            (_, Some((shift, limit))) => ((self.0 >> shift) & limit) as u8,
+            (2, None) => (self.last() == 1) as u8,
+            (3, None) => (self.last() == 2) as u8,
+            _ => 0,
+        }
+    }
+
+    /// Holds one more throw of `value`; a 2 or 3 ends the throwing. Values the sticks cannot
+    /// show, and throws past a lane's limit, are ignored.
+    fn add(&mut self, value: u8) {
+        match (value, Self::lane(value)) {
+            (_, Some((shift, limit))) if self.count(value) < limit as u8 => {
+                self.0 += 1 << shift;
+            }
+            (2, None) => self.set_last(1),
+            (3, None) => self.set_last(2),
+            _ => {}
+        }
+    }
+
+    /// Spends one held throw of `value`, if there is one.
+    fn spend(&mut self, value: u8) {
+        if self.count(value) == 0 {
+            return;
+        }
+        match Self::lane(value) {
+            Some((shift, _)) => self.0 -= 1 << shift,
+            None => self.set_last(Self::LAST_SPENT),
+        }
+    }
+
+    /// Whether any throw is held.
+    const fn holds_any(self) -> bool {
+        self.0 >> 3 != 0 || matches!(self.last(), 1 | 2)
+    }
+
+    /// Forgets the held throws: the next side starts throwing.
+    fn end_turn(&mut self) {
+        self.0 &= Self::OPENED;
+    }
+}
+
+/// A Regency position: the board, the side to act, the pending throw, whether White (the odd
+/// set) has made its first move yet, and under `collect_throws` the held throws (I-6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RegencyState {
+    turn: TurnState<RegencyMemory>,
+}
+
+senet_core::deref_to_turn_state!(RegencyState, RegencyMemory);
+
+impl RegencyState {
+    /// Whether White has made its first move (after which R-5 no longer applies).
+    pub fn white_opened(&self) -> bool {
+        self.turn.extra.opened()
+    }
+
+    /// Under `collect_throws` (I-6), how many throws of `value` the side to act holds; always
+    /// 0 otherwise.
+    pub fn held(&self, value: u8) -> u8 {
+        self.turn.extra.count(value)
+    }
+
+    /// Under `collect_throws` (I-6), whether the side to act is still throwing (it has not
+    /// thrown its 2 or 3). Meaningless without the option.
+    pub fn collecting(&self) -> bool {
+        self.turn.extra.last() == 0
+    }
+
+    /// The held throws in ascending order (empty without `collect_throws`).
+    pub fn held_throws(&self) -> impl Iterator<Item = u8> + '_ {
+        THROW_VALUES
+            .into_iter()
+            .flat_map(move |v| core::iter::repeat_n(v, usize::from(self.held(v))))
+    }
+}
+
+const FIELD_INFO: &[FieldInfo] = &[
+    FieldInfo::pending_throw(
+        "1, 2, 3, 4, 6",
+        "the throw the side to act has made and must now use (R-2, R-6)",
+    ),
+    FieldInfo {
+        name: "white_opened",
+        values: "true, false",
+        default: "true",
+        doc: "whether White (the odd set) has made its first move; while false, R-5 applies",
+    },
+    FieldInfo {
+        name: "throws",
+        values: "digits 1, 2, 3, 4, 6, ascending, e.g. 1146",
+        default: "none",
+        doc: "option collect_throws: the throws the side to act holds (I-6)",
+    },
+    FieldInfo {
+        name: "phase",
+        values: "throw, move",
+        default: "move when throws are held, else throw",
+        doc: "option collect_throws: whether the side to act is still throwing (I-6)",
+    },
+];
+
+impl Ruleset for Regency {
+    type State = RegencyState;
+    type Device = Sticks;
+
+    const ID: &'static str = "regency";
+    const NAME: &'static str = "Regency (\"simple\" Senet)";
+    const RULES_REVISION: u32 = RULES_REVISION;
+    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
+    const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
+
+    senet_core::forward_ruleset_options!();
+
+    fn device(&self) -> Sticks {
+        // four sticks, no marked side counts 6.
+        Sticks::ZERO_IS_SIX
+    }
+
+    fn pieces_per_side(&self) -> u8 {
+        PIECES
+    }
+
+    fn initial_state(&self) -> RegencyState {
+        // after the forced first move the even set throws again.
+        RegencyState {
+            turn: TurnState::new(START, Side::Black, RegencyMemory::new(false)),
+        }
+    }
+
+    #[inline]
+    fn board<'s>(&self, state: &'s RegencyState) -> &'s BitBoard {
+        &state.turn.board
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
+        if self.collect_throws {
+            // I-6: held until the 2 or 3 that ends the throwing.
+            if state.collecting() {
+                state.turn.extra.add(value);
+            }
+        } else {
+            state.turn.throw_unchecked(value);
+        }
+    }
+
+    #[inline]
+    fn phase(&self, state: &RegencyState) -> Phase {
+        if let Some(winner) = Regency::finished(&state.board) {
+            // the first side to bear off every piece wins.
+            Phase::Over(Outcome {
+                winner: Some(winner),
+                points: PerSide::only(winner, Regency::score(&state.board, winner)),
+            })
+        } else if self.collect_throws {
+            // I-6: throwing until a 2 or 3, then spending the held throws.
+            if state.collecting() {
+                Phase::Throw(state.to_move)
+            } else {
+                Phase::Move(state.to_move)
+            }
+        } else {
+            state.turn.phase()
+        }
+    }
+
+    #[inline]
+    fn generate_moves(&self, state: &RegencyState, moves: &mut MoveList) {
+        if self.collect_throws {
+            self.generate_collected(state, moves);
+            return;
+        }
+        let t = match state.throw {
+            Some(t) if Regency::finished(&state.board).is_none() => t.get(),
+            _ => {
+                moves.clear();
+                return;
+            }
+        };
+        let origins = self.legal_origins(state, t);
+        // A piece has at most one move for a throw (see `kernel::assign_one_per_origin` for
+        // why the candidates are filled without branching on how many there are).
+        let exit_at = if self.exit() == ExitRule::LandOnThirty {
+            SQ30
+        } else {
+            31
+        };
+        // with no legal move the throw is lost: the only choice is a pass.
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
+            let dest = from.wrapping_add(t);
+            let to = if dest >= exit_at { 31 } else { dest };
+            Move::from_codes_unchecked(from, to)
+        });
+    }
+
+    fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
+        if self.collect_throws {
+            return self.is_legal_collected(state, mv);
+        }
+        let t = match state.throw {
+            Some(t) if Regency::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
+            _ => return false,
+        };
+        let origins = self.legal_origins(state, t);
+        if mv.is_pass() {
+            return origins.is_empty();
+        }
+        match mv.origin() {
+            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
+                self.move_from(from, t) == mv
+            }
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn play_unchecked(&self, state: &mut RegencyState, mv: Move) {
+        if self.collect_throws {
+            self.play_collected(state, mv);
+            return;
+        }
+        let me = state.to_move;
+        let Some(t) = state.turn.take_throw() else {
+            return;
+        };
+        if mv.is_pass() {
+            // R-7 / I-4: an unusable throw ends the whole turn, unless the option keeps the
+            // extra throw of a 1, 4 or 6.
+            if !(self.lost_throw_keeps_extra_throw && Regency::gives_extra_throw(t)) {
+                state.turn.to_move = me.opponent();
+            }
+            return;
+        }
+        let [from, to] = mv.step_codes(0);
+        let Ok(from) = Square::new(from) else {
+            return;
+        };
+        self.apply(&mut state.turn.board, me, from, to);
         if me == Side::White {
-            state.turn.extra = true;
+            state.turn.extra.set_opened();
         }
         if !Regency::gives_extra_throw(t) {
             state.turn.to_move = me.opponent();
@@ -409,11 +756,39 @@ impl Ruleset for Regency {
                 "both sides have borne off every piece".to_string(),
             ));
         }
+        let over = Regency::finished(board).is_some();
         state.turn.check_throw(
             &self.device(),
-            Regency::finished(board).is_some(),
+            over,
             "the sticks show 1, 2, 3, 4 or 6 (R-2)",
         )?;
+        let memory = state.extra;
+        if !self.collect_throws && memory.0 & !RegencyMemory::OPENED != 0 {
+            return Err(PositionError::Inconsistent(
+                "throws are held only under collect_throws (I-6)".to_string(),
+            ));
+        }
+        if self.collect_throws {
+            if let Some(t) = state.throw {
+                return Err(PositionError::BadField {
+                    name: "throw".to_string(),
+                    value: t.to_string(),
+                    reason: "with collect_throws the held throws are written throws=… (I-6)"
+                        .to_string(),
+                });
+            }
+            if over && memory.holds_any() {
+                return Err(PositionError::Inconsistent(
+                    "throws are held after the game has ended".to_string(),
+                ));
+            }
+            if !state.collecting() && !memory.holds_any() && !over {
+                return Err(PositionError::Inconsistent(
+                    "the throwing is over but no throw is held, so the turn has passed (I-6)"
+                        .to_string(),
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -421,6 +796,14 @@ impl Ruleset for Regency {
         let mut setup = state.turn.to_setup();
         if !state.white_opened() {
             setup.push_field("white_opened", "false");
+        }
+        if state.extra.holds_any() {
+            let digits: alloc::string::String =
+                state.held_throws().map(|v| char::from(b'0' + v)).collect();
+            setup.push_field("throws", digits);
+            if state.collecting() {
+                setup.push_field("phase", "throw");
+            }
         }
         setup
     }
@@ -430,8 +813,9 @@ impl Ruleset for Regency {
         let board = setup.board_with_rest_off(PIECES)?;
         let turn = TurnState::read_setup(setup, board, 6)?;
         let white_opened = setup.choice_field("white_opened", &["true", "false"])? != Some("false");
+        let memory = self.read_held(setup, RegencyMemory::new(white_opened))?;
         self.validated(RegencyState {
-            turn: turn.with_extra(white_opened),
+            turn: turn.with_extra(memory),
         })
     }
 
@@ -475,8 +859,9 @@ mod tests {
     #[test]
     fn every_option_combination_round_trips_through_its_spec() {
         let all = senet_core::option_combinations::<Regency>().unwrap();
-        // Two options of two values and one of three (the exits), the two exits never both.
-        assert_eq!(all.len(), 24);
+        // Two free options of two values and one of three (the exits never both), times the
+        // three allowed pairs of lost_throw_keeps_extra_throw and collect_throws.
+        assert_eq!(all.len(), 36);
         for rules in all {
             assert_eq!(Regency::from_spec(&rules.spec()), Ok(rules));
         }

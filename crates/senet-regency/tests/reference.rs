@@ -2,15 +2,63 @@
 //! array of 30 squares and no bit tricks, must agree with the fast generator on more than
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 
-use senet_core::{Move, Side};
+use senet_core::{MailboxBoard, Move, Ruleset, Side};
 use senet_regency::{ExitRule, Regency, RegencyState};
 use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
-/// The legal moves, rule by rule.
+/// The legal moves, rule by rule: of the pending throw, or under `collect_throws` (I-6) of
+/// every held throw, each naming its throw.
 fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
-    let Some((board, me, opp, t)) = decision_inputs(rules, state) else {
+    if !rules.collect_throws() {
+        let Some((_, _, _, t)) = decision_inputs(rules, state) else {
+            return Vec::new();
+        };
+        let mut moves = moves_of_throw(rules, state, t);
+        // R-5 / I-3: White's first move uses the piece on 9 when it can move.
+        if state.to_move() == Side::White
+            && !state.white_opened()
+            && let Some(&from_nine) = moves.iter().find(|m| m.origin() == Some(square(9)))
+        {
+            moves = vec![from_nine];
+        }
+        if moves.is_empty() {
+            moves.push(Move::PASS);
+        }
+        return moves;
+    }
+    if state.collecting() || rules.outcome(state).is_some() {
         return Vec::new();
-    };
+    }
+    let held: Vec<u8> = [1, 2, 3, 4, 6]
+        .into_iter()
+        .filter(|&t| state.held(t) > 0)
+        .collect();
+    let mut moves: Vec<Move> = held
+        .iter()
+        .flat_map(|&t| {
+            moves_of_throw(rules, state, i32::from(t))
+                .into_iter()
+                .map(move |m| m.with_throw(t))
+        })
+        .collect();
+    // I-6: R-5 binds when the piece on 9 can move with some held throw.
+    if state.to_move() == Side::White
+        && !state.white_opened()
+        && moves.iter().any(|m| m.origin() == Some(square(9)))
+    {
+        moves.retain(|m| m.origin() == Some(square(9)));
+    }
+    if moves.is_empty() {
+        moves.push(Move::PASS); // every held throw is lost
+    }
+    moves
+}
+
+/// The moves of one throw `t`, before.
+fn moves_of_throw(rules: &Regency, state: &RegencyState, t: i32) -> Vec<Move> {
+    let board = MailboxBoard::from(rules.board(state));
+    let me = state.to_move();
+    let opp = me.opponent();
     let at = |n: i32| board.at(n);
     // every piece of the side on the board stands on 21–30.
     let all_in_row_three = (1..=20).all(|n| at(n) != Some(me));
@@ -63,16 +111,6 @@ fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
             Move::step(square(from), square(to))
         });
     }
-    // R-5 / I-3: White's first move uses the piece on 9 when it can move.
-    if me == Side::White
-        && !state.white_opened()
-        && let Some(&from_nine) = moves.iter().find(|m| m.origin() == Some(square(9)))
-    {
-        moves = vec![from_nine];
-    }
-    if moves.is_empty() {
-        moves.push(Move::PASS);
-    }
     moves
 }
 
@@ -80,11 +118,18 @@ fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
 fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
     let option_sets = senet_core::option_combinations::<Regency>().unwrap();
     let per_set = 110_000 / (option_sets.len() * 5) + 1;
+    // Decisions of collect_throws (I-6) with moves of two held values or more.
+    let mut several_held = 0usize;
     agree_after_each_throw(
         &option_sets,
         1000,
         per_set,
         reference_moves,
-        |_, _, _, _| {},
+        |rules, _, _, reference| {
+            let mut values: Vec<_> = reference.iter().filter_map(|m| m.throw()).collect();
+            values.dedup();
+            several_held += usize::from(rules.collect_throws() && values.len() >= 2);
+        },
     );
+    assert!(several_held >= 1000, "only {several_held}");
 }

@@ -298,6 +298,88 @@ fn option_lost_throw_keeps_extra_throw() {
     }
 }
 
+#[test]
+fn i_6_collect_throws_then_spend_them_in_any_order() {
+    let rules = Regency::default().with_collect_throws(true);
+    let mut state = rules.initial_state();
+    // Black throws until a 2 or 3 comes: the 1 and the 4 are held, not played.
+    for t in [1, 4] {
+        rules.try_throw(&mut state, t).unwrap();
+        assert_eq!(rules.phase(&state), Phase::Throw(Side::Black));
+    }
+    assert_eq!(
+        rules.position_string(&state),
+        "WBWBWBWBW.B................... b white_opened=false throws=14 phase=throw"
+    );
+    rules.try_throw(&mut state, 2).unwrap();
+    assert_eq!(rules.phase(&state), Phase::Move(Side::Black));
+    assert_eq!(state.held_throws().collect::<Vec<_>>(), [1, 2, 4]);
+    // Every held throw offers its moves, each naming its throw.
+    assert_eq!(
+        moves_of(&rules, &state),
+        [
+            "2-3/1", "4-5/1", "6-7/1", "8-9/1", "11-12/1", "8-10/2", "11-13/2", "6-10/4", "8-12/4",
+            "11-15/4"
+        ]
+    );
+    assert!(!rules.is_legal(&state, "11-12".parse().unwrap()));
+    assert!(!rules.is_legal(&state, "11-14/3".parse().unwrap()));
+    // Spent in the order the player likes; the side keeps the move until all are spent.
+    let state = play_with(&rules, &state, "11-15/4");
+    assert_eq!(rules.phase(&state), Phase::Move(Side::Black));
+    assert_eq!(state.held_throws().collect::<Vec<_>>(), [1, 2]);
+    let state = play_with(&rules, &state, "8-10/2");
+    let state = play_with(&rules, &state, "15-16/1");
+    assert_eq!(rules.phase(&state), Phase::Throw(Side::White));
+    assert_eq!(state.held_throws().count(), 0);
+    // R-5 still binds White's first move: only its piece on 9, with any held throw.
+    let mut state = state;
+    rules.try_throw(&mut state, 1).unwrap();
+    rules.try_throw(&mut state, 3).unwrap();
+    assert_eq!(moves_of(&rules, &state), ["9-10/1", "9-12/3"]);
+    // Held throws that can move nothing are lost together: a plain pass ends the turn.
+    let text = scenario(&[12], &[14, 15, 16], "throws=11 phase=move");
+    let state = rules.parse_position(&text).unwrap();
+    assert_eq!(moves_of(&rules, &state), ["12-13/1"]);
+    let state = play_with(&rules, &state, "12-13/1");
+    assert_eq!(moves_of(&rules, &state), ["pass"]);
+    assert!(!rules.is_legal(&state, "pass/1".parse().unwrap()));
+    assert_eq!(
+        rules.phase(&play_with(&rules, &state, "pass")),
+        Phase::Throw(Side::White)
+    );
+    // The notation round-trips, and refuses what cannot happen.
+    for text in [
+        scenario(&[12], &[20], "throws=1146"),
+        scenario(&[12], &[20], "throws=4 phase=throw"),
+        scenario(&[12], &[20], "throws=16"),
+    ] {
+        let state = rules.parse_position(&text).unwrap();
+        assert_eq!(rules.position_string(&state), text);
+    }
+    for bad in [
+        "throws=23",
+        "throws=5",
+        "throws=2 phase=throw",
+        "phase=move",
+        "throw=2",
+    ] {
+        assert!(
+            rules.parse_position(&scenario(&[12], &[20], bad)).is_err(),
+            "{bad}"
+        );
+    }
+    assert!(
+        Regency::default()
+            .parse_position(&scenario(&[12], &[20], "throws=2"))
+            .is_err()
+    );
+    // The option replaces the question of I-4: with it, no throw is lost mid-throwing.
+    assert_spec_conflict::<Regency>(
+        "regency(lost_throw_keeps_extra_throw=true,collect_throws=true)",
+    );
+}
+
 // ---------------------------------------------------------------- scenarios
 
 #[test]

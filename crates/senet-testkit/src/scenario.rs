@@ -8,7 +8,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{
-    Board, Game, PlayError, Ruleset, SeatDraw, Side, Square, SquareSet, ThrowingDevice, draw_seats,
+    Board, Game, PlayError, Ruleset, SeatDraw, Side, SpecError, Square, SquareSet, ThrowingDevice,
+    draw_seats,
 };
 
 use crate::conformance::check_state;
@@ -54,6 +55,19 @@ pub fn scenario(me: &[u8], opp: &[u8], fields: &str) -> String {
         text.push_str(fields);
     }
     text
+}
+
+/// Asserts that `R` refuses the specification `spec` as a conflict of two options.
+///
+/// # Panics
+/// When `spec` does not parse, or `R` accepts it or refuses it for another reason.
+pub fn assert_spec_conflict<R: Ruleset>(spec: &str) {
+    let parsed = spec.parse().unwrap_or_else(|e| panic!("{spec}: {e}"));
+    let refused = R::from_spec(&parsed);
+    assert!(
+        matches!(refused, Err(SpecError::Conflict { .. })),
+        "{spec}: {refused:?}"
+    );
 }
 
 /// The position fields for a pending `throw` (0: none) followed by `fields`.
@@ -182,8 +196,8 @@ macro_rules! scenario_helpers {
     ($rules:ty) => {
         #[allow(unused_imports)]
         use $crate::scenario::{
-            assert_illegal_moves_refused, assert_start, assert_throws, move_strings, scenario,
-            seat_draws, set, sq,
+            assert_illegal_moves_refused, assert_spec_conflict, assert_start, assert_throws,
+            move_strings, scenario, seat_draws, set, sq,
         };
 
         #[allow(dead_code)]

@@ -73,6 +73,10 @@ struct Group {
 impl RegencyEndgame {
     /// The space of positions with at most `max_pieces` (1..=5) pieces a side on the board.
     pub fn new(rules: Regency, max_pieces: u8) -> Result<RegencyEndgame, EndgameError> {
+        if rules.collect_throws() {
+            // Its turns hold several throws, which the index does not encode.
+            return Err(EndgameError::Unsupported(rules.spec().to_string()));
+        }
         if !(1..=PIECES).contains(&max_pieces) {
             return Err(EndgameError::Pieces {
                 requested: max_pieces,
@@ -334,5 +338,13 @@ mod tests {
             Err(EndgameError::Pieces { requested: 0, .. })
         ));
         assert!(RegencyEndgame::new(Regency::default(), 6).is_err());
+    }
+
+    #[test]
+    fn collected_throws_have_no_tables() {
+        assert!(matches!(
+            RegencyEndgame::new(Regency::default().with_collect_throws(true), 1),
+            Err(EndgameError::Unsupported(_))
+        ));
     }
 }
