@@ -291,6 +291,20 @@ impl AnyRuleset {
         with_rules!(*self, ref rules => rules.device().outcomes())
     }
 
+    /// The rules in prose ([`Ruleset::RULES_TEXT`]): Markdown, each rule under its id.
+    ///
+    /// ```
+    /// use senet::registry::AnyRuleset;
+    /// let text = AnyRuleset::parse("regency").unwrap().rules_text();
+    /// assert!(text.contains("**R-12**"));
+    /// ```
+    pub fn rules_text(&self) -> &'static str {
+        fn rules_text_of<R: Ruleset>(_: &R) -> &'static str {
+            R::RULES_TEXT
+        }
+        with_rules!(*self, ref rules => rules_text_of(rules))
+    }
+
     /// How the players decide who plays Black ([`Ruleset::SEAT_RULE`]).
     ///
     /// ```

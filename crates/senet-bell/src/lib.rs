@@ -211,6 +211,7 @@ impl Ruleset for Bell {
     const ID: &'static str = "bell";
     const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
     const RULES_REVISION: u32 = RULES_REVISION;
+    const RULES_TEXT: &'static str = include_str!("../RULES.md");
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
 

@@ -259,6 +259,7 @@ impl Ruleset for Botermans {
     const ID: &'static str = "botermans";
     const NAME: &'static str = "Botermans (The Book of Games)";
     const RULES_REVISION: u32 = RULES_REVISION;
+    const RULES_TEXT: &'static str = include_str!("../RULES.md");
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 

@@ -409,6 +409,7 @@ impl Ruleset for Cemea {
     const ID: &'static str = "cemea";
     const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
     const RULES_REVISION: u32 = RULES_REVISION;
+    const RULES_TEXT: &'static str = include_str!("../RULES.md");
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 

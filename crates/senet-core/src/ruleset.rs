@@ -143,6 +143,12 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     /// revision with [`RecordError::Revision`](crate::RecordError::Revision): its actions might
     /// replay, but not necessarily into the game that was recorded.
     const RULES_REVISION: u32;
+
+    /// The rules in prose (Markdown, each rule under its id), for a program to show its
+    /// players: `senet rules <id>` prints it and `senet serve`'s page has a panel for it.
+    /// The ruleset crates keep it in their `RULES.md`, the rules and interpretations of
+    /// `docs/rules/<id>.md` word for word. Empty for a ruleset that gives none.
+    const RULES_TEXT: &'static str = "";
     /// The options the ruleset accepts; the first value of each is its default.
     const OPTIONS: &'static [OptionInfo];
     /// The position fields beyond board and side, documented one by one: accepted values, the

@@ -325,6 +325,7 @@ impl Ruleset for Jequier {
     const ID: &'static str = "jequier";
     const NAME: &'static str = "Jéquier (1930)";
     const RULES_REVISION: u32 = RULES_REVISION;
+    const RULES_TEXT: &'static str = include_str!("../RULES.md");
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 

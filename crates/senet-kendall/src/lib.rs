@@ -428,6 +428,7 @@ impl Ruleset for Kendall {
     const ID: &'static str = "kendall";
     const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
     const RULES_REVISION: u32 = RULES_REVISION;
+    const RULES_TEXT: &'static str = include_str!("../RULES.md");
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
 

@@ -575,6 +575,7 @@ impl Ruleset for Piccione {
     const ID: &'static str = "piccione";
     const NAME: &'static str = "Piccione (King Tut's Game, 1977)";
     const RULES_REVISION: u32 = RULES_REVISION;
+    const RULES_TEXT: &'static str = include_str!("../RULES.md");
     const OPTIONS: &'static [OptionInfo] = &[];
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     // I-4: the even set (Black) is simply the player who starts.

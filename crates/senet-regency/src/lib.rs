@@ -592,6 +592,7 @@ impl Ruleset for Regency {
     const ID: &'static str = "regency";
     const NAME: &'static str = "Regency (\"simple\" Senet)";
     const RULES_REVISION: u32 = RULES_REVISION;
+    const RULES_TEXT: &'static str = include_str!("../RULES.md");
     const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
     const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
 
