@@ -48,3 +48,27 @@ pub(crate) fn check_threads(threads: usize) -> Result<(), CliError> {
     }
     Ok(())
 }
+
+/// The largest request `senet serve` reads, in bytes (64 KiB: a record of several thousand
+/// actions, longer than any game played on the page).
+pub(crate) const MAX_REQUEST_BYTES: usize = 64 << 10;
+
+/// The most computer decisions `senet serve` works on at once; more are refused (503) rather
+/// than queued, so that a burst of requests cannot pile up work.
+pub(crate) const MAX_COMPUTING: usize = 2;
+
+/// The longest `senet serve` waits for one computer decision, in seconds.
+pub(crate) const WEB_COMPUTE_SECONDS: u64 = 30;
+
+/// The deepest expectiminimax search `senet serve` runs (depth 3 takes well under a second a
+/// decision; see `docs/players.md`).
+pub(crate) const MAX_WEB_DEPTH: u64 = 3;
+
+/// The largest node budget of an expectiminimax search `senet serve` runs.
+pub(crate) const MAX_WEB_NODES: u64 = 2_000_000;
+
+/// The most MCTS playouts a decision `senet serve` runs.
+pub(crate) const MAX_WEB_PLAYOUTS: u64 = 5_000;
+
+/// The most pieces a side of the endgame tables `senet serve` solves for a perfect player.
+pub(crate) const MAX_WEB_PERFECT_PIECES: u64 = 2;

@@ -16,11 +16,13 @@ mod error;
 mod files;
 mod limits;
 mod moves;
+mod narrate;
 mod play;
 mod players;
 mod rate;
 mod replay;
 mod rules;
+mod serve;
 mod simulate;
 mod solve;
 
@@ -54,6 +56,7 @@ enum Command {
     Rules(rules::RulesArgs),
     Compare(compare::CompareArgs),
     Solve(solve::SolveArgs),
+    Serve(serve::ServeArgs),
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
@@ -66,6 +69,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Rules(args) => rules::run(&args, out),
         Command::Compare(args) => compare::run(&args, out),
         Command::Solve(args) => solve::run(&args, out),
+        Command::Serve(args) => serve::run(&args, out),
     }
 }
 
@@ -81,7 +85,7 @@ fn clap_exit(error: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             eprintln!(
                 "senet: no command given; use one of moves, play, simulate, rate, replay, \
-                 rules, compare, solve (see 'senet --help')"
+                 rules, compare, solve, serve (see 'senet --help')"
             );
             ExitCode::from(2)
         }

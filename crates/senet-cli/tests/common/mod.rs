@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test file uses part of this module
 
+pub(crate) mod server;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 

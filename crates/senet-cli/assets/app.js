@@ -1,0 +1,579 @@
+// The page of `senet serve`. The server keeps no game: every call sends the record, which it
+// replays and checks; the page keeps the record, the redo stack and who plays each side.
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  catalogue: null,
+  view: null,
+  players: { black: "human", white: "random" },
+  redo: [], // chunks of record lines taken back by undo, last taken back last
+  selected: null, // the square (or "hand") whose moves are shown
+  busy: false,
+  replay: null, // { header, actions, at } while the replay viewer is open
+  generation: 0, // bumped by every new game, so a stale computer reply is dropped
+};
+
+async function api(path, body) {
+  const options = body === undefined ? {} : {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  };
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function showError(error) {
+  const box = $("error");
+  box.textContent = error ? String(error.message || error) : "";
+  box.hidden = !error;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+// Bold, code and nothing else: the rules' Markdown uses no more inline markup.
+function inline(text) {
+  return escapeHtml(text)
+    .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+    .replace(/`(.+?)`/g, "<code>$1</code>");
+}
+
+function renderMarkdown(text) {
+  const out = [];
+  let list = false;
+  let item = null;
+  const flush = () => {
+    if (item !== null) out.push(`<li>${inline(item)}</li>`);
+    item = null;
+  };
+  for (const line of text.split("\n")) {
+    if (line.startsWith("- ")) {
+      if (!list) out.push("<ul>");
+      list = true;
+      flush();
+      item = line.slice(2);
+    } else if (line.startsWith("  ") && item !== null) {
+      item += " " + line.trim();
+    } else {
+      flush();
+      if (list) out.push("</ul>");
+      list = false;
+      if (line.startsWith("## ")) out.push(`<h3>${inline(line.slice(3))}</h3>`);
+      else if (line.trim()) out.push(`<p>${inline(line)}</p>`);
+    }
+  }
+  flush();
+  if (list) out.push("</ul>");
+  return out.join("\n");
+}
+
+// Squares 1-10 left to right, 11-20 right to left, 21-30 left to right.
+function cell(square) {
+  if (square <= 10) return { row: 1, col: square };
+  if (square <= 20) return { row: 2, col: 21 - square };
+  return { row: 3, col: square - 20 };
+}
+
+const sideName = (side) => (side === "black" ? "Black" : "White");
+const pieceCode = (side) => (side === "black" ? "B" : "W");
+
+function isComputer(side) {
+  return state.players[side] !== "human";
+}
+
+function buildBoard() {
+  const board = $("board");
+  board.textContent = "";
+  for (let square = 1; square <= 30; square++) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "square";
+    button.id = `sq-${square}`;
+    button.dataset.square = String(square);
+    const { row, col } = cell(square);
+    button.style.gridRow = row;
+    button.style.gridColumn = col;
+    button.addEventListener("click", () => clickPlace(String(square)));
+    board.append(button);
+  }
+}
+
+// Where a move's piece ends: the last step's landing.
+const ending = (move) => move.steps[move.steps.length - 1].to;
+const origin = (move) => move.steps[0].from;
+
+function movesFrom(place) {
+  return state.view.moves.filter((m) => m.steps.length > 0 && origin(m) === place);
+}
+
+function humanToMove() {
+  const v = state.view;
+  return !state.replay && v.phase.kind === "move" && !isComputer(v.phase.side) && !state.busy;
+}
+
+function clickPlace(place) {
+  if (!humanToMove()) return;
+  if (state.selected !== null) {
+    const chosen = movesFrom(state.selected).filter((m) => ending(m) === place);
+    if (chosen.length === 1) {
+      play(chosen[0].text);
+      return;
+    }
+    if (chosen.length > 1) {
+      renderMoves(chosen);
+      return;
+    }
+  }
+  state.selected = movesFrom(place).length > 0 ? place : null;
+  render();
+}
+
+function renderSquares() {
+  const v = state.view;
+  const special = new Map(v.special.map((s) => [s.square, s]));
+  const selectedMoves = state.selected === null ? [] : movesFrom(state.selected);
+  const targets = new Set(selectedMoves.map(ending));
+  const movable = new Set(humanToMove() ? v.moves.filter((m) => m.steps.length).map(origin) : []);
+  const lastMove = [...v.log].reverse().find((e) => e.action.startsWith("move "));
+  const lastSquares = new Set(lastMove ? lastMove.action.slice(5).split(/[-,/]/) : []);
+  for (let square = 1; square <= 30; square++) {
+    const button = $(`sq-${square}`);
+    const piece = v.board[square - 1];
+    const mark = special.get(square);
+    const place = String(square);
+    button.className = "square";
+    if (mark) button.classList.add("special");
+    if (movable.has(place)) button.classList.add("movable");
+    if (state.selected === place) button.classList.add("selected");
+    if (targets.has(place)) button.classList.add("target");
+    if (lastSquares.has(place)) button.classList.add("last");
+    button.dataset.piece = piece === "." ? "" : piece;
+    const who = piece === "B" ? "Black piece" : piece === "W" ? "White piece" : "empty";
+    button.title = `${square}${mark ? ` (${mark.name}): ${mark.text}` : ""}`;
+    button.setAttribute("aria-label", `square ${square}, ${who}${mark ? `, ${mark.name}: ${mark.text}` : ""}`);
+    button.innerHTML = `<span class="num">${square}</span>`
+      + (piece === "." ? "" : `<span class="piece ${piece}"></span>`)
+      + (mark && mark.name ? `<span class="mark">${escapeHtml(mark.name)}</span>` : "");
+  }
+}
+
+function renderTrays() {
+  const v = state.view;
+  const selectedMoves = state.selected === null ? [] : movesFrom(state.selected);
+  for (const side of ["black", "white"]) {
+    const tray = $(`tray-${side}`);
+    const parts = [`<span class="piece ${pieceCode(side)}"></span> <strong>${sideName(side)}</strong>`,
+      `off ${v.off[side]}/${v.pieces}`];
+    if (v.in_hand[side] > 0) parts.push(`in hand ${v.in_hand[side]}`);
+    if (v.captured[side] > 0) parts.push(`captured ${v.captured[side]}`);
+    parts.push(`(${escapeHtml(state.players[side])})`);
+    tray.innerHTML = parts.join(" · ");
+    const toMove = v.phase.kind === "move" && v.phase.side === side && humanToMove();
+    if (toMove && movesFrom("hand").length > 0) {
+      tray.append(placeButton("hand", "Enter from hand", state.selected === "hand"));
+    }
+    if (toMove && selectedMoves.some((m) => ending(m) === "off")) {
+      tray.append(placeButton("off", "Bear off", true));
+    }
+  }
+}
+
+function placeButton(place, label, target) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = `place-${place}`;
+  button.textContent = label;
+  if (target) button.classList.add("target");
+  button.addEventListener("click", () => clickPlace(place));
+  return button;
+}
+
+// Four sticks, the marked (flat) sides dark; a throw of 5 or 6 shows none marked. A die
+// (equal weights) is drawn as a square with its value.
+function renderSticks() {
+  const v = state.view;
+  const value = v.last_throw;
+  const die = v.throws.every((t) => t.weight === v.throws[0].weight);
+  const box = $("sticks");
+  if (value === null || value === undefined) {
+    box.innerHTML = `<span>${die ? "The die" : "The sticks"} wait${die ? "s" : ""} for a throw</span>`;
+  } else if (die) {
+    box.innerHTML = `<svg width="48" height="48" viewBox="0 0 48 48" role="img" aria-label="die showing ${value}">`
+      + `<rect x="2" y="2" width="44" height="44" rx="8" fill="#fffaf0" stroke="#2b2118" stroke-width="3"/>`
+      + `<text x="24" y="33" text-anchor="middle" font-size="24" font-weight="700">${value}</text></svg>`
+      + `<span class="value">${value}</span>`;
+  } else {
+    const marked = value <= 4 ? value : 0;
+    let svg = `<svg width="92" height="56" viewBox="0 0 92 56" role="img" aria-label="${marked} of 4 sticks marked side up">`;
+    for (let i = 0; i < 4; i++) {
+      const x = 4 + i * 22;
+      const up = i < marked;
+      svg += `<rect x="${x}" y="4" width="14" height="48" rx="7" fill="${up ? "#2b2118" : "#f0d9a8"}" stroke="#2b2118" stroke-width="2"/>`;
+      if (!up) svg += `<line x1="${x + 7}" y1="10" x2="${x + 7}" y2="46" stroke="#8a6d3b" stroke-width="2"/>`;
+    }
+    box.innerHTML = svg + `</svg><span class="value">${value}</span>`;
+  }
+  const total = v.throws.reduce((sum, t) => sum + t.weight, 0);
+  const row = (f) => v.throws.map(f).join("");
+  $("chances").innerHTML = `<tr><th>throw</th>${row((t) => `<td class="${t.value === value ? "now" : ""}">${t.value}</td>`)}</tr>`
+    + `<tr><th>chance</th>${row((t) => `<td title="${(100 * t.weight / total).toFixed(2)}%">${t.weight}/${total}</td>`)}</tr>`;
+}
+
+function moveLabel(move) {
+  if (move.steps.length === 0) {
+    return move.throw ? `Give up the ${move.throw}` : "Pass (no move)";
+  }
+  return move.text;
+}
+
+function renderMoves(list) {
+  const box = $("moves");
+  box.textContent = "";
+  if (!humanToMove()) return;
+  const moves = list || state.view.moves;
+  for (const move of moves) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move";
+    button.dataset.move = move.text;
+    button.textContent = moveLabel(move);
+    button.addEventListener("click", () => play(move.text));
+    box.append(button);
+  }
+}
+
+function renderStatus() {
+  const v = state.view;
+  let text;
+  if (v.outcome) text = v.outcome.text;
+  else if (v.phase.kind === "throw") text = `${sideName(v.phase.side)} to throw`;
+  else text = `${sideName(v.phase.side)} to move with ${v.last_throw ?? "the throws stored"}`;
+  if (state.replay) text = `Replay: ${text}`;
+  else if (!v.outcome && isComputer(v.phase.side)) text += ` (${state.players[v.phase.side]} is thinking)`;
+  $("status").textContent = text;
+}
+
+function renderControls() {
+  const v = state.view;
+  const live = !state.replay && !state.busy && !v.outcome;
+  const humanThrow = live && v.phase.kind === "throw" && !isComputer(v.phase.side);
+  $("throw").disabled = !humanThrow;
+  const manual = $("manual");
+  manual.textContent = "";
+  if (humanThrow) {
+    manual.append("or enter: ");
+    for (const t of v.throws) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "manual";
+      button.textContent = String(t.value);
+      button.setAttribute("aria-label", `a throw of ${t.value}`);
+      button.addEventListener("click", () => doThrow(t.value));
+      manual.append(button);
+    }
+  }
+  $("undo").disabled = state.replay !== null || state.busy || undoPoint() === null;
+  $("redo").disabled = state.replay !== null || state.busy || state.redo.length === 0;
+  $("hint").disabled = !humanToMove();
+  $("replay").hidden = state.replay !== null;
+  $("replay-controls").hidden = state.replay === null;
+  if (state.replay) {
+    $("replay-at").textContent = `${state.replay.at} / ${state.replay.actions.length}`;
+  }
+}
+
+function renderLog() {
+  const log = $("log");
+  log.textContent = "";
+  for (const entry of state.view.log) {
+    const li = document.createElement("li");
+    li.className = entry.side;
+    li.textContent = entry.text;
+    log.append(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function render() {
+  renderStatus();
+  renderSquares();
+  renderTrays();
+  renderSticks();
+  renderMoves();
+  renderControls();
+  renderLog();
+  $("record").textContent = state.view.record;
+}
+
+// A new view of the game; `keepRedo` is set by redo itself.
+function show(view, keepRedo = false) {
+  const rulesChanged = !state.view || state.view.rules !== view.rules;
+  state.view = view;
+  state.selected = null;
+  if (!keepRedo) state.redo = [];
+  if (rulesChanged) $("rules").innerHTML = renderMarkdown(view.rules_text);
+  $("hints").textContent = "";
+  showError(null);
+  render();
+  computerTurn();
+}
+
+async function act(path, extra, keepRedo = false) {
+  if (state.busy) return;
+  state.busy = true;
+  const generation = state.generation;
+  try {
+    const view = await api(path, { record: state.view.record, ...extra });
+    if (generation !== state.generation) return;
+    state.busy = false;
+    show(view, keepRedo);
+  } catch (error) {
+    state.busy = false;
+    showError(error);
+    render();
+  }
+}
+
+const play = (move) => act("/api/move", { move });
+const doThrow = (value) => act("/api/throw", value === undefined ? {} : { value });
+
+// The computer acts once the page has drawn the last action, one action at a time.
+function computerTurn() {
+  const v = state.view;
+  if (state.replay || v.outcome || state.busy || !isComputer(v.phase.side)) return;
+  if (state.redo.length > 0) return; // after an undo, the person decides
+  const generation = state.generation;
+  setTimeout(() => {
+    if (generation === state.generation && !state.busy && state.view === v) {
+      act("/api/computer", { player: state.players[v.phase.side] });
+    }
+  }, 350);
+}
+
+// Undo takes back the last move a person made, with everything after it; the throw that
+// move spent stays, so undoing cannot fish for a better throw.
+function undoPoint() {
+  const log = state.view.log;
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].action.startsWith("move ") && !isComputer(log[i].side)) return i;
+  }
+  return null;
+}
+
+function recordOf(header, actions) {
+  return [header, ...actions].join("\n") + "\n";
+}
+
+async function undo() {
+  const at = undoPoint();
+  if (at === null || state.busy) return;
+  const actions = state.view.actions;
+  const chunk = actions.slice(at);
+  await load(recordOf(state.view.header, actions.slice(0, at)));
+  state.redo.push(chunk);
+  renderControls();
+}
+
+async function redo() {
+  if (state.redo.length === 0 || state.busy) return;
+  const chunk = state.redo.pop();
+  const redoLeft = state.redo;
+  await load(recordOf(state.view.header, [...state.view.actions, ...chunk]), true);
+  state.redo = redoLeft;
+  renderControls();
+  computerTurn();
+}
+
+async function load(record, keepRedo = false) {
+  state.busy = true;
+  try {
+    const view = await api("/api/game", { record });
+    state.busy = false;
+    show(view, keepRedo);
+  } catch (error) {
+    state.busy = false;
+    showError(error);
+  }
+}
+
+async function hint() {
+  if (!humanToMove()) return;
+  const player = $("hint-player").value;
+  const box = $("hints");
+  box.textContent = `${player} is thinking…`;
+  try {
+    const h = await api("/api/hint", { record: state.view.record, player });
+    const rows = h.moves.map((m) => `<tr class="${m.move === h.chosen ? "best" : ""}">`
+      + `<td><button type="button" class="hint-move" data-move="${escapeHtml(m.move)}">${escapeHtml(m.move)}</button></td>`
+      + `<td>${escapeHtml(m.shown)}</td></tr>`).join("");
+    box.innerHTML = `<p>${escapeHtml(h.player)}: the values are ${escapeHtml(h.meaning)}.</p>`
+      + `<table><tr><th>move</th><th>value</th></tr>${rows}</table>`;
+    for (const button of box.querySelectorAll(".hint-move")) {
+      button.addEventListener("click", () => play(button.dataset.move));
+    }
+  } catch (error) {
+    box.textContent = "";
+    showError(error);
+  }
+}
+
+function save() {
+  const blob = new Blob([state.view.record], { type: "text/plain" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `senet-${state.view.rules.replace(/[^a-z0-9_=-]+/gi, "_")}.txt`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+async function loadFile(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  const text = await file.text();
+  event.target.value = "";
+  state.generation++;
+  state.replay = null;
+  await load(text);
+}
+
+async function replayTo(at) {
+  const r = state.replay;
+  r.at = Math.max(0, Math.min(at, r.actions.length));
+  try {
+    const view = await api("/api/game", { record: recordOf(r.header, r.actions.slice(0, r.at)) });
+    state.view = view;
+    state.selected = null;
+    render();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function startReplay() {
+  if (state.busy) return;
+  state.generation++;
+  state.replay = { header: state.view.header, actions: state.view.actions, at: 0, redo: state.redo };
+  replayTo(0);
+}
+
+async function leaveReplay() {
+  const r = state.replay;
+  state.replay = null;
+  await load(recordOf(r.header, r.actions));
+  state.redo = r.redo;
+  renderControls();
+}
+
+function rulesSpec() {
+  const id = $("ruleset").value;
+  const info = state.catalogue.rulesets.find((r) => r.id === id);
+  const options = info.options
+    .map((o) => [o.name, $(`option-${o.name}`).value, o.values[0]])
+    .filter(([, value, byDefault]) => value !== byDefault)
+    .map(([name, value]) => `${name}=${value}`);
+  return options.length ? `${id}(${options.join(",")})` : id;
+}
+
+function renderOptions() {
+  const id = $("ruleset").value;
+  const info = state.catalogue.rulesets.find((r) => r.id === id);
+  const box = $("options");
+  box.textContent = "";
+  for (const option of info.options) {
+    const label = document.createElement("label");
+    label.title = `${option.doc} [${option.rules}]`;
+    label.append(`${option.name} `);
+    const select = document.createElement("select");
+    select.id = `option-${option.name}`;
+    for (const value of option.values) select.append(new Option(value, value));
+    label.append(select);
+    box.append(label);
+  }
+  fillPlayers(info);
+}
+
+function fillPlayers(info) {
+  const players = state.catalogue.players.filter((p) => !p.spec.startsWith("perfect") || info.perfect);
+  for (const side of ["black", "white"]) {
+    const select = $(`player-${side}`);
+    const before = select.value || state.players[side];
+    select.textContent = "";
+    select.append(new Option("human", "human"));
+    for (const p of players) select.append(new Option(p.description, p.spec));
+    select.value = [...select.options].some((o) => o.value === before) ? before : "human";
+  }
+  const hints = $("hint-player");
+  const before = hints.value || "expectiminimax:2";
+  hints.textContent = "";
+  for (const p of players.filter((p) => p.spec !== "random")) hints.append(new Option(`hint: ${p.spec}`, p.spec));
+  hints.value = [...hints.options].some((o) => o.value === before) ? before : "expectiminimax:2";
+}
+
+async function newGame(event) {
+  if (event) event.preventDefault();
+  state.generation++;
+  state.busy = false;
+  state.replay = null;
+  state.players = { black: $("player-black").value, white: $("player-white").value };
+  try {
+    const view = await api("/api/game", { rules: rulesSpec() });
+    state.view = null;
+    show(view);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function keys(event) {
+  if (event.target.closest("select, input, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const actions = {
+    t: () => !$("throw").disabled && doThrow(),
+    u: undo,
+    r: redo,
+    h: hint,
+    Escape: () => { state.selected = null; render(); },
+  };
+  const action = actions[event.key];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+}
+
+async function start() {
+  buildBoard();
+  try {
+    state.catalogue = await api("/api/rulesets");
+  } catch (error) {
+    showError(error);
+    return;
+  }
+  const rules = $("ruleset");
+  for (const r of state.catalogue.rulesets) rules.append(new Option(r.name, r.id));
+  rules.addEventListener("change", renderOptions);
+  renderOptions();
+  $("player-black").value = "human";
+  $("player-white").value = "random";
+  $("setup").addEventListener("submit", newGame);
+  $("throw").addEventListener("click", () => doThrow());
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("hint").addEventListener("click", hint);
+  $("save").addEventListener("click", save);
+  $("load").addEventListener("change", loadFile);
+  $("replay").addEventListener("click", startReplay);
+  $("replay-first").addEventListener("click", () => replayTo(0));
+  $("replay-back").addEventListener("click", () => replayTo(state.replay.at - 1));
+  $("replay-forward").addEventListener("click", () => replayTo(state.replay.at + 1));
+  $("replay-last").addEventListener("click", () => replayTo(state.replay.actions.length));
+  $("replay-leave").addEventListener("click", leaveReplay);
+  document.addEventListener("keydown", keys);
+  await newGame();
+}
+
+start();

@@ -1,0 +1,228 @@
+//! What happened in a game, in words: the log of `senet serve`'s page and of `senet play`.
+//!
+//! The narration compares the board before and after each action, so it works for every
+//! ruleset without knowing its rules: a piece that did not land where its step said was
+//! sent on (27 and the water), an opposing piece that moved was swapped or sent back, one
+//! that left the board was captured or returned to hand.
+
+use senet::{Action, AnyGame, Board, Move, Phase, Place, Side, SquareSet};
+
+/// A side's name as the log writes it.
+pub(crate) fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Black => "Black",
+        Side::White => "White",
+    }
+}
+
+/// The squares of a set, as `12` or `12, 14`.
+fn squares(set: SquareSet) -> String {
+    set.iter()
+        .map(|sq| sq.get().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Where a side's pieces are: board, off, in hand, captured.
+#[derive(Clone, Copy)]
+struct Pieces {
+    board: SquareSet,
+    off: u8,
+    hand: u8,
+    captured: u8,
+}
+
+impl Pieces {
+    fn of(game: &AnyGame, side: Side) -> Pieces {
+        let board = game.board();
+        Pieces {
+            board: board.pieces(side),
+            off: board.off(side),
+            hand: board.in_hand(side),
+            captured: game.captured(side),
+        }
+    }
+}
+
+/// One sentence for `action`, applied to `before` to give `after` by `side`.
+pub(crate) fn narrate(before: &AnyGame, action: Action, after: &AnyGame) -> String {
+    let side = before.phase().side().unwrap_or(Side::Black);
+    let who = side_name(side);
+    let mut text = match action {
+        Action::Throw(value) => format!("{who} throws {value}"),
+        Action::Move(mv) => narrate_move(before, mv, after, side),
+    };
+    if let Action::Move(_) = action
+        && after.phase() == Phase::Throw(side)
+        && after.outcome().is_none()
+    {
+        text.push_str("; another throw");
+    }
+    if let Some(outcome) = after.outcome() {
+        text.push_str(". ");
+        text.push_str(&describe_outcome(&outcome));
+    }
+    text
+}
+
+/// The end of the game in words: who won and the points.
+pub(crate) fn describe_outcome(outcome: &senet::Outcome) -> String {
+    let points = format!(
+        "Black {}, White {}",
+        outcome.points_of(Side::Black),
+        outcome.points_of(Side::White)
+    );
+    match outcome.winner {
+        Some(winner) => format!("The game is over: {} wins ({points})", side_name(winner)),
+        None => format!("The game is over: a draw ({points})"),
+    }
+}
+
+fn narrate_move(before: &AnyGame, mv: Move, after: &AnyGame, side: Side) -> String {
+    let who = side_name(side);
+    if mv.is_pass() {
+        return match mv.throw() {
+            Some(t) => format!("{who} gives up the throw of {t}"),
+            None => format!("{who} cannot move and passes"),
+        };
+    }
+    let mut parts = Vec::new();
+    for step in mv.steps() {
+        parts.push(match (step.from, step.to) {
+            (Place::Hand, to) => format!("enters a piece on {to}"),
+            (from, Place::Off) => format!("bears off from {from}"),
+            (from, to) => format!("moves {from} → {to}"),
+        });
+    }
+    let mut text = format!("{who} {}", parts.join(", then "));
+    let (mine0, mine1) = (Pieces::of(before, side), Pieces::of(after, side));
+    let (theirs0, theirs1) = (Pieces::of(before, !side), Pieces::of(after, !side));
+    // Where the mover's steps said its pieces would land, and where they are.
+    let mut landed = mine0.board;
+    for step in mv.steps() {
+        if let Place::Board(from) = step.from {
+            landed.remove(from);
+        }
+        if let Place::Board(to) = step.to {
+            landed.insert(to);
+        }
+    }
+    let sent_from = landed & !mine1.board;
+    let sent_to = mine1.board & !landed;
+    if !sent_from.is_empty() {
+        let whither = if !sent_to.is_empty() {
+            format!("goes on to {}", squares(sent_to))
+        } else if mine1.hand > mine0.hand {
+            "goes back to hand".to_string()
+        } else if mine1.off > mine0.off {
+            "leaves the board".to_string()
+        } else {
+            "is lost".to_string()
+        };
+        text.push_str(&format!(
+            "; the piece on {} does not stay and {whither}",
+            squares(sent_from)
+        ));
+    }
+    let left = theirs0.board & !theirs1.board;
+    let arrived = theirs1.board & !theirs0.board;
+    if !left.is_empty() {
+        let other = side_name(!side);
+        let whither = if !arrived.is_empty() {
+            let from_squares: SquareSet =
+                mv.steps()
+                    .filter_map(|s| s.from.square())
+                    .fold(SquareSet::EMPTY, |mut set, sq| {
+                        set.insert(sq);
+                        set
+                    });
+            if arrived == (arrived & from_squares) {
+                format!(
+                    "swapping with {other}'s piece, which goes back to {}",
+                    squares(arrived)
+                )
+            } else {
+                format!(
+                    "sending {other}'s piece on {} to {}",
+                    squares(left),
+                    squares(arrived)
+                )
+            }
+        } else if theirs1.captured > theirs0.captured {
+            format!("capturing {other}'s piece on {}", squares(left))
+        } else if theirs1.hand > theirs0.hand {
+            format!("sending {other}'s piece on {} back to hand", squares(left))
+        } else {
+            format!("{other}'s piece on {} leaves the board", squares(left))
+        };
+        text.push_str(", ");
+        text.push_str(&whither);
+    }
+    if mine1.off > mine0.off {
+        let n = mine1.off;
+        text.push_str(&format!(" ({n} of {} borne off)", before.pieces_per_side()));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(game: &mut AnyGame, action: &str) -> String {
+        let action: Action = action.parse().unwrap();
+        let before = game.clone();
+        game.apply(action).unwrap();
+        narrate(&before, action, game)
+    }
+
+    /// A board of 30 squares with Black's and White's pieces where given.
+    fn board(black: &[usize], white: &[usize]) -> String {
+        (1..=30)
+            .map(|sq| {
+                if black.contains(&sq) {
+                    'B'
+                } else if white.contains(&sq) {
+                    'W'
+                } else {
+                    '.'
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_swap_an_extra_throw_and_the_water_are_told() {
+        // Regency: Black on 12 attacks White's lone piece on 13 with a 1 and throws again.
+        let start = format!(
+            "{} b white_opened=true",
+            board(&[12, 16, 18, 20, 24], &[1, 3, 5, 7, 13])
+        );
+        let mut game = AnyGame::from_position("regency".parse().unwrap(), &start).unwrap();
+        assert_eq!(play(&mut game, "throw 1"), "Black throws 1");
+        assert_eq!(
+            play(&mut game, "move 12-13"),
+            "Black moves 12 → 13, swapping with White's piece, which goes back to 12; another \
+             throw"
+        );
+        // 27 sends the piece on to the first empty square from 1 (R-12).
+        assert_eq!(play(&mut game, "throw 3"), "Black throws 3");
+        assert_eq!(
+            play(&mut game, "move 24-27"),
+            "Black moves 24 → 27; the piece on 27 does not stay and goes on to 2"
+        );
+    }
+
+    #[test]
+    fn a_bear_off_counts_the_pieces_off_and_the_end_gives_the_score() {
+        // Black's last piece on 28; a 2 takes it to 30 and off (R-14).
+        let start = format!("{} b white_opened=true", board(&[28], &[1, 3, 5, 7, 9]));
+        let mut game = AnyGame::from_position("regency".parse().unwrap(), &start).unwrap();
+        play(&mut game, "throw 2");
+        let mv = game.legal_moves()[0].to_string();
+        let text = play(&mut game, &format!("move {mv}"));
+        assert!(text.starts_with("Black bears off from 28"), "{text}");
+        assert!(text.contains("(5 of 5 borne off)"), "{text}");
+        assert!(text.contains("The game is over: Black wins"), "{text}");
+    }
+}

@@ -1,0 +1,385 @@
+//! The routes: the page's assets and the JSON API.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
+
+use senet::registry::AnyRuleset;
+use senet::rng::{ChaCha8Rng, SeedableRng};
+use senet::{AnyGame, AnyPlayer, AnyTables, Move, Phase};
+use senet_ai::endgame::SolveOptions;
+use senet_ai::{Budget, PlayerSpec};
+
+use super::view::{GameView, HintView, RulesetView, hint, rulesets, view};
+use crate::limits::{
+    MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_DEPTH, MAX_WEB_NODES, MAX_WEB_PERFECT_PIECES,
+    MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
+};
+
+/// A refused request: its status and a one-line reason, sent as `{"error": reason}`.
+#[derive(Debug)]
+pub(crate) struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn bad(reason: impl std::fmt::Display) -> ApiError {
+        let reason = reason.to_string().replace(['\n', '\r'], " ");
+        ApiError(StatusCode::BAD_REQUEST, reason)
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody {
+    error: String,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(ErrorBody { error: self.1 })).into_response()
+    }
+}
+
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> ApiError {
+        let status = rejection.status();
+        let text = rejection.body_text().replace(['\n', '\r'], " ");
+        ApiError(status, text)
+    }
+}
+
+/// What the server shares between requests: the bound on computer work running at once and
+/// the endgame tables solved so far (one per ruleset configuration and size).
+#[derive(Clone)]
+struct Shared {
+    computing: Arc<Semaphore>,
+    tables: Arc<Mutex<HashMap<(String, u8), AnyTables>>>,
+}
+
+/// The router of `senet serve`, for the command and the tests.
+pub(crate) fn router() -> Router {
+    let shared = Shared {
+        computing: Arc::new(Semaphore::new(MAX_COMPUTING)),
+        tables: Arc::new(Mutex::new(HashMap::new())),
+    };
+    Router::new()
+        .route("/", get(|| asset("text/html; charset=utf-8", INDEX)))
+        .route(
+            "/app.js",
+            get(|| asset("text/javascript; charset=utf-8", APP)),
+        )
+        .route(
+            "/style.css",
+            get(|| asset("text/css; charset=utf-8", STYLE)),
+        )
+        .route("/api/rulesets", get(list_rulesets))
+        .route("/api/game", post(game))
+        .route("/api/throw", post(throw))
+        .route("/api/move", post(play_move))
+        .route("/api/computer", post(computer))
+        .route("/api/hint", post(hint_moves))
+        .fallback(|| async {
+            ApiError(
+                StatusCode::NOT_FOUND,
+                "no such page or endpoint".to_string(),
+            )
+        })
+        .method_not_allowed_fallback(|| async {
+            ApiError(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method not allowed: pages are GET, API calls POST".to_string(),
+            )
+        })
+        .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
+        .with_state(shared)
+}
+
+const INDEX: &str = include_str!("../../assets/index.html");
+const APP: &str = include_str!("../../assets/app.js");
+const STYLE: &str = include_str!("../../assets/style.css");
+
+async fn asset(content_type: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+/// The computer players the page offers, weakest first; any other name within the caps is
+/// accepted too.
+const PLAYERS: &[(&str, &str)] = &[
+    ("random", "random: any legal move"),
+    ("greedy", "greedy: the best move one step ahead"),
+    ("expectiminimax:1", "expectiminimax, 1 move deep"),
+    ("expectiminimax:2", "expectiminimax, 2 moves deep"),
+    ("expectiminimax:3", "expectiminimax, 3 moves deep"),
+    ("mcts:300", "Monte Carlo tree search, 300 playouts"),
+    ("mcts:2000", "Monte Carlo tree search, 2000 playouts"),
+    (
+        "perfect:2",
+        "perfect endgames (exact tables up to 2 pieces a side)",
+    ),
+];
+
+#[derive(Serialize)]
+struct PlayerView {
+    spec: &'static str,
+    description: &'static str,
+}
+
+#[derive(Serialize)]
+struct Catalogue {
+    rulesets: Vec<RulesetView>,
+    players: Vec<PlayerView>,
+}
+
+async fn list_rulesets() -> Json<Catalogue> {
+    Json(Catalogue {
+        rulesets: rulesets(),
+        players: PLAYERS
+            .iter()
+            .map(|&(spec, description)| PlayerView { spec, description })
+            .collect(),
+    })
+}
+
+/// The body of every game request: the game's record, or a ruleset to start a new game.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameRequest {
+    /// The record in its text form (`docs/notation.md`).
+    record: Option<String>,
+    /// A ruleset specification, for a new game from its initial position.
+    rules: Option<String>,
+    /// For `/api/throw`: the value thrown with real sticks (else the server throws).
+    value: Option<u8>,
+    /// For `/api/move`: the move in the move notation.
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    /// For `/api/computer` and `/api/hint`: the player (`greedy`, `expectiminimax:2`, …).
+    player: Option<String>,
+}
+
+impl GameRequest {
+    /// The game the request names, replayed and checked.
+    fn game(&self) -> Result<AnyGame, ApiError> {
+        match (&self.record, &self.rules) {
+            (Some(record), None) => {
+                AnyGame::from_record_text(record).map_err(|e| ApiError::bad(format!("record: {e}")))
+            }
+            (None, Some(rules)) => AnyRuleset::parse(rules)
+                .map(AnyGame::new)
+                .map_err(|e| ApiError::bad(format!("rules: {e}"))),
+            (Some(_), Some(_)) => Err(ApiError::bad("give either `record` or `rules`, not both")),
+            (None, None) => Err(ApiError::bad(
+                "give the game's `record` or the `rules` of a new one",
+            )),
+        }
+    }
+
+    fn player(&self) -> Result<PlayerSpec, ApiError> {
+        let text = self
+            .player
+            .as_deref()
+            .ok_or_else(|| ApiError::bad("give the `player`, e.g. \"greedy\""))?;
+        let spec: PlayerSpec = text
+            .parse()
+            .map_err(|e| ApiError::bad(format!("player: {e}")))?;
+        check_web_budget(&spec)?;
+        Ok(spec)
+    }
+}
+
+/// Refuses players whose one decision could keep a core busy for long: the page's caps are
+/// far below the command line's.
+fn check_web_budget(spec: &PlayerSpec) -> Result<(), ApiError> {
+    let too_large = |what: &str, max: u64| {
+        Err(ApiError::bad(format!(
+            "player {spec}: the server allows {what} of at most {max}"
+        )))
+    };
+    match *spec {
+        PlayerSpec::Expectiminimax(Budget::Depth(d)) if u64::from(d) > MAX_WEB_DEPTH => {
+            too_large("a depth", MAX_WEB_DEPTH)
+        }
+        PlayerSpec::Expectiminimax(Budget::Nodes(n)) if n > MAX_WEB_NODES => {
+            too_large("a node budget", MAX_WEB_NODES)
+        }
+        PlayerSpec::Mcts(n) if u64::from(n) > MAX_WEB_PLAYOUTS => {
+            too_large("a number of playouts", MAX_WEB_PLAYOUTS)
+        }
+        PlayerSpec::Perfect(k) if u64::from(k) > MAX_WEB_PERFECT_PIECES => {
+            too_large("tables of pieces a side", MAX_WEB_PERFECT_PIECES)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A fresh seed for the server's throws and players.
+fn fresh_seed() -> u64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    RandomState::new().hash_one(COUNTER.fetch_add(1, Ordering::Relaxed))
+}
+
+type Reply<T> = Result<Json<T>, ApiError>;
+
+async fn game(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
+    let Json(request) = body?;
+    Ok(Json(view(&request.game()?)))
+}
+
+async fn throw(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
+    let Json(request) = body?;
+    let mut game = request.game()?;
+    if !matches!(game.phase(), Phase::Throw(_)) {
+        return Err(ApiError::bad(format!(
+            "no throw is due: the game is in phase {:?}",
+            game.phase()
+        )));
+    }
+    match request.value {
+        Some(value) => game.throw(value).map_err(ApiError::bad)?,
+        None => {
+            let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
+            game.throw_random(&mut rng).map_err(ApiError::bad)?;
+        }
+    }
+    Ok(Json(view(&game)))
+}
+
+async fn play_move(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
+    let Json(request) = body?;
+    let mut game = request.game()?;
+    let text = request
+        .mv
+        .as_deref()
+        .ok_or_else(|| ApiError::bad("give the `move`, e.g. \"9-12\""))?;
+    let mv: Move = text
+        .parse()
+        .map_err(|e| ApiError::bad(format!("move: {e}")))?;
+    game.play(mv).map_err(ApiError::bad)?;
+    Ok(Json(view(&game)))
+}
+
+/// Runs `work` on a blocking thread, at most [`MAX_COMPUTING`] at once and for at most
+/// [`WEB_COMPUTE_SECONDS`]; a full server or a slow answer is a 503.
+async fn compute<T: Send + 'static>(
+    shared: &Shared,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let busy = || {
+        ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the server is busy with {MAX_COMPUTING} computer moves; try again"),
+        )
+    };
+    let permit = shared
+        .computing
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| busy())?;
+    let task = tokio::task::spawn_blocking(move || {
+        let result = work();
+        drop(permit);
+        result
+    });
+    let limit = std::time::Duration::from_secs(WEB_COMPUTE_SECONDS);
+    match tokio::time::timeout(limit, task).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) => Err(ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the computer player failed".to_string(),
+        )),
+        Err(_) => Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the computer took longer than {WEB_COMPUTE_SECONDS} s; choose a weaker player"
+            ),
+        )),
+    }
+}
+
+/// The player `spec` for games of `rules`; a perfect player's tables are solved once per
+/// configuration and kept.
+fn build_player(
+    shared: &Shared,
+    spec: &PlayerSpec,
+    rules: &AnyRuleset,
+) -> Result<AnyPlayer, ApiError> {
+    let PlayerSpec::Perfect(pieces) = *spec else {
+        return AnyPlayer::new(spec, rules).map_err(|e| ApiError::bad(format!("player: {e}")));
+    };
+    let key = (rules.to_string(), pieces);
+    let cached = shared.tables.lock().ok().and_then(|t| t.get(&key).cloned());
+    let tables = match cached {
+        Some(tables) => tables,
+        None => {
+            let tables = rules
+                .solve_endgame(pieces, &SolveOptions::default())
+                .map_err(|e| ApiError::bad(format!("player {spec}: {e}")))?;
+            if let Ok(mut all) = shared.tables.lock() {
+                all.insert(key, tables.clone());
+            }
+            tables
+        }
+    };
+    AnyPlayer::with_tables(spec, rules, &tables).map_err(|e| ApiError::bad(format!("player: {e}")))
+}
+
+async fn computer(
+    State(shared): State<Shared>,
+    body: Result<Json<GameRequest>, JsonRejection>,
+) -> Reply<GameView> {
+    let Json(request) = body?;
+    let mut game = request.game()?;
+    let spec = request.player()?;
+    let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
+    match game.phase() {
+        Phase::Throw(_) => {
+            game.throw_random(&mut rng).map_err(ApiError::bad)?;
+            Ok(Json(view(&game)))
+        }
+        Phase::Move(_) => {
+            let worker = shared.clone();
+            let game = compute(&shared, move || {
+                let mut player = build_player(&worker, &spec, &game.rules())?;
+                let mv = player.choose(&game, &mut rng).map_err(ApiError::bad)?;
+                let mut game = game;
+                game.play(mv).map_err(ApiError::bad)?;
+                Ok(game)
+            })
+            .await?;
+            Ok(Json(view(&game)))
+        }
+        Phase::Over(_) => Err(ApiError::bad("the game is over")),
+    }
+}
+
+async fn hint_moves(
+    State(shared): State<Shared>,
+    body: Result<Json<GameRequest>, JsonRejection>,
+) -> Reply<HintView> {
+    let Json(request) = body?;
+    let game = request.game()?;
+    let spec = request.player()?;
+    let Phase::Move(side) = game.phase() else {
+        return Err(ApiError::bad(format!(
+            "hints are for moves: the game is in phase {:?}",
+            game.phase()
+        )));
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
+    let worker = shared.clone();
+    let hints = compute(&shared, move || {
+        let mut player = build_player(&worker, &spec, &game.rules())?;
+        let analysis = player.analyse(&game, &mut rng).map_err(ApiError::bad)?;
+        Ok(hint(player.name(), side, &analysis))
+    })
+    .await?;
+    Ok(Json(hints))
+}

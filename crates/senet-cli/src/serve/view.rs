@@ -1,0 +1,362 @@
+//! The JSON the page draws from: a game (replayed from its record) seen whole, and the
+//! computer's hints.
+
+use serde::Serialize;
+
+use senet::registry::{AnyRuleset, RULESETS};
+use senet::{Action, AnyGame, Board, GameRecord, Move, Phase, Place, Side};
+use senet_ai::{Analysis, ValueKind};
+
+use super::squares::{SpecialSquare, special_squares};
+use crate::narrate::{describe_outcome, narrate, side_name};
+
+/// A side as the API names it.
+pub(crate) fn side_id(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
+/// One value per side.
+#[derive(Serialize)]
+pub(crate) struct PerSide<T> {
+    black: T,
+    white: T,
+}
+
+impl<T> PerSide<T> {
+    fn of(mut f: impl FnMut(Side) -> T) -> PerSide<T> {
+        PerSide {
+            black: f(Side::Black),
+            white: f(Side::White),
+        }
+    }
+}
+
+/// One step of a move: `from` and `to` are a square number, `hand` or `off`.
+#[derive(Serialize)]
+pub(crate) struct StepView {
+    from: String,
+    to: String,
+}
+
+/// A legal move.
+#[derive(Serialize)]
+pub(crate) struct MoveView {
+    /// The move notation, what `/api/move` takes.
+    text: String,
+    /// Empty for a pass.
+    steps: Vec<StepView>,
+    /// The throw the move spends, when the move names one (stored throws).
+    throw: Option<u8>,
+}
+
+fn place(p: Place) -> String {
+    match p {
+        Place::Hand => "hand".to_string(),
+        Place::Off => "off".to_string(),
+        Place::Board(sq) => sq.get().to_string(),
+    }
+}
+
+impl MoveView {
+    fn of(mv: Move) -> MoveView {
+        MoveView {
+            text: mv.to_string(),
+            steps: mv
+                .steps()
+                .map(|s| StepView {
+                    from: place(s.from),
+                    to: place(s.to),
+                })
+                .collect(),
+            throw: mv.throw().map(|t| t.get()),
+        }
+    }
+}
+
+/// One line of the log: an action and what it did, in words.
+#[derive(Serialize)]
+pub(crate) struct LogEntry {
+    /// The record line: `throw 3`, `move 9-12`.
+    action: String,
+    /// The side that acted.
+    side: &'static str,
+    /// The narration.
+    text: String,
+}
+
+/// What is due now.
+#[derive(Serialize)]
+pub(crate) struct PhaseView {
+    /// `throw`, `move` or `over`.
+    kind: &'static str,
+    /// The side to act (none once the game is over).
+    side: Option<&'static str>,
+}
+
+/// One outcome of the throwing device.
+#[derive(Serialize)]
+pub(crate) struct ThrowView {
+    value: u8,
+    weight: u32,
+}
+
+/// The end of the game.
+#[derive(Serialize)]
+pub(crate) struct OutcomeView {
+    winner: Option<&'static str>,
+    points: PerSide<i32>,
+    text: String,
+}
+
+/// A game as the page shows it.
+#[derive(Serialize)]
+pub(crate) struct GameView {
+    /// The ruleset specification.
+    rules: String,
+    /// The ruleset's name.
+    name: String,
+    /// The record: `header` lines then one line per action.
+    record: String,
+    /// The record's header (everything before the first action).
+    header: String,
+    /// The actions, as record lines.
+    actions: Vec<String>,
+    /// The position notation.
+    position: String,
+    /// The 30 squares, `B`, `W` or `.`.
+    board: String,
+    pieces: u8,
+    off: PerSide<u8>,
+    in_hand: PerSide<u8>,
+    captured: PerSide<u8>,
+    phase: PhaseView,
+    /// The last throw made, if the side to act is spending it (or has stored throws).
+    last_throw: Option<u8>,
+    /// The legal moves (empty unless a move is due).
+    moves: Vec<MoveView>,
+    /// The device's values with their weights.
+    throws: Vec<ThrowView>,
+    outcome: Option<OutcomeView>,
+    special: &'static [SpecialSquare],
+    /// The ruleset's rules in prose (Markdown).
+    rules_text: &'static str,
+    log: Vec<LogEntry>,
+}
+
+/// The record's header lines: everything before its first action.
+fn header(record: &GameRecord) -> String {
+    let mut header = GameRecord {
+        actions: Vec::new(),
+        ..record.clone()
+    }
+    .to_string();
+    while header.ends_with('\n') {
+        header.pop();
+    }
+    header
+}
+
+/// The game of a record with every action narrated: replays `record` from its start.
+/// `game` is the same record already loaded (so it is known to replay).
+pub(crate) fn view(game: &AnyGame) -> GameView {
+    let record = game.record();
+    let start = GameRecord {
+        actions: Vec::new(),
+        ..record.clone()
+    };
+    let mut log = Vec::with_capacity(record.actions.len());
+    // The record replayed once already; a failure here would be a bug, and the log stops.
+    if let Ok(mut replay) = AnyGame::from_record(&start) {
+        for &action in &record.actions {
+            let before = replay.clone();
+            if replay.apply(action).is_err() {
+                break;
+            }
+            log.push(LogEntry {
+                action: action.to_string(),
+                side: side_id(before.phase().side().unwrap_or(Side::Black)),
+                text: narrate(&before, action, &replay),
+            });
+        }
+    }
+    let rules = game.rules();
+    let position = game.position();
+    let board = game.board();
+    let phase = match game.phase() {
+        Phase::Throw(side) => PhaseView {
+            kind: "throw",
+            side: Some(side_id(side)),
+        },
+        Phase::Move(side) => PhaseView {
+            kind: "move",
+            side: Some(side_id(side)),
+        },
+        Phase::Over(_) => PhaseView {
+            kind: "over",
+            side: None,
+        },
+    };
+    let last_throw = match (game.phase(), game.history().last()) {
+        (Phase::Move(_), Some(Action::Throw(v))) => Some(*v),
+        (Phase::Move(_), _) => game.history().iter().rev().find_map(|a| match a {
+            Action::Throw(v) => Some(*v),
+            Action::Move(_) => None,
+        }),
+        _ => None,
+    };
+    GameView {
+        rules: rules.to_string(),
+        name: rules.info().map_or("", |i| i.name).to_string(),
+        record: record.to_string(),
+        header: header(&record),
+        actions: record.actions.iter().map(|a| a.to_string()).collect(),
+        board: position.chars().take(30).collect(),
+        position,
+        pieces: game.pieces_per_side(),
+        off: PerSide::of(|s| board.off(s)),
+        in_hand: PerSide::of(|s| board.in_hand(s)),
+        captured: PerSide::of(|s| game.captured(s)),
+        phase,
+        last_throw,
+        moves: game
+            .legal_moves()
+            .iter()
+            .map(|&m| MoveView::of(m))
+            .collect(),
+        throws: game
+            .throw_outcomes()
+            .iter()
+            .map(|o| ThrowView {
+                value: o.value,
+                weight: o.weight,
+            })
+            .collect(),
+        outcome: game.outcome().map(|o| OutcomeView {
+            winner: o.winner.map(side_id),
+            points: PerSide::of(|s| o.points_of(s)),
+            text: describe_outcome(&o),
+        }),
+        special: special_squares(&rules),
+        rules_text: rules.rules_text(),
+        log,
+    }
+}
+
+/// A move with the value a player gave it.
+#[derive(Serialize)]
+pub(crate) struct HintMove {
+    #[serde(rename = "move")]
+    mv: String,
+    value: f64,
+    /// The value in words (`62.5% to win`, `score 3.20`).
+    shown: String,
+}
+
+/// A player's view of the decision: what its values mean and each move's.
+#[derive(Serialize)]
+pub(crate) struct HintView {
+    player: String,
+    /// `exact`, `estimate`, `heuristic`, `uniform` or `forced`.
+    kind: &'static str,
+    /// What the values mean, in one sentence.
+    meaning: String,
+    /// The move the player would choose.
+    chosen: String,
+    /// Best first.
+    moves: Vec<HintMove>,
+}
+
+/// The hints of `analysis`, made by `player` for `side`.
+pub(crate) fn hint(player: String, side: Side, analysis: &Analysis) -> HintView {
+    let who = side_name(side);
+    let (kind, meaning) = match analysis.kind() {
+        ValueKind::ExactWinProbability => (
+            "exact",
+            format!(
+                "the exact chance that {who} wins after the move, with perfect play from \
+                 solved endgame tables"
+            ),
+        ),
+        ValueKind::EstimatedWinProbability => (
+            "estimate",
+            format!("an estimated chance that {who} wins after the move (search or playouts)"),
+        ),
+        ValueKind::Heuristic => (
+            "heuristic",
+            "a heuristic score: only the order of the moves means anything".to_string(),
+        ),
+        ValueKind::Uniform => (
+            "uniform",
+            "no preference: each value is the chance of picking the move".to_string(),
+        ),
+        ValueKind::Forced => ("forced", "the only legal move".to_string()),
+    };
+    let shown = |value: f64| match analysis.kind() {
+        ValueKind::ExactWinProbability | ValueKind::EstimatedWinProbability => {
+            format!("{:.1}% to win", value * 100.0)
+        }
+        ValueKind::Uniform => format!("{:.0}% chance of being picked", value * 100.0),
+        ValueKind::Heuristic => format!("score {value:.2}"),
+        ValueKind::Forced => "forced".to_string(),
+    };
+    HintView {
+        player,
+        kind,
+        meaning,
+        chosen: analysis.chosen().to_string(),
+        moves: analysis
+            .ranked()
+            .iter()
+            .map(|m| HintMove {
+                mv: m.mv.to_string(),
+                value: m.value,
+                shown: shown(m.value),
+            })
+            .collect(),
+    }
+}
+
+/// One option of a ruleset.
+#[derive(Serialize)]
+pub(crate) struct OptionView {
+    name: &'static str,
+    /// The allowed values, the default first.
+    values: &'static [&'static str],
+    rules: &'static str,
+    doc: &'static str,
+}
+
+/// One registered ruleset.
+#[derive(Serialize)]
+pub(crate) struct RulesetView {
+    id: &'static str,
+    name: &'static str,
+    options: Vec<OptionView>,
+    /// Whether the perfect player (endgame tables) plays this ruleset at its defaults.
+    perfect: bool,
+}
+
+/// Every registered ruleset, for the page's choosers.
+pub(crate) fn rulesets() -> Vec<RulesetView> {
+    RULESETS
+        .iter()
+        .map(|info| RulesetView {
+            id: info.id,
+            name: info.name,
+            options: info
+                .options
+                .iter()
+                .map(|o| OptionView {
+                    name: o.name,
+                    values: o.values,
+                    rules: o.rules,
+                    doc: o.doc,
+                })
+                .collect(),
+            perfect: AnyRuleset::parse(info.id).is_ok_and(|r| r.supports_endgame()),
+        })
+        .collect()
+}

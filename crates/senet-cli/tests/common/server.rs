@@ -1,0 +1,41 @@
+//! A `senet serve` on a free loopback port, stopped when dropped.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A running `senet serve`.
+pub(crate) struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT/`.
+    pub(crate) url: String,
+}
+
+impl Server {
+    /// Starts the server on port 0 and reads the address it printed.
+    pub(crate) fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("senet serve starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("senet serve prints its address");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Server { child, url }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,333 @@
+//! `senet serve`'s JSON API over real HTTP: pages, whole games of every ruleset against a
+//! computer player, hints, and every kind of bad request (a 4xx with a one-line reason).
+
+mod common;
+
+use common::server::Server;
+use reqwest::StatusCode;
+use reqwest::blocking::Client;
+use senet::AnyGame;
+use senet::registry::RULESETS;
+use serde_json::{Value, json};
+
+fn post(client: &Client, server: &Server, path: &str, body: &Value) -> (StatusCode, Value) {
+    let response = client
+        .post(format!("{}{}", server.url, path.trim_start_matches('/')))
+        .json(body)
+        .send()
+        .unwrap();
+    let status = response.status();
+    (status, response.json().unwrap())
+}
+
+/// Posts `body` and expects a game view.
+fn view(client: &Client, server: &Server, path: &str, body: &Value) -> Value {
+    let (status, view) = post(client, server, path, body);
+    assert_eq!(status, StatusCode::OK, "{path} {body}: {view}");
+    // The view's record replays, in the library, to the position the view shows.
+    let record = view["record"].as_str().unwrap();
+    let game = AnyGame::from_record_text(record).unwrap();
+    assert_eq!(game.position(), view["position"].as_str().unwrap());
+    assert_eq!(view["log"].as_array().unwrap().len(), game.history().len());
+    view
+}
+
+/// Posts `body` and expects `status` with a one-line reason containing `needle`.
+fn refused(client: &Client, server: &Server, path: &str, body: &Value, status: u16, needle: &str) {
+    let (got, reply) = post(client, server, path, body);
+    let reason = reply["error"].as_str().unwrap_or_default();
+    assert_eq!(got.as_u16(), status, "{path} {body}: {reply}");
+    assert!(
+        reason.contains(needle),
+        "{path} {body}: {reason:?} should mention {needle:?}"
+    );
+    assert!(!reason.contains('\n'), "{reason:?}");
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let server = Server::start();
+    let client = Client::new();
+    for (path, kind, needle) in [
+        ("", "text/html", "<title>Senet</title>"),
+        ("app.js", "text/javascript", "/api/move"),
+        ("style.css", "text/css", "#board"),
+    ] {
+        let response = client.get(format!("{}{path}", server.url)).send().unwrap();
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(content_type.starts_with(kind), "{path}: {content_type}");
+        assert!(response.text().unwrap().contains(needle), "{path}");
+    }
+    let catalogue: Value = client
+        .get(format!("{}api/rulesets", server.url))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    let ids: Vec<&str> = catalogue["rulesets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, RULESETS.iter().map(|r| r.id).collect::<Vec<_>>());
+    assert!(catalogue["players"].as_array().unwrap().len() >= 5);
+}
+
+/// For every ruleset, Black plays through the API as a person would (a throw, then the
+/// first legal move) against the greedy player, until the game ends.
+#[test]
+fn every_ruleset_plays_a_whole_game_against_a_computer_player() {
+    let server = Server::start();
+    let client = Client::new();
+    for info in RULESETS {
+        let mut game = view(&client, &server, "/api/game", &json!({ "rules": info.id }));
+        assert!(
+            game["rules_text"]
+                .as_str()
+                .unwrap()
+                .contains("## The rules")
+        );
+        let mut actions = 0;
+        while game["outcome"].is_null() {
+            actions += 1;
+            assert!(actions < 5000, "{}: the game does not end", info.id);
+            let record = game["record"].clone();
+            let phase = &game["phase"];
+            game = if phase["side"] == "white" {
+                view(
+                    &client,
+                    &server,
+                    "/api/computer",
+                    &json!({ "record": record, "player": "greedy" }),
+                )
+            } else if phase["kind"] == "throw" {
+                view(&client, &server, "/api/throw", &json!({ "record": record }))
+            } else {
+                let first = game["moves"][0]["text"].clone();
+                view(
+                    &client,
+                    &server,
+                    "/api/move",
+                    &json!({ "record": record, "move": first }),
+                )
+            };
+        }
+        let log = game["log"].as_array().unwrap();
+        let last = log.last().unwrap()["text"].as_str().unwrap();
+        assert!(last.contains("The game is over"), "{}: {last}", info.id);
+    }
+}
+
+#[test]
+fn hints_say_what_their_values_mean() {
+    let server = Server::start();
+    let client = Client::new();
+    // A Regency endgame, two pieces against one: the perfect player's values are exact chances.
+    let start = format!("{}B.B..W.. b white_opened=true", ".".repeat(22));
+    let record = format!("rules regency\nstart {start}\nthrow 1\n");
+    let (status, hint) = post(
+        &client,
+        &server,
+        "/api/hint",
+        &json!({ "record": record, "player": "perfect:2" }),
+    );
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["kind"], "exact");
+    for m in hint["moves"].as_array().unwrap() {
+        let value = m["value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&value), "{m}");
+        assert!(m["shown"].as_str().unwrap().ends_with("% to win"), "{m}");
+    }
+    let (status, hint) = post(
+        &client,
+        &server,
+        "/api/hint",
+        &json!({ "record": "rules regency\nthrow 2\n", "player": "greedy" }),
+    );
+    assert_eq!(status, StatusCode::OK, "{hint}");
+    assert_eq!(hint["kind"], "heuristic");
+    assert!(hint["meaning"].as_str().unwrap().contains("order"));
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_one_line_reason() {
+    let server = Server::start();
+    let client = Client::new();
+    let fresh = json!({ "record": "rules regency\n" });
+    let moving = json!({ "record": "rules regency\nthrow 2\n" });
+    let with = |base: &Value, key: &str, value: Value| {
+        let mut body = base.clone();
+        body[key] = value;
+        body
+    };
+    refused(&client, &server, "/api/game", &json!({}), 400, "record");
+    refused(
+        &client,
+        &server,
+        "/api/game",
+        &json!({ "rules": "chess" }),
+        400,
+        "unknown ruleset",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/game",
+        &json!({ "rules": "regency(water=true)" }),
+        400,
+        "water",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/game",
+        &json!({ "rules": "regency", "record": "rules regency" }),
+        400,
+        "not both",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/game",
+        &json!({ "record": "rules regency\nthrow 9\n" }),
+        400,
+        "line 2",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/game",
+        &json!({ "record": "move 9-12" }),
+        400,
+        "record",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/game",
+        &json!({ "rules": "regency", "colour": "red" }),
+        422,
+        "colour",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/game",
+        &json!({ "rules": 7 }),
+        422,
+        "rules",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/throw",
+        &with(&fresh, "value", json!(5)),
+        400,
+        "5",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/throw",
+        &moving,
+        400,
+        "no throw is due",
+    );
+    refused(&client, &server, "/api/move", &moving, 400, "move");
+    refused(
+        &client,
+        &server,
+        "/api/move",
+        &with(&moving, "move", json!("9-")),
+        400,
+        "move",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/move",
+        &with(&moving, "move", json!("1-3")),
+        400,
+        "1-3",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/move",
+        &with(&fresh, "move", json!("11-13")),
+        400,
+        "must throw",
+    );
+    refused(&client, &server, "/api/computer", &moving, 400, "player");
+    refused(
+        &client,
+        &server,
+        "/api/computer",
+        &with(&moving, "player", json!("alphazero")),
+        400,
+        "alphazero",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/computer",
+        &with(&moving, "player", json!("expectiminimax:9")),
+        400,
+        "at most 3",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/computer",
+        &with(&moving, "player", json!("mcts:100000")),
+        400,
+        "at most",
+    );
+    refused(
+        &client,
+        &server,
+        "/api/hint",
+        &with(&fresh, "player", json!("greedy")),
+        400,
+        "hints are for moves",
+    );
+    let bell = json!({ "record": "rules bell\nthrow 2\n", "player": "perfect:2" });
+    refused(&client, &server, "/api/hint", &bell, 400, "perfect");
+
+    // Not JSON, no JSON content type, too large, wrong method, no such path.
+    let raw = |path: &str, content_type: &str, body: String| {
+        let response = client
+            .post(format!("{}{}", server.url, path.trim_start_matches('/')))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .unwrap();
+        let status = response.status().as_u16();
+        let reply: Value = response.json().unwrap();
+        (status, reply["error"].as_str().unwrap().to_string())
+    };
+    let (status, reason) = raw("api/game", "application/json", "{".to_string());
+    assert_eq!(status, 400, "{reason}");
+    let (status, reason) = raw("api/game", "text/plain", "{}".to_string());
+    assert_eq!(status, 415, "{reason}");
+    let huge = format!("{{\"record\": \"{}\"}}", "#".repeat(100 << 10));
+    let (status, reason) = raw("api/game", "application/json", huge);
+    assert_eq!(status, 413, "{reason}");
+    let response = client
+        .get(format!("{}api/game", server.url))
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 405);
+    let response = client
+        .get(format!("{}nothing-here", server.url))
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 404);
+    let reply: Value = response.json().unwrap();
+    assert!(reply["error"].as_str().unwrap().contains("no such"));
+}
