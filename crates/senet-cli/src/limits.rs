@@ -53,9 +53,12 @@ pub(crate) fn check_threads(threads: usize) -> Result<(), CliError> {
 /// actions, longer than any game played on the page).
 pub(crate) const MAX_REQUEST_BYTES: usize = 64 << 10;
 
-/// The most computer decisions `senet serve` works on at once; more are refused (503) rather
-/// than queued, so that a burst of requests cannot pile up work.
+/// The most computer decisions `senet serve` works on at once (one a core of a small machine).
 pub(crate) const MAX_COMPUTING: usize = 2;
+
+/// The most computer requests `senet serve` holds, running or waiting; more are refused (503)
+/// so that a burst of requests cannot pile up work.
+pub(crate) const MAX_COMPUTER_QUEUE: usize = 64;
 
 /// The longest `senet serve` waits for one computer decision, in seconds.
 pub(crate) const WEB_COMPUTE_SECONDS: u64 = 30;

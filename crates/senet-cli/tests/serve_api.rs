@@ -9,6 +9,7 @@ use reqwest::blocking::Client;
 use senet::AnyGame;
 use senet::registry::RULESETS;
 use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
 fn post(client: &Client, server: &Server, path: &str, body: &Value) -> (StatusCode, Value) {
     let response = client
@@ -330,4 +331,72 @@ fn bad_requests_get_a_4xx_with_a_one_line_reason() {
     assert_eq!(response.status().as_u16(), 404);
     let reply: Value = response.json().unwrap();
     assert!(reply["error"].as_str().unwrap().contains("no such"));
+}
+
+/// The load test of `docs/web.md`: clients on loopback play games at once (Black by throws
+/// and first moves, White by the greedy player) for a few seconds, and no request fails.
+/// Run with `--nocapture` to see the throughput and the latencies.
+#[test]
+fn concurrent_clients_play_games_without_an_error() {
+    const CLIENTS: usize = 8;
+    const SECONDS: u64 = 5;
+    let server = Server::start();
+    let started = Instant::now();
+    let mut latencies: Vec<Duration> = std::thread::scope(|scope| {
+        let clients: Vec<_> = (0..CLIENTS)
+            .map(|i| {
+                let server = &server;
+                scope.spawn(move || {
+                    let client = Client::new();
+                    let rules = RULESETS[i % RULESETS.len()].id;
+                    let new_game = json!({ "rules": rules });
+                    let (_, mut game) = post(&client, server, "/api/game", &new_game);
+                    let mut latencies = Vec::new();
+                    while started.elapsed() < Duration::from_secs(SECONDS) {
+                        let record = game["record"].clone();
+                        let (path, body) = if game["outcome"].is_object() {
+                            ("/api/game", new_game.clone())
+                        } else if game["phase"]["side"] == "white" {
+                            (
+                                "/api/computer",
+                                json!({ "record": record, "player": "greedy" }),
+                            )
+                        } else if game["phase"]["kind"] == "throw" {
+                            ("/api/throw", json!({ "record": record }))
+                        } else {
+                            let first = game["moves"][0]["text"].clone();
+                            ("/api/move", json!({ "record": record, "move": first }))
+                        };
+                        let sent = Instant::now();
+                        let (status, reply) = post(&client, server, path, &body);
+                        latencies.push(sent.elapsed());
+                        assert_eq!(status, StatusCode::OK, "{rules} {path}: {reply}");
+                        game = reply;
+                    }
+                    latencies
+                })
+            })
+            .collect();
+        clients
+            .into_iter()
+            .flat_map(|c| c.join().unwrap())
+            .collect()
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    latencies.sort();
+    let at = |q: f64| latencies[((latencies.len() - 1) as f64 * q) as usize];
+    println!(
+        "{CLIENTS} clients for {elapsed:.1} s: {} requests, {:.0} a second, latency p50 {:?}, \
+         p99 {:?}, max {:?}",
+        latencies.len(),
+        latencies.len() as f64 / elapsed,
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    );
+    assert!(
+        latencies.len() >= CLIENTS * 10,
+        "{} requests",
+        latencies.len()
+    );
 }

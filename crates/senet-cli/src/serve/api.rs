@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::JsonRejection;
@@ -22,8 +22,8 @@ use senet_ai::{Budget, PlayerSpec};
 
 use super::view::{GameView, HintView, RulesetView, hint, rulesets, view};
 use crate::limits::{
-    MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_DEPTH, MAX_WEB_NODES, MAX_WEB_PERFECT_PIECES,
-    MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
+    MAX_COMPUTER_QUEUE, MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_DEPTH, MAX_WEB_NODES,
+    MAX_WEB_PERFECT_PIECES, MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
 };
 
 /// A refused request: its status and a one-line reason, sent as `{"error": reason}`.
@@ -56,11 +56,13 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
-/// What the server shares between requests: the bound on computer work running at once and
+/// What the server shares between requests: the bounds on computer work running and waiting, and
 /// the endgame tables solved so far (one per ruleset configuration and size).
 #[derive(Clone)]
 struct Shared {
     computing: Arc<Semaphore>,
+    /// Computer requests waiting or running.
+    in_line: Arc<AtomicUsize>,
     tables: Arc<Mutex<HashMap<(String, u8), AnyTables>>>,
 }
 
@@ -68,6 +70,7 @@ struct Shared {
 pub(crate) fn router() -> Router {
     let shared = Shared {
         computing: Arc::new(Semaphore::new(MAX_COMPUTING)),
+        in_line: Arc::new(AtomicUsize::new(0)),
         tables: Arc::new(Mutex::new(HashMap::new())),
     };
     Router::new()
@@ -266,41 +269,49 @@ async fn play_move(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<Game
     Ok(Json(view(&game)))
 }
 
-/// Runs `work` on a blocking thread, at most [`MAX_COMPUTING`] at once and for at most
-/// [`WEB_COMPUTE_SECONDS`]; a full server or a slow answer is a 503.
+/// Counts a computer request from its arrival to its answer.
+struct InLine(Arc<AtomicUsize>);
+
+impl Drop for InLine {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` on a blocking thread, at most [`MAX_COMPUTING`] at once: later requests wait
+/// in a queue of at most [`MAX_COMPUTER_QUEUE`], and a request that finds the queue full, or
+/// is not answered within [`WEB_COMPUTE_SECONDS`] of its arrival, gets a 503.
 async fn compute<T: Send + 'static>(
     shared: &Shared,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let busy = || {
-        ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the server is busy with {MAX_COMPUTING} computer moves; try again"),
-        )
+    let unavailable = |reason: String| ApiError(StatusCode::SERVICE_UNAVAILABLE, reason);
+    let _in_line = InLine(shared.in_line.clone());
+    if shared.in_line.fetch_add(1, Ordering::Relaxed) >= MAX_COMPUTER_QUEUE {
+        return Err(unavailable(format!(
+            "the server is busy: {MAX_COMPUTER_QUEUE} computer moves are waiting; try again"
+        )));
+    }
+    let computing = shared.computing.clone();
+    let run = async move {
+        let permit = computing.acquire_owned().await.ok();
+        tokio::task::spawn_blocking(move || {
+            let result = work();
+            drop(permit);
+            result
+        })
+        .await
     };
-    let permit = shared
-        .computing
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| busy())?;
-    let task = tokio::task::spawn_blocking(move || {
-        let result = work();
-        drop(permit);
-        result
-    });
     let limit = std::time::Duration::from_secs(WEB_COMPUTE_SECONDS);
-    match tokio::time::timeout(limit, task).await {
+    match tokio::time::timeout(limit, run).await {
         Ok(Ok(result)) => result,
         Ok(Err(_)) => Err(ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the computer player failed".to_string(),
         )),
-        Err(_) => Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the computer took longer than {WEB_COMPUTE_SECONDS} s; choose a weaker player"
-            ),
-        )),
+        Err(_) => Err(unavailable(format!(
+            "the computer did not answer within {WEB_COMPUTE_SECONDS} s; choose a weaker player"
+        ))),
     }
 }
 
