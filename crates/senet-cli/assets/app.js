@@ -3,6 +3,10 @@
 
 const $ = (id) => document.getElementById(id);
 
+// How long the computer waits before it acts, so that a person can follow; `?pace=0` in the
+// address (the browser test) plays at full speed.
+const PACE = Number(new URLSearchParams(location.search).get("pace") ?? 350) || 0;
+
 const state = {
   catalogue: null,
   view: null,
@@ -352,7 +356,7 @@ function computerTurn() {
     if (generation === state.generation && !state.busy && state.view === v) {
       act("/api/computer", { player: state.players[v.phase.side] });
     }
-  }, 350);
+  }, PACE);
 }
 
 // Undo takes back the last move a person made, with everything after it; the throw that
@@ -484,6 +488,8 @@ function renderOptions() {
   const info = state.catalogue.rulesets.find((r) => r.id === id);
   const box = $("options");
   box.textContent = "";
+  $("options-box").hidden = info.options.length === 0;
+  $("options-box").querySelector("summary").textContent = `Options (${info.options.length})`;
   for (const option of info.options) {
     const label = document.createElement("label");
     label.title = `${option.doc} [${option.rules}]`;
