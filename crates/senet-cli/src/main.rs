@@ -1,7 +1,8 @@
 //! The `senet` command: the rules oracle (`moves`), terminal play (`play`), seeded parallel
 //! simulation (`simulate`), ratings of computer players (`rate`), game records (`replay`),
-//! the ruleset reference (`rules`), the comparison of the rulesets (`compare`), and exact
-//! endgame tables (`solve`), for every ruleset in the registry.
+//! the ruleset reference (`rules`), the comparison of the rulesets (`compare`), exact
+//! endgame tables (`solve`) and the game in a web browser (`serve`), for every ruleset in
+//! the registry.
 //!
 //! Every command reaches rulesets only through the registry, so a ruleset works in every
 //! command as soon as it is registered: commands that handle one game at a time play a
@@ -25,6 +26,7 @@ mod rules;
 mod serve;
 mod simulate;
 mod solve;
+mod squares;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

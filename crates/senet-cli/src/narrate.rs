@@ -5,15 +5,10 @@
 //! sent on (27 and the water), an opposing piece that moved was swapped or sent back, one
 //! that left the board was captured or returned to hand.
 
-use senet::{Action, AnyGame, Board, Move, Phase, Place, Side, SquareSet};
+use senet::{Action, AnyGame, Board, Move, Outcome, Phase, Place, Side, SquareSet};
 
-/// A side's name as the log writes it.
-pub(crate) fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Black => "Black",
-        Side::White => "White",
-    }
-}
+use senet_ai::ValueKind;
+
 
 /// The squares of a set, as `12` or `12, 14`.
 fn squares(set: SquareSet) -> String {
@@ -47,9 +42,8 @@ impl Pieces {
 /// One sentence for `action`, applied to `before` to give `after` by `side`.
 pub(crate) fn narrate(before: &AnyGame, action: Action, after: &AnyGame) -> String {
     let side = before.phase().side().unwrap_or(Side::Black);
-    let who = side_name(side);
     let mut text = match action {
-        Action::Throw(value) => format!("{who} throws {value}"),
+        Action::Throw(value) => format!("{side} throws {value}"),
         Action::Move(mv) => narrate_move(before, mv, after, side),
     };
     if let Action::Move(_) = action
@@ -60,30 +54,21 @@ pub(crate) fn narrate(before: &AnyGame, action: Action, after: &AnyGame) -> Stri
     }
     if let Some(outcome) = after.outcome() {
         text.push_str(". ");
-        text.push_str(&describe_outcome(&outcome));
+        text.push_str(&game_over(&outcome));
     }
     text
 }
 
 /// The end of the game in words: who won and the points.
-pub(crate) fn describe_outcome(outcome: &senet::Outcome) -> String {
-    let points = format!(
-        "Black {}, White {}",
-        outcome.points_of(Side::Black),
-        outcome.points_of(Side::White)
-    );
-    match outcome.winner {
-        Some(winner) => format!("The game is over: {} wins ({points})", side_name(winner)),
-        None => format!("The game is over: a draw ({points})"),
-    }
+pub(crate) fn game_over(outcome: &Outcome) -> String {
+    format!("The game is over: {outcome}")
 }
 
 fn narrate_move(before: &AnyGame, mv: Move, after: &AnyGame, side: Side) -> String {
-    let who = side_name(side);
     if mv.is_pass() {
         return match mv.throw() {
-            Some(t) => format!("{who} gives up the throw of {t}"),
-            None => format!("{who} cannot move and passes"),
+            Some(t) => format!("{side} gives up the throw of {t}"),
+            None => format!("{side} cannot move and passes"),
         };
     }
     let mut parts = Vec::new();
@@ -94,7 +79,7 @@ fn narrate_move(before: &AnyGame, mv: Move, after: &AnyGame, side: Side) -> Stri
             (from, to) => format!("moves {from} → {to}"),
         });
     }
-    let mut text = format!("{who} {}", parts.join(", then "));
+    let mut text = format!("{side} {}", parts.join(", then "));
     let (mine0, mine1) = (Pieces::of(before, side), Pieces::of(after, side));
     let (theirs0, theirs1) = (Pieces::of(before, !side), Pieces::of(after, !side));
     // Where the mover's steps said its pieces would land, and where they are.
@@ -127,7 +112,7 @@ fn narrate_move(before: &AnyGame, mv: Move, after: &AnyGame, side: Side) -> Stri
     let left = theirs0.board & !theirs1.board;
     let arrived = theirs1.board & !theirs0.board;
     if !left.is_empty() {
-        let other = side_name(!side);
+        let other = !side;
         let whither = if !arrived.is_empty() {
             let from_squares: SquareSet =
                 mv.steps()
@@ -163,6 +148,38 @@ fn narrate_move(before: &AnyGame, mv: Move, after: &AnyGame, side: Side) -> Stri
         text.push_str(&format!(" ({n} of {} borne off)", before.pieces_per_side()));
     }
     text
+}
+
+/// What the values of a player's analysis mean, for the side to move.
+pub(crate) fn value_meaning(kind: ValueKind, side: Side) -> String {
+    match kind {
+        ValueKind::ExactWinProbability => format!(
+            "the exact chance that {side} wins after the move, with perfect play from solved \
+             endgame tables"
+        ),
+        ValueKind::EstimatedWinProbability => {
+            format!("an estimated chance that {side} wins after the move (search or playouts)")
+        }
+        ValueKind::Heuristic => {
+            "a heuristic score: only the order of the moves means anything".to_string()
+        }
+        ValueKind::Uniform => {
+            "no preference: each value is the chance of picking the move".to_string()
+        }
+        ValueKind::Forced => "those of the only legal move".to_string(),
+    }
+}
+
+/// One value of an analysis in words: `62.5% to win`, `score 3.20`.
+pub(crate) fn show_value(kind: ValueKind, value: f64) -> String {
+    match kind {
+        ValueKind::ExactWinProbability | ValueKind::EstimatedWinProbability => {
+            format!("{:.1}% to win", value * 100.0)
+        }
+        ValueKind::Uniform => format!("{:.0}% chance of being picked", value * 100.0),
+        ValueKind::Heuristic => format!("score {value:.2}"),
+        ValueKind::Forced => "forced".to_string(),
+    }
 }
 
 #[cfg(test)]

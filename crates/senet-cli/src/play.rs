@@ -7,12 +7,14 @@ use clap::Args;
 use senet::registry::{AnyRuleset, DEFAULT_RULESET};
 use senet::rng::ChaCha8Rng;
 use senet::rng::SeedableRng;
-use senet::{Action, AnyGame, DEFAULT_TURN_CAP, Move, Phase, Side};
+use senet::{Action, AnyGame, AnyPlayer, DEFAULT_TURN_CAP, Move, Phase, Side};
 
 use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::files::Durability;
+use crate::narrate::{narrate, show_value, value_meaning};
 use crate::players::{Computer, PlayerKind, Roster};
-use crate::replay::{LoadedRecord, describe_action};
+use crate::replay::LoadedRecord;
+use crate::rules::plain_rules;
 
 /// Play in the terminal, against a computer player or another person.
 ///
@@ -65,6 +67,8 @@ commands: a move (e.g. 9-12, 28-off, enter, pass) or its number in the list;
           save [FILE] write the game record (to --save's file when FILE is left out)
           board       draw the board          position  print the position notation
           moves       list the legal moves    help      this text
+          hint [PLAYER]  each legal move's value (default expectiminimax:2)
+          rules       the rules in prose
           quit        stop (with --save, the record is already saved after every action)";
 
 /// The longest input line read; anything longer is refused rather than stored.
@@ -261,6 +265,8 @@ impl Session<'_> {
             "board" => self.show_board()?,
             "position" => writeln!(self.out, "{}", self.game.position())?,
             "moves" => self.show_moves()?,
+            "rules" => write!(self.out, "{}", plain_rules(self.game.rules().rules_text()))?,
+            "hint" | "h" => self.hint(rest)?,
             "undo" | "u" => {
                 if self.undo() {
                     writeln!(self.out, "taken back")?;
@@ -288,6 +294,63 @@ impl Session<'_> {
         Ok(Some(Handled::Shown))
     }
 
+    /// Tells what each action since `before` did, naming the computer player that moved.
+    fn narrate_since(&mut self, before: &AnyGame) -> Result<(), CliError> {
+        let mut game = before.clone();
+        for &action in &self.game.history()[before.history().len()..] {
+            let previous = game.clone();
+            if game.apply(action).is_err() {
+                break;
+            }
+            let mut line = narrate(&previous, action, &game);
+            if let (Action::Move(_), Some(side)) = (action, previous.phase().side())
+                && !self.is_human(side)
+            {
+                line.push_str(&format!(" ({})", self.names[side.index()]));
+            }
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
+    }
+
+    /// Prints each legal move's value in the eyes of the player `name` (a search two moves
+    /// deep when empty) and what the values mean.
+    fn hint(&mut self, name: &str) -> Result<(), CliError> {
+        let name = if name.is_empty() {
+            "expectiminimax:2"
+        } else {
+            name
+        };
+        let rules = self.game.rules();
+        // A clone of the stream, so that asking for hints changes no throw to come.
+        let mut rng = self.rng.clone();
+        let analysis = AnyPlayer::parse(name, &rules)
+            .map_err(|e| e.to_string())
+            .and_then(|mut player| {
+                player
+                    .analyse(&self.game, &mut rng)
+                    .map_err(|e| e.to_string())
+                    .map(|a| (player.name(), a))
+            });
+        let side = self.game.phase().side().unwrap_or(Side::Black);
+        match analysis {
+            Ok((player, analysis)) => {
+                let meaning = value_meaning(analysis.kind(), side);
+                writeln!(self.out, "{player}: the values are {meaning}")?;
+                for m in analysis.ranked() {
+                    writeln!(
+                        self.out,
+                        "  {:<12} {}",
+                        m.mv.to_string(),
+                        show_value(analysis.kind(), m.value)
+                    )?;
+                }
+            }
+            Err(e) => writeln!(self.out, "{e}")?,
+        }
+        Ok(())
+    }
+
     fn show_turn(&mut self, side: Side) -> Result<(), CliError> {
         self.show_board()?;
         let throws = self.recent_throws();
@@ -305,11 +368,6 @@ impl Session<'_> {
     fn human_move(&mut self, side: Side) -> Result<bool, CliError> {
         let moves = self.game.legal_moves();
         if moves.len() == 1 && moves[0] == Move::PASS {
-            writeln!(
-                self.out,
-                "{}: no legal move, the throw is lost",
-                self.label(side)
-            )?;
             self.game
                 .play(Move::PASS)
                 .map_err(|e| CliError::input(format!("the ruleset refused its own pass: {e}")))?;
@@ -401,6 +459,7 @@ impl Session<'_> {
                 return Ok(());
             }
             let phase = self.game.phase();
+            let before = self.game.clone();
             let actions = self.game.history().len();
             let stream = self.rng.get_word_pos();
             let stop = match phase {
@@ -411,10 +470,9 @@ impl Session<'_> {
                 }
                 Phase::Throw(side) if self.manual_throws => self.typed_throw(side)?,
                 Phase::Throw(_) => {
-                    let value = self.game.throw_random(&mut self.rng).map_err(|e| {
+                    self.game.throw_random(&mut self.rng).map_err(|e| {
                         CliError::input(format!("the ruleset refused its device's throw: {e}"))
                     })?;
-                    writeln!(self.out, "{}", describe_action(phase, Action::Throw(value)))?;
                     false
                 }
                 Phase::Move(side) if self.is_human(side) => self.human_move(side)?,
@@ -426,16 +484,11 @@ impl Session<'_> {
                     self.game.play(chosen).map_err(|e| {
                         CliError::input(format!("the computer player chose {chosen}: {e}"))
                     })?;
-                    writeln!(
-                        self.out,
-                        "{} ({})",
-                        describe_action(phase, Action::Move(chosen)),
-                        self.names[side.index()]
-                    )?;
                     false
                 }
             };
             if self.game.history().len() > actions {
+                self.narrate_since(&before)?;
                 let new = self.game.history().len() - actions;
                 self.stream_before.extend(std::iter::repeat_n(stream, new));
                 self.autosave(Durability::Unsynced)?;

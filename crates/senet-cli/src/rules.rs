@@ -11,8 +11,8 @@ use crate::error::{CliError, parse_rules};
 
 /// List the rulesets, or describe one.
 ///
-/// A description gives the options with their defaults, the throws, the start position and
-/// the fields of the position notation.
+/// A description gives the options with their defaults, the throws, the start position, the
+/// fields of the position notation, and then the rules in prose with their ids.
 #[derive(Args, Debug)]
 pub(crate) struct RulesArgs {
     /// A ruleset id (or `id(option=value,…)` to see that configuration's start position).
@@ -164,7 +164,14 @@ fn describe(rules: &AnyRuleset, out: &mut dyn Write) -> Result<(), CliError> {
             )?;
         }
     }
+    writeln!(out)?;
+    write!(out, "{}", plain_rules(rules.rules_text()))?;
     Ok(())
+}
+
+/// A ruleset's prose rules (Markdown) for the terminal: without the emphasis and code marks.
+pub(crate) fn plain_rules(markdown: &str) -> String {
+    markdown.replace("**", "").replace('`', "")
 }
 
 /// Text for a Markdown table cell.

@@ -637,3 +637,28 @@ fn replayed_records_end_in_the_positions_the_library_reaches() {
         assert!(positions.len() > game.history().len());
     }
 }
+
+/// `senet rules <id>` ends with the rules in prose; `senet play` marks the special squares,
+/// narrates what happened, and answers `hint` and `rules`.
+#[test]
+fn the_terminal_game_explains_the_rules_the_board_and_the_odds() {
+    let out = senet(&["rules", "kendall"]).ok();
+    assert!(out.contains("## The rules"), "{out}");
+    assert!(out.contains("K-12 An attack from 26"), "{out}");
+
+    // Seed 5: Black throws 2; Black asks for a hint and the rules, then plays 11-13.
+    let out = senet_with_input(&["play", "--seed", "5"], "hint\nrules\n2\nquit\n").ok();
+    assert!(out.contains("|26*|27~|28*|29*|30*|"), "{out}");
+    assert!(
+        out.contains("* safe from attack (R-10): 26 28 29 30"),
+        "{out}"
+    );
+    assert!(
+        out.contains("expectiminimax:2: the values are an estimated chance"),
+        "{out}"
+    );
+    assert!(out.contains("% to win"), "{out}");
+    assert!(out.contains("- R-12 A piece that lands on 27"), "{out}");
+    assert!(out.contains("Black throws 2"), "{out}");
+    assert!(out.contains("Black moves 11 → 13"), "{out}");
+}

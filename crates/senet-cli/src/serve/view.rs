@@ -7,8 +7,8 @@ use senet::registry::{AnyRuleset, RULESETS};
 use senet::{Action, AnyGame, Board, GameRecord, Move, Phase, Place, Side};
 use senet_ai::{Analysis, ValueKind};
 
-use super::squares::{SpecialSquare, special_squares};
-use crate::narrate::{describe_outcome, narrate, side_name};
+use crate::narrate::{game_over, narrate, show_value, value_meaning};
+use crate::squares::{SpecialSquare, special_squares};
 
 /// A side as the API names it.
 pub(crate) fn side_id(side: Side) -> &'static str {
@@ -237,7 +237,7 @@ pub(crate) fn view(game: &AnyGame) -> GameView {
         outcome: game.outcome().map(|o| OutcomeView {
             winner: o.winner.map(side_id),
             points: PerSide::of(|s| o.points_of(s)),
-            text: describe_outcome(&o),
+            text: game_over(&o),
         }),
         special: special_squares(&rules),
         rules_text: rules.rules_text(),
@@ -271,37 +271,15 @@ pub(crate) struct HintView {
 
 /// The hints of `analysis`, made by `player` for `side`.
 pub(crate) fn hint(player: String, side: Side, analysis: &Analysis) -> HintView {
-    let who = side_name(side);
-    let (kind, meaning) = match analysis.kind() {
-        ValueKind::ExactWinProbability => (
-            "exact",
-            format!(
-                "the exact chance that {who} wins after the move, with perfect play from \
-                 solved endgame tables"
-            ),
-        ),
-        ValueKind::EstimatedWinProbability => (
-            "estimate",
-            format!("an estimated chance that {who} wins after the move (search or playouts)"),
-        ),
-        ValueKind::Heuristic => (
-            "heuristic",
-            "a heuristic score: only the order of the moves means anything".to_string(),
-        ),
-        ValueKind::Uniform => (
-            "uniform",
-            "no preference: each value is the chance of picking the move".to_string(),
-        ),
-        ValueKind::Forced => ("forced", "the only legal move".to_string()),
+    let kind = match analysis.kind() {
+        ValueKind::ExactWinProbability => "exact",
+        ValueKind::EstimatedWinProbability => "estimate",
+        ValueKind::Heuristic => "heuristic",
+        ValueKind::Uniform => "uniform",
+        ValueKind::Forced => "forced",
     };
-    let shown = |value: f64| match analysis.kind() {
-        ValueKind::ExactWinProbability | ValueKind::EstimatedWinProbability => {
-            format!("{:.1}% to win", value * 100.0)
-        }
-        ValueKind::Uniform => format!("{:.0}% chance of being picked", value * 100.0),
-        ValueKind::Heuristic => format!("score {value:.2}"),
-        ValueKind::Forced => "forced".to_string(),
-    };
+    let meaning = value_meaning(analysis.kind(), side);
+    let shown = |value: f64| show_value(analysis.kind(), value);
     HintView {
         player,
         kind,

@@ -1,5 +1,5 @@
-//! The squares each ruleset gives a meaning, for the board's marks and tooltips. The texts
-//! sum up `docs/rules/<id>.md` and cite its rule ids.
+//! The squares each ruleset gives a meaning, marked on the boards of `senet serve` and
+//! `senet play`. The texts sum up `docs/rules/<id>.md` and cite its rule ids.
 
 use serde::Serialize;
 
