@@ -193,29 +193,11 @@ mod tests {
         narrate(&before, action, game)
     }
 
-    /// A board of 30 squares with Black's and White's pieces where given.
-    fn board(black: &[usize], white: &[usize]) -> String {
-        (1..=30)
-            .map(|sq| {
-                if black.contains(&sq) {
-                    'B'
-                } else if white.contains(&sq) {
-                    'W'
-                } else {
-                    '.'
-                }
-            })
-            .collect()
-    }
-
     #[test]
     fn a_swap_an_extra_throw_and_the_water_are_told() {
         // Regency: Black on 12 attacks White's lone piece on 13 with a 1 and throws again.
-        let start = format!(
-            "{} b white_opened=true",
-            board(&[12, 16, 18, 20, 24], &[1, 3, 5, 7, 13])
-        );
-        let mut game = AnyGame::from_position("regency".parse().unwrap(), &start).unwrap();
+        let start = "W.W.W.W....BW..B.B.B...B...... b white_opened=true";
+        let mut game = AnyGame::from_position("regency".parse().unwrap(), start).unwrap();
         assert_eq!(play(&mut game, "throw 1"), "Black throws 1");
         assert_eq!(
             play(&mut game, "move 12-13"),
@@ -233,8 +215,8 @@ mod tests {
     #[test]
     fn a_bear_off_counts_the_pieces_off_and_the_end_gives_the_score() {
         // Black's last piece on 28; a 2 takes it to 30 and off.
-        let start = format!("{} b white_opened=true", board(&[28], &[1, 3, 5, 7, 9]));
-        let mut game = AnyGame::from_position("regency".parse().unwrap(), &start).unwrap();
+        let start = "W.W.W.W.W..................B.. b white_opened=true";
+        let mut game = AnyGame::from_position("regency".parse().unwrap(), start).unwrap();
         play(&mut game, "throw 2");
         let mv = game.legal_moves()[0].to_string();
         let text = play(&mut game, &format!("move {mv}"));

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -186,16 +187,21 @@ impl GameRequest {
     }
 
     fn player(&self) -> Result<PlayerSpec, ApiError> {
-        let text = self
-            .player
-            .as_deref()
-            .ok_or_else(|| ApiError::bad("give the `player`, e.g. \"greedy\""))?;
-        let spec: PlayerSpec = text
-            .parse()
-            .map_err(|e| ApiError::bad(format!("player: {e}")))?;
+        let spec: PlayerSpec = required(self.player.as_deref(), "player", "greedy")?;
         check_web_budget(&spec)?;
         Ok(spec)
     }
+}
+
+/// Reads the request field `name`, which must be there; `example` shows its form.
+fn required<T: FromStr>(value: Option<&str>, name: &str, example: &str) -> Result<T, ApiError>
+where
+    T::Err: std::fmt::Display,
+{
+    let text =
+        value.ok_or_else(|| ApiError::bad(format!("give the `{name}`, e.g. \"{example}\"")))?;
+    text.parse()
+        .map_err(|e| ApiError::bad(format!("{name}: {e}")))
 }
 
 /// Refuses players whose one decision could keep a core busy for long: the page's caps are
@@ -258,13 +264,7 @@ async fn throw(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView
 async fn play_move(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
     let mut game = request.game()?;
-    let text = request
-        .mv
-        .as_deref()
-        .ok_or_else(|| ApiError::bad("give the `move`, e.g. \"9-12\""))?;
-    let mv: Move = text
-        .parse()
-        .map_err(|e| ApiError::bad(format!("move: {e}")))?;
+    let mv: Move = required(request.mv.as_deref(), "move", "9-12")?;
     game.play(mv).map_err(ApiError::bad)?;
     Ok(Json(view(&game)))
 }

@@ -140,7 +140,7 @@ pub(crate) struct GameView {
     /// The device's values with their weights.
     throws: Vec<ThrowView>,
     outcome: Option<OutcomeView>,
-    special: &'static [SpecialSquare],
+    special: Vec<SpecialSquare>,
     /// The ruleset's rules in prose (Markdown).
     rules_text: &'static str,
     log: Vec<LogEntry>,
