@@ -258,6 +258,26 @@ async fn a_person_plays_regency_against_the_random_player_to_the_end() {
     }
     assert!(human_moves > 5, "{human_moves} moves clicked");
 
+    // Undo takes back Black's last move and what followed, keeping the throw it spent; redo
+    // puts it all back.
+    let finished = snapshot(&client).await.record;
+    click(&client, "#undo").await;
+    wait_for_change(&client, &finished).await;
+    let undone = snapshot(&client).await;
+    check(&undone);
+    assert!(
+        finished.starts_with(&undone.record),
+        "undo keeps the record's start"
+    );
+    let last = undone.record.lines().last().unwrap();
+    assert!(
+        last.starts_with("throw "),
+        "the throw stays after an undo: {last}"
+    );
+    click(&client, "#redo").await;
+    wait_for_change(&client, &undone.record).await;
+    assert_eq!(snapshot(&client).await.record, finished);
+
     // The same page on a phone-sized screen.
     client.set_window_size(390, 844).await.unwrap();
     let png = client.screenshot().await.unwrap();
