@@ -34,7 +34,7 @@ use core::fmt;
 use senet_core::rand_core::Rng;
 use senet_core::{
     Action, BitBoard, Game, GameRecord, Move, MoveList, Outcome, Phase, PlayError, PlayoutEnd,
-    PositionError, RecordError, Ruleset, Side, ThrowOutcome, ThrowingDevice,
+    PositionError, RecordError, Ruleset, Side, SpecialSquares, ThrowOutcome, ThrowingDevice,
 };
 
 use crate::registry::{AnyRuleset, GameOf, from_rules, rules_of_game, with_game};
@@ -219,6 +219,12 @@ impl AnyGame {
     /// ```
     pub fn diagram(&self) -> String {
         with_game!(self.0, ref g => g.diagram())
+    }
+
+    /// The squares with a rule of their own under this configuration (see
+    /// [`Ruleset::special_squares`]).
+    pub fn special_squares(&self) -> &'static [SpecialSquares] {
+        with_game!(self.0, ref g => g.rules().special_squares())
     }
 
     /// Pieces of `side` that a capture removed from the game (Bell's rules; 0 elsewhere).

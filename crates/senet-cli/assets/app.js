@@ -158,12 +158,25 @@ function renderSquares() {
     if (lastSquares.has(place)) button.classList.add("last");
     button.dataset.piece = piece === "." ? "" : piece;
     const who = piece === "B" ? "Black piece" : piece === "W" ? "White piece" : "empty";
-    button.title = `${square}${mark ? ` (${mark.name}): ${mark.text}` : ""}`;
-    button.setAttribute("aria-label", `square ${square}, ${who}${mark ? `, ${mark.name}: ${mark.text}` : ""}`);
+    button.title = `${square}${mark ? `: ${mark.text}` : ""}`;
+    button.setAttribute("aria-label", `square ${square}, ${who}${mark ? `, ${mark.text}` : ""}`);
     button.innerHTML = `<span class="num">${square}</span>`
       + (piece === "." ? "" : `<span class="piece ${piece}"></span>`)
-      + (mark && mark.name ? `<span class="mark">${escapeHtml(mark.name)}</span>` : "");
+      + (mark ? `<span class="mark">${escapeHtml(mark.mark)}</span>` : "");
   }
+}
+
+// One line per kind of special square: its sign, what it does and where.
+function renderLegend() {
+  const kinds = new Map();
+  for (const s of state.view.special) {
+    const key = `${s.mark}\u0000${s.text}`;
+    if (!kinds.has(key)) kinds.set(key, { mark: s.mark, text: s.text, squares: [] });
+    kinds.get(key).squares.push(s.square);
+  }
+  $("legend").innerHTML = [...kinds.values()]
+    .map((k) => `<li><b>${escapeHtml(k.mark)}</b>${escapeHtml(k.text)}: ${k.squares.join(", ")}</li>`)
+    .join("");
 }
 
 function renderTrays() {
@@ -320,7 +333,10 @@ function show(view, keepRedo = false) {
   state.view = view;
   state.selected = null;
   if (!keepRedo) state.redo = [];
-  if (rulesChanged) $("rules").innerHTML = renderMarkdown(view.rules_text);
+  if (rulesChanged) {
+    $("rules").innerHTML = renderMarkdown(view.rules_text);
+    renderLegend();
+  }
   $("hints").textContent = "";
   showError(null);
   render();

@@ -26,7 +26,6 @@ mod rules;
 mod serve;
 mod simulate;
 mod solve;
-mod squares;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -9,7 +9,6 @@ use senet::{Action, AnyGame, Board, Move, Outcome, Phase, Place, Side, SquareSet
 
 use senet_ai::ValueKind;
 
-
 /// The squares of a set, as `12` or `12, 14`.
 fn squares(set: SquareSet) -> String {
     set.iter()

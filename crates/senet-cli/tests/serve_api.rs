@@ -400,3 +400,21 @@ fn concurrent_clients_play_games_without_an_error() {
         latencies.len()
     );
 }
+
+/// The view marks the configuration's special squares, as the ruleset lists them.
+#[test]
+fn the_view_marks_the_special_squares_of_the_configuration() {
+    let server = Server::start();
+    let client = Client::new();
+    let squares = |rules: &str| -> Vec<u64> {
+        let game = view(&client, &server, "/api/game", &json!({ "rules": rules }));
+        game["special"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["square"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(squares("regency"), [26, 27, 28, 29, 30]);
+    assert!(squares("regency(house_of_water=true)").contains(&15));
+}

@@ -8,7 +8,6 @@ use senet::{Action, AnyGame, Board, GameRecord, Move, Phase, Place, Side};
 use senet_ai::{Analysis, ValueKind};
 
 use crate::narrate::{game_over, narrate, show_value, value_meaning};
-use crate::squares::{SpecialSquare, special_squares};
 
 /// A side as the API names it.
 pub(crate) fn side_id(side: Side) -> &'static str {
@@ -39,6 +38,33 @@ impl<T> PerSide<T> {
 pub(crate) struct StepView {
     from: String,
     to: String,
+}
+
+/// A square with a rule of its own.
+#[derive(Serialize)]
+pub(crate) struct SpecialSquareView {
+    square: u8,
+    /// The sign diagrams draw beside it.
+    mark: String,
+    /// What it does, citing the rule.
+    text: &'static str,
+}
+
+/// Every special square of `game`'s configuration, in the order of the track.
+fn special_squares(game: &AnyGame) -> Vec<SpecialSquareView> {
+    let mut squares: Vec<SpecialSquareView> = game
+        .special_squares()
+        .iter()
+        .flat_map(|kind| {
+            kind.squares.iter().map(|sq| SpecialSquareView {
+                square: sq.get(),
+                mark: kind.mark.to_string(),
+                text: kind.meaning,
+            })
+        })
+        .collect();
+    squares.sort_by_key(|s| s.square);
+    squares
 }
 
 /// A legal move.
@@ -140,7 +166,7 @@ pub(crate) struct GameView {
     /// The device's values with their weights.
     throws: Vec<ThrowView>,
     outcome: Option<OutcomeView>,
-    special: Vec<SpecialSquare>,
+    special: Vec<SpecialSquareView>,
     /// The ruleset's rules in prose (Markdown).
     rules_text: &'static str,
     log: Vec<LogEntry>,
@@ -239,7 +265,7 @@ pub(crate) fn view(game: &AnyGame) -> GameView {
             points: PerSide::of(|s| o.points_of(s)),
             text: game_over(&o),
         }),
-        special: special_squares(&rules),
+        special: special_squares(game),
         rules_text: rules.rules_text(),
         log,
     }
