@@ -73,6 +73,8 @@ with_registered_rulesets!($ facade_modules);
 pub mod metrics;
 pub mod rating;
 pub mod rng;
+#[cfg(feature = "ai")]
+pub mod simulation;
 pub mod stats;
 
 pub use any_game::AnyGame;

@@ -39,6 +39,11 @@ pub fn wilson_interval(successes: u64, trials: u64) -> (f64, f64) {
 /// Counts of a non-negative integer quantity (game lengths), kept exactly so that means,
 /// medians and percentiles are exact and merging is associative.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(from = "Vec<u64>", into = "Vec<u64>")
+)]
 pub struct Distribution {
     counts: Vec<u64>,
     total: u64,
@@ -125,8 +130,26 @@ impl Distribution {
     }
 }
 
+/// A distribution serialises as its counts: `counts[v]` observations of the value `v`.
+impl From<Vec<u64>> for Distribution {
+    fn from(counts: Vec<u64>) -> Distribution {
+        let total = counts.iter().fold(0u64, |t, &c| t.saturating_add(c));
+        let sum = counts.iter().enumerate().fold(0u128, |s, (v, &c)| {
+            s.saturating_add(v as u128 * u128::from(c))
+        });
+        Distribution { counts, total, sum }
+    }
+}
+
+impl From<Distribution> for Vec<u64> {
+    fn from(d: Distribution) -> Vec<u64> {
+        d.counts
+    }
+}
+
 /// What a batch of simulated games came to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimulationSummary {
     wins: PerSide<u64>,
     draws: u64,

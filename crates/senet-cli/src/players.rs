@@ -9,24 +9,18 @@ use std::path::Path;
 
 use senet::rand_core::Rng;
 use senet::registry::AnyRuleset;
-use senet::{AnyGame, AnyPlayer, AnyTables, Move, Ruleset, uniform_below};
-use senet_ai::endgame::{EndgameError, SolveOptions, read_table_bytes};
+use senet::simulation::{Lineup, random_pick};
+use senet::{AnyGame, AnyPlayer, AnyTables, Move};
+use senet_ai::endgame::{SolveOptions, read_table_bytes};
 use senet_ai::{PlayerSpec, PlayerSpecError};
 
 use crate::error::CliError;
 use crate::limits::MAX_TABLE_BYTES;
 
-/// One `uniform_below` draw from the game's stream at every decision, forced or not, exactly
-/// as `senet::random_playout` does, so that the seeded games of random players are those of
-/// the library. (`senet_ai::RandomPlayer` draws nothing when a move is forced.)
-fn playout_pick(moves: &[Move], rng: &mut dyn Rng) -> Move {
-    let pick = uniform_below(rng, moves.len() as u32) as usize;
-    moves.get(pick).copied().unwrap_or_default()
-}
-
 /// A computer player of a game of any ruleset, for commands that play one game at a time.
 pub(crate) enum Computer {
-    /// Picks a legal move uniformly at random, drawing as `random_playout` does.
+    /// Picks a legal move uniformly at random, drawing as `random_playout` does
+    /// ([`random_pick`]).
     Random,
     /// A player of `senet-ai`.
     Ai(AnyPlayer),
@@ -38,42 +32,13 @@ impl Computer {
     pub(crate) fn choose(&mut self, game: &AnyGame, rng: &mut dyn Rng) -> Move {
         let moves = game.legal_moves();
         match self {
-            Computer::Random => playout_pick(&moves, rng),
+            Computer::Random => random_pick(&moves, rng),
             // The players only refuse games that wait for no move, which the callers never
             // give them; fall back on the first legal move rather than stop the game.
             Computer::Ai(player) => player
                 .choose(game, rng)
                 .unwrap_or_else(|_| moves.first().copied().unwrap_or_default()),
         }
-    }
-}
-
-/// A computer player for the typed game loop of `senet simulate`: picks one of the legal
-/// moves of a decision point.
-pub(crate) trait Player<R: Ruleset>: Send {
-    /// Chooses among `moves` (the legal moves of `state`, never empty), drawing any
-    /// randomness from `rng` as [`Computer::choose`] does.
-    fn choose(&mut self, rules: &R, state: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move;
-}
-
-/// [`Computer::Random`] for the typed loop.
-struct PlayoutRandom;
-
-impl<R: Ruleset> Player<R> for PlayoutRandom {
-    fn choose(&mut self, _: &R, _: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move {
-        playout_pick(moves, rng)
-    }
-}
-
-/// A player of `senet-ai` for the typed loop.
-struct Ai<R: Ruleset>(Box<dyn senet_ai::Player<R>>);
-
-impl<R: Ruleset> Player<R> for Ai<R> {
-    fn choose(&mut self, rules: &R, state: &R::State, moves: &[Move], rng: &mut dyn Rng) -> Move {
-        // As in `Computer::choose`.
-        self.0
-            .choose(rules, state, rng)
-            .unwrap_or_else(|_| moves.first().copied().unwrap_or_default())
     }
 }
 
@@ -229,33 +194,14 @@ impl Roster {
         built.map(Computer::Ai).map_err(refused_player)
     }
 
-    /// A fresh player for the `i`-th spec, for the typed game loop of `rules`, the ruleset
-    /// of the roster.
-    pub(crate) fn player<R: Ruleset>(
-        &self,
-        rules: &R,
-        i: usize,
-    ) -> Result<Box<dyn Player<R>>, CliError> {
-        let spec = self.specs[i];
-        let built = match &self.tables {
-            _ if spec == PlayerSpec::Random => return Ok(Box::new(PlayoutRandom)),
-            Some(tables) => match tables.oracle::<R>() {
-                Some(oracle) => spec.build_with_tables(rules, oracle),
-                None => Err(PlayerSpecError::from(EndgameError::RulesetMismatch {
-                    table: tables.rules().to_string(),
-                    game: rules.spec().to_string(),
-                })),
-            },
-            None => spec.build(rules),
-        };
-        built
-            .map(|player| Box::new(Ai(player)) as Box<dyn Player<R>>)
-            .map_err(refused_player)
-    }
-
-    /// The `i`-th spec.
-    pub(crate) fn spec(&self, i: usize) -> PlayerSpec {
-        self.specs[i]
+    /// Players `a` and `b` (indices of the specs) as a lineup for seeded games.
+    pub(crate) fn lineup(&self, [a, b]: [usize; 2]) -> Result<Lineup, CliError> {
+        Lineup::new(
+            &self.rules,
+            [self.specs[a], self.specs[b]],
+            self.tables.clone(),
+        )
+        .map_err(refused_player)
     }
 
     /// The name of the `i`-th player, as it plays (a perfect player by the tables it has).

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::error::{CliError, parse_rules};
 use crate::players::{PLAYER_NAMES, PlayerKind, Roster};
-use crate::simulate::{Simulate, game_pool};
+use crate::simulate::{game_pool, play};
 
 /// Rate computer players: every pair plays seeded games, and a Bradley–Terry fit of all the
 /// results gives each player an Elo rating with a 95% interval, the first player rated 0.
@@ -131,15 +131,16 @@ pub(crate) fn run(args: &RateArgs, out: &mut dyn Write) -> Result<(), CliError> 
         })?;
         let mut played = Vec::with_capacity(pairs.len());
         for (p, &(a, b)) in pairs.iter().enumerate() {
-            let (summary, _) = rules.visit(Simulate {
-                games: args.games,
-                seed: args.seed,
-                first_stream: (p as u64) << 32,
-                turn_cap: args.turn_cap,
-                players: [a, b],
-                roster: &roster,
-                progress: &progress,
-            })?;
+            let lineup = roster.lineup([a, b])?;
+            let first_stream = (p as u64) << 32;
+            let summary = play(
+                &lineup,
+                args.games,
+                args.seed,
+                first_stream,
+                args.turn_cap,
+                &progress,
+            )?;
             played.push(Pair {
                 a: roster.name(a),
                 b: roster.name(b),

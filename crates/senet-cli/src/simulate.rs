@@ -12,19 +12,13 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use senet::registry::{DEFAULT_RULESET, RulesetVisitor};
-use senet::rng::{self, ChaCha8Rng};
-use senet::stats::{Distribution, SimulationSummary, wilson_interval};
-use senet::{
-    DEFAULT_TURN_CAP, MoveList, Phase, Playout, PlayoutEnd, Ruleset, Side, ThrowingDevice,
-    TurnCounter, random_playout,
-};
-use serde::Serialize;
+use senet::DEFAULT_TURN_CAP;
+use senet::registry::DEFAULT_RULESET;
+use senet::simulation::{Lengths, Lineup, MatchSummary, Rate, SimulationReport};
 
 use crate::error::{CliError, parse_rules};
 use crate::limits::{check_games, check_threads};
-use crate::players::{PLAYER_NAMES, Player, PlayerKind, Roster};
-use senet_ai::PlayerSpec;
+use crate::players::{PLAYER_NAMES, PlayerKind, Roster};
 
 /// Play seeded games between computer players in parallel and summarise them.
 ///
@@ -69,278 +63,35 @@ pub(crate) struct SimulateArgs {
     json: bool,
 }
 
-/// What the games came to: the library's summary by side, plus wins by player.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Summary {
-    pub(crate) by_side: SimulationSummary,
-    /// Wins of player a and of player b.
-    pub(crate) player_wins: [u64; 2],
-}
+/// Games per batch: a batch makes its players afresh and is the unit of progress.
+const BATCH: u64 = 256;
 
-impl Summary {
-    fn merge(mut self, other: Summary) -> Summary {
-        self.by_side.merge(&other.by_side);
-        self.player_wins[0] += other.player_wins[0];
-        self.player_wins[1] += other.player_wins[1];
-        self
-    }
-}
-
-/// Plays one game from the initial position: throws from the device and choices from the
-/// players, all drawn from `rng`. `seats[side.index()]` is the player of that side.
-fn play_game<R: Ruleset>(
-    rules: &R,
-    players: &mut [Box<dyn Player<R>>; 2],
-    seats: [usize; 2],
-    rng: &mut ChaCha8Rng,
-    moves: &mut MoveList,
-    turn_cap: u32,
-) -> Playout {
-    let device = rules.device();
-    let mut state = rules.initial_state();
-    let mut turns = TurnCounter::default();
-    let mut decisions = 0;
-    loop {
-        let phase = rules.phase(&state);
-        if let Some(side) = phase.side()
-            && turns.observe(side)
-            && turns.turns() > turn_cap
-        {
-            return Playout {
-                end: PlayoutEnd::TurnCap,
-                turns: turn_cap,
-                decisions,
-            };
-        }
-        match phase {
-            Phase::Over(outcome) => {
-                return Playout {
-                    end: PlayoutEnd::Finished(outcome),
-                    turns: turns.turns(),
-                    decisions,
-                };
-            }
-            Phase::Throw(_) => rules.throw_unchecked(&mut state, device.sample(rng)),
-            Phase::Move(side) => {
-                rules.generate_moves(&state, moves);
-                let player = &mut players[seats[side.index()]];
-                let mv = player.choose(rules, &state, moves, rng);
-                rules.play_unchecked(&mut state, mv);
-                decisions += 1;
-            }
-        }
-    }
-}
-
-/// Which player (0 = a, 1 = b) sits on each side in game `index`, indexed by side.
-fn seats(index: u64) -> [usize; 2] {
-    if index.is_multiple_of(2) {
-        [0, 1]
-    } else {
-        [1, 0]
-    }
-}
-
-/// The parallel game loop. It stays generic over the ruleset (a visitor) rather than
-/// playing `AnyGame`s: random players take the allocation-free `random_playout`, and every
-/// decision of the others runs on the typed state without a dispatch per call.
-pub(crate) struct Simulate<'a> {
-    pub(crate) games: u64,
-    pub(crate) seed: u64,
-    /// Game `i` is on stream `first_stream + i` of the seed.
-    pub(crate) first_stream: u64,
-    pub(crate) turn_cap: u32,
-    /// Players a and b: their indices in the roster.
-    pub(crate) players: [usize; 2],
-    pub(crate) roster: &'a Roster,
-    pub(crate) progress: &'a ProgressBar,
-}
-
-/// What a simulation came to: the summary and the players' names as they played.
-pub(crate) type Simulated = Result<(Summary, [String; 2]), CliError>;
-
-impl RulesetVisitor for Simulate<'_> {
-    type Output = Simulated;
-
-    fn visit<R: Ruleset>(self, rules: &R) -> Simulated {
-        const PROGRESS_STEP: u64 = 256;
-        let Simulate {
-            games,
-            seed,
-            first_stream,
-            turn_cap,
-            players: [a, b],
-            roster,
-            progress,
-        } = self;
-        let names = [roster.name(a), roster.name(b)];
-        let new_players = || -> Result<[Box<dyn Player<R>>; 2], CliError> {
-            Ok([roster.player(rules, a)?, roster.player(rules, b)?])
-        };
-        // Two random players play exactly the games of the library's allocation-free
-        // `random_playout` (a test checks it), which runs faster than the general loop.
-        let both_random = [roster.spec(a), roster.spec(b)] == [PlayerSpec::Random; 2];
-        let summary = (0..games)
-            .into_par_iter()
-            .try_fold(
-                || (Summary::default(), MoveList::new(), None),
-                |(mut summary, mut moves, players), index| {
-                    // The players of this worker, made at its first game.
-                    let mut players = match players {
-                        Some(players) => players,
-                        None => new_players()?,
-                    };
-                    let mut rng = rng::seeded(seed, first_stream + index);
-                    let seats = seats(index);
-                    let game = if both_random {
-                        let mut state = rules.initial_state();
-                        random_playout(rules, &mut state, &mut rng, &mut moves, turn_cap)
-                    } else {
-                        play_game(rules, &mut players, seats, &mut rng, &mut moves, turn_cap)
-                    };
-                    summary.by_side.add(&game.end, game.decisions, game.turns);
-                    if let PlayoutEnd::Finished(outcome) = game.end
-                        && let Some(winner) = outcome.winner
-                    {
-                        summary.player_wins[seats[winner.index()]] += 1;
-                    }
-                    if index % PROGRESS_STEP == 0 {
-                        progress.inc(PROGRESS_STEP.min(games - index));
-                    }
-                    Ok::<_, CliError>((summary, moves, Some(players)))
-                },
-            )
-            .map(|worker| worker.map(|(summary, _, _)| summary))
-            .try_reduce(Summary::default, |a, b| Ok::<_, CliError>(a.merge(b)))?;
-        Ok((summary, names))
-    }
-}
-
-#[derive(Serialize)]
-struct Rate {
-    wins: u64,
-    rate: f64,
-    ci95: [f64; 2],
-}
-
-fn rate(wins: u64, games: u64) -> Rate {
-    let (low, high) = wilson_interval(wins, games);
-    Rate {
-        wins,
-        rate: if games == 0 {
-            0.0
-        } else {
-            wins as f64 / games as f64
-        },
-        ci95: [low, high],
-    }
-}
-
-#[derive(Serialize)]
-struct Lengths {
-    mean: Option<f64>,
-    median: Option<u32>,
-    p10: Option<u32>,
-    p90: Option<u32>,
-    max: Option<u32>,
-    /// Counts of games per bucket of `histogram_width` values, the first bucket starting at 0.
-    histogram_width: u32,
-    histogram: Vec<u64>,
-}
-
-/// A bucket width that splits `0..=max` into at most about 20 buckets of a round size.
-fn bucket_width(max: u32) -> u32 {
-    let raw = max / 20 + 1;
-    [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000]
-        .into_iter()
-        .find(|&w| w >= raw)
-        .unwrap_or(raw.next_multiple_of(1000))
-}
-
-fn lengths(d: &Distribution) -> Lengths {
-    let width = bucket_width(d.max().unwrap_or(0));
-    Lengths {
-        mean: d.mean(),
-        median: d.median(),
-        p10: d.quantile(0.1),
-        p90: d.quantile(0.9),
-        max: d.max(),
-        histogram_width: width,
-        histogram: d.histogram(width).into_iter().map(|(_, c)| c).collect(),
-    }
-}
-
-#[derive(Serialize)]
-struct FirstMover {
-    /// Black's share of the games that had a winner.
-    black_share_of_decided: f64,
-    ci95: [f64; 2],
-    /// `black_share_of_decided - 0.5`.
-    advantage: f64,
-}
-
-#[derive(Serialize)]
-struct PlayerResult {
-    name: String,
-    wins: u64,
-    rate: f64,
-    ci95: [f64; 2],
-}
-
-#[derive(Serialize)]
-struct Report {
-    rules: String,
+/// Plays `games` games of `lineup` in parallel batches, game `i` on stream
+/// `first_stream + i` of `seed`, and merges their summaries, which does not depend on how
+/// rayon spreads the batches.
+pub(crate) fn play(
+    lineup: &Lineup,
     games: u64,
     seed: u64,
+    first_stream: u64,
     turn_cap: u32,
-    players: [PlayerResult; 2],
-    black: Rate,
-    white: Rate,
-    draws: u64,
-    stopped_at_turn_cap: u64,
-    first_mover: FirstMover,
-    turns: Lengths,
-    decisions: Lengths,
-}
-
-fn report(rules: String, args: &SimulateArgs, names: &[String; 2], s: &Summary) -> Report {
-    let games = s.by_side.games();
-    let black = s.by_side.wins(Side::Black);
-    let white = s.by_side.wins(Side::White);
-    let decided = black + white;
-    let (low, high) = wilson_interval(black, decided);
-    let share = if decided == 0 {
-        0.5
-    } else {
-        black as f64 / decided as f64
-    };
-    let player = |i: usize| {
-        let r = rate(s.player_wins[i], games);
-        PlayerResult {
-            name: names[i].clone(),
-            wins: r.wins,
-            rate: r.rate,
-            ci95: r.ci95,
-        }
-    };
-    Report {
-        rules,
-        games,
-        seed: args.seed,
-        turn_cap: args.turn_cap,
-        players: [player(0), player(1)],
-        black: rate(black, games),
-        white: rate(white, games),
-        draws: s.by_side.draws(),
-        stopped_at_turn_cap: s.by_side.capped(),
-        first_mover: FirstMover {
-            black_share_of_decided: share,
-            ci95: [low, high],
-            advantage: share - 0.5,
-        },
-        turns: lengths(&s.by_side.turns),
-        decisions: lengths(&s.by_side.decisions),
-    }
+    progress: &ProgressBar,
+) -> Result<MatchSummary, CliError> {
+    (0..games.div_ceil(BATCH))
+        .into_par_iter()
+        .map(|batch| {
+            let range = batch * BATCH..((batch + 1) * BATCH).min(games);
+            let len = range.end - range.start;
+            let summary = lineup
+                .play_from(range, seed, first_stream, turn_cap)
+                .map_err(|e| CliError::input(format!("--players: {e}")))?;
+            progress.inc(len);
+            Ok(summary)
+        })
+        .try_reduce(MatchSummary::default, |mut a, b| {
+            a.merge(&b);
+            Ok(a)
+        })
 }
 
 fn percent(x: f64) -> String {
@@ -383,7 +134,7 @@ fn print_lengths(out: &mut dyn Write, name: &str, l: &Lengths) -> std::io::Resul
 
 fn print_text(
     out: &mut dyn Write,
-    report: &Report,
+    report: &SimulationReport,
     threads: usize,
     seconds: f64,
 ) -> std::io::Result<()> {
@@ -467,24 +218,22 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
     let specs = [a?, b?];
     let (pool, progress) = game_pool(args.turn_cap, args.games, args.threads, args.games)?;
     let started = Instant::now();
-    let simulated = pool.install(|| {
+    let summary = pool.install(|| {
         let roster = Roster::new(&rules, &specs, args.tables.as_deref(), &mut |note| {
             progress.suspend(|| eprintln!("senet simulate: {note}"));
         })?;
-        rules.visit(Simulate {
-            games: args.games,
-            seed: args.seed,
-            first_stream: 0,
-            turn_cap: args.turn_cap,
-            players: [0, 1],
-            roster: &roster,
-            progress: &progress,
-        })
+        let lineup = roster.lineup([0, 1])?;
+        let summary = play(&lineup, args.games, args.seed, 0, args.turn_cap, &progress)?;
+        Ok::<_, CliError>(SimulationReport::new(
+            &lineup,
+            args.seed,
+            args.turn_cap,
+            &summary,
+        ))
     });
     progress.finish_and_clear();
-    let (summary, names) = simulated?;
+    let report = summary?;
     let seconds = started.elapsed().as_secs_f64();
-    let report = report(rules.to_string(), args, &names, &summary);
     if args.json {
         let json = serde_json::to_string(&report)
             .map_err(|e| CliError::input(format!("cannot encode the summary as JSON: {e}")))?;
@@ -498,108 +247,27 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use senet::AnyGame;
     use senet::registry::{AnyRuleset, RULESETS};
-
-    /// The summary of `games` seeded random games played one by one through `AnyGame`.
-    fn direct(rules: &AnyRuleset, games: u64) -> SimulationSummary {
-        let mut summary = SimulationSummary::default();
-        for index in 0..games {
-            let mut game = AnyGame::new(rules.clone());
-            let end = game.play_random(&mut rng::seeded(9, index), DEFAULT_TURN_CAP);
-            summary.add(&end, game.decisions(), game.turns());
-        }
-        summary
-    }
+    use senet_ai::PlayerSpec;
 
     #[test]
-    fn random_players_reproduce_random_playouts_on_any_number_of_threads() {
+    fn batches_on_any_number_of_threads_merge_to_one_run() {
         for info in RULESETS {
             let rules = AnyRuleset::parse(info.id).unwrap();
-            let expected = direct(&rules, 300);
+            let lineup =
+                Lineup::new(&rules, [PlayerSpec::Greedy, PlayerSpec::Random], None).unwrap();
+            let expected = lineup.play(0..600, 9, DEFAULT_TURN_CAP).unwrap();
             for threads in [1, 3] {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .build()
                     .unwrap();
                 let progress = ProgressBar::hidden();
-                let specs = [PlayerSpec::Random; 2];
-                let roster = Roster::new(&rules, &specs, None, &mut |_| {}).unwrap();
-                let (summary, names) = pool
-                    .install(|| {
-                        rules.visit(Simulate {
-                            games: 300,
-                            seed: 9,
-                            first_stream: 0,
-                            turn_cap: DEFAULT_TURN_CAP,
-                            players: [0, 1],
-                            roster: &roster,
-                            progress: &progress,
-                        })
-                    })
+                let summary = pool
+                    .install(|| play(&lineup, 600, 9, 0, DEFAULT_TURN_CAP, &progress))
                     .unwrap();
-                assert_eq!(names, ["random", "random"]);
-                assert_eq!(
-                    summary.by_side, expected,
-                    "{} on {threads} threads",
-                    info.id
-                );
-                let decided = expected.wins(Side::Black) + expected.wins(Side::White);
-                assert_eq!(summary.player_wins.iter().sum::<u64>(), decided);
+                assert_eq!(summary, expected, "{} on {threads} threads", info.id);
             }
-        }
-    }
-
-    /// The general loop with two random players plays the very games of `random_playout`,
-    /// which is what lets `simulate` take the fast path for them. A visitor, as it checks the
-    /// typed loop itself.
-    struct GeneralLoop<'a> {
-        roster: &'a Roster,
-    }
-    impl RulesetVisitor for GeneralLoop<'_> {
-        type Output = ();
-        fn visit<R: Ruleset>(self, rules: &R) {
-            let roster = self.roster;
-            let mut players = [0, 1].map(|i| roster.player(rules, i).unwrap());
-            let mut moves = MoveList::new();
-            for index in 0..200 {
-                let mut rng = rng::seeded(4, index);
-                let general =
-                    play_game(rules, &mut players, seats(index), &mut rng, &mut moves, 500);
-                let mut rng = rng::seeded(4, index);
-                let mut state = rules.initial_state();
-                let fast = random_playout(rules, &mut state, &mut rng, &mut moves, 500);
-                assert_eq!(general, fast, "{} game {index}", R::ID);
-            }
-        }
-    }
-
-    #[test]
-    fn the_general_loop_with_random_players_is_random_playout() {
-        for info in RULESETS {
-            let rules = AnyRuleset::parse(info.id).unwrap();
-            let specs = [PlayerSpec::Random; 2];
-            let roster = Roster::new(&rules, &specs, None, &mut |_| {}).unwrap();
-            rules.visit(GeneralLoop { roster: &roster });
-        }
-    }
-
-    #[test]
-    fn seats_alternate() {
-        assert_eq!(seats(0), [0, 1]);
-        assert_eq!(seats(1), [1, 0]);
-        assert_eq!(seats(10), [0, 1]);
-    }
-
-    #[test]
-    fn bucket_widths_are_round_and_cover_the_range() {
-        assert_eq!(bucket_width(0), 1);
-        assert_eq!(bucket_width(19), 1);
-        assert_eq!(bucket_width(20), 2);
-        assert_eq!(bucket_width(150), 10);
-        assert_eq!(bucket_width(1_000_000), 51_000);
-        for max in [0, 7, 99, 433, 10_000] {
-            assert!(bucket_width(max) * 21 > max, "{max}");
         }
     }
 }
