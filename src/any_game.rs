@@ -34,7 +34,8 @@ use core::fmt;
 use senet_core::rand_core::Rng;
 use senet_core::{
     Action, BitBoard, Game, GameRecord, Move, MoveList, Outcome, Phase, PlayError, PlayoutEnd,
-    PositionError, RecordError, Ruleset, Side, SpecialSquares, ThrowOutcome, ThrowingDevice,
+    PositionError, RecordError, Ruleset, Setup, Side, SpecialSquares, ThrowOutcome,
+    ThrowingDevice,
 };
 
 use crate::registry::{AnyRuleset, GameOf, from_rules, rules_of_game, with_game};
@@ -190,6 +191,20 @@ impl AnyGame {
     /// The current position in the position notation.
     pub fn position(&self) -> String {
         with_game!(self.0, ref g => g.position())
+    }
+
+    /// The current position as a [`Setup`]: board, side to act and the ruleset's fields
+    /// (those at their defaults left out), without going through the text.
+    ///
+    /// ```
+    /// use senet::AnyGame;
+    /// let mut game = AnyGame::new("regency".parse().unwrap());
+    /// game.throw(2).unwrap();
+    /// assert_eq!(game.setup().field("throw"), Some("2"));
+    /// assert_eq!(game.setup().to_string(), game.position());
+    /// ```
+    pub fn setup(&self) -> Setup {
+        with_game!(self.0, ref g => g.rules().to_setup(g.state()))
     }
 
     /// The position the game started from, in the position notation.
