@@ -1,0 +1,62 @@
+"""Senet, the ancient Egyptian race game, from Python.
+
+The engine is the Rust workspace's: seven reconstructions of the rules with their exact
+throw distributions, computer players, perfect endgame tables and seeded simulation.
+
+- ``Game("kendall(trap=true)")``: phases, legal moves, throws (a value, or sampled from an
+  ``Rng``), moves, undo, positions and records in the text notation and JSON.
+- ``Player("expectiminimax:3", rules)``: ``analyse`` (every move's value and what the value
+  means) and ``choose``; ``Tables`` for the perfect player.
+- ``simulate(...)``: seeded games between two players, the summary of
+  ``senet simulate --json``; ``Match`` and ``Summary`` split a run into parts that merge
+  exactly (``senet.distributed`` spreads them over a Ray cluster).
+- ``senet.envs``: Gymnasium and PettingZoo environments (needs ``gymnasium`` and
+  ``pettingzoo``).
+
+Bad input raises a subclass of ``SenetError``, itself a ``ValueError``, with the engine's
+message, and leaves the game unchanged.
+"""
+
+from senet._senet import (
+    MOVE_LIST_CAPACITY,
+    Game,
+    Match,
+    MoveError,
+    Player,
+    PlayerError,
+    PositionError,
+    RecordError,
+    Rng,
+    Ruleset,
+    RulesetError,
+    SenetError,
+    Summary,
+    Tables,
+    TablesError,
+    rulesets,
+    simulate,
+)
+
+#: The turn cap of ``simulate`` and the environments when none is given.
+DEFAULT_TURN_CAP = 10_000
+
+__all__ = [
+    "DEFAULT_TURN_CAP",
+    "MOVE_LIST_CAPACITY",
+    "Game",
+    "Match",
+    "MoveError",
+    "Player",
+    "PlayerError",
+    "PositionError",
+    "RecordError",
+    "Rng",
+    "Ruleset",
+    "RulesetError",
+    "SenetError",
+    "Summary",
+    "Tables",
+    "TablesError",
+    "rulesets",
+    "simulate",
+]

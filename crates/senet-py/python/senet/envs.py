@@ -1,0 +1,351 @@
+"""Reinforcement-learning environments for every ruleset.
+
+- ``SenetEnv``: Gymnasium, one agent against a built-in player (``opponent``).
+- ``SenetVectorEnv``: Gymnasium vector environment, ``num_envs`` such games stepped in one
+  call into Rust.
+- ``SenetAECEnv`` (and ``aec_env``): PettingZoo AEC, two agents ``"black"`` and ``"white"``.
+
+Throws happen inside the environments: an agent only ever chooses moves. Observations are
+dicts of ``"observation"`` (``float32``, ``Ruleset.observation_size`` values: Black's and
+White's piece planes over squares 1..30, pieces off, in hand and captured per side, the
+side to act, then the ruleset's position fields, see ``Game.observation``) and
+``"action_mask"`` (``int8``, ``MOVE_LIST_CAPACITY`` values). Action ``i`` plays the ``i``-th
+legal move in the engine's generation order (``Game.legal_moves()``); the mask marks the
+legal ones. Rewards: +1 for a win, -1 for a loss, 0 for a draw or a game stopped at the turn
+cap (``truncated``).
+
+Seeding: ``reset(seed=s)`` makes the episode a function of ``s`` alone (every throw and
+every random choice of the opponent); later resets without a seed continue from the
+generator ``s`` started, so a run of episodes repeats exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+import senet
+from senet._senet import EnvCore, VecEnvCore
+
+_MASK = senet.MOVE_LIST_CAPACITY
+_SEED_BOUND = 2**63
+
+
+def _spaces(rules: senet.Ruleset) -> tuple[spaces.Dict, spaces.Discrete]:
+    observation = spaces.Dict(
+        {
+            "observation": spaces.Box(
+                low=0.0, high=np.inf, shape=(rules.observation_size,), dtype=np.float32
+            ),
+            "action_mask": spaces.Box(low=0, high=1, shape=(_MASK,), dtype=np.int8),
+        }
+    )
+    return observation, spaces.Discrete(_MASK)
+
+
+def _rules(rules: Any) -> senet.Ruleset:
+    return rules if isinstance(rules, senet.Ruleset) else senet.Ruleset(rules)
+
+
+class SenetEnv(gym.Env):
+    """One game against a built-in player.
+
+    ``rules``: a ruleset specification or ``Ruleset``; ``opponent``: a player name
+    (``random``, ``greedy``, ``expectiminimax:2``, ``mcts:200``, ``perfect:2``…); ``agent``:
+    the side the agent plays (``"black"`` moves first); ``illegal``: ``"lose"`` (an illegal
+    action ends the episode with reward -1 and ``info["illegal_action"]``) or ``"raise"``
+    (``MoveError``).
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        rules: Any = "regency",
+        opponent: str = "random",
+        agent: str = "black",
+        turn_cap: int = senet.DEFAULT_TURN_CAP,
+        tables: Any = None,
+        illegal: str = "lose",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.rules = _rules(rules)
+        self._core = EnvCore(self.rules, opponent, agent, turn_cap, tables, illegal)
+        self.observation_space, self.action_space = _spaces(self.rules)
+        self.render_mode = render_mode
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        while True:
+            # An episode that ends before the agent's first move is skipped.
+            episode_seed = int(self.np_random.integers(0, _SEED_BOUND))
+            obs, mask, ended = self._core.reset(episode_seed)
+            if not ended:
+                return {"observation": obs, "action_mask": mask}, {"seed": episode_seed}
+
+    def step(
+        self, action: Any
+    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        obs, mask, reward, terminated, truncated, illegal = self._core.step(int(action))
+        info = {"illegal_action": True} if illegal else {}
+        return (
+            {"observation": obs, "action_mask": mask},
+            float(reward),
+            terminated,
+            truncated,
+            info,
+        )
+
+    def game(self) -> senet.Game:
+        """A copy of the game so far."""
+        return self._core.game()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode == "ansi":
+            game = self._core.game()
+            return f"{game.position}\n{game.legal_moves()}"
+        return None
+
+
+class SenetVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` games against built-in players, stepped in one call into Rust.
+
+    Takes the arguments of ``SenetEnv``. A finished game starts again within the same step
+    (``autoreset_mode`` ``SAME_STEP``): the reward and ``terminated``/``truncated`` are the
+    finished game's, the observation the new game's first. ``reset(seed=s)`` starts game
+    ``i`` from ChaCha8 stream ``i`` of ``s``; each game keeps drawing from its own stream
+    through its automatic resets, so a run repeats exactly.
+    """
+
+    metadata = {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Any = "regency",
+        opponent: str = "random",
+        agent: str = "black",
+        turn_cap: int = senet.DEFAULT_TURN_CAP,
+        tables: Any = None,
+        illegal: str = "lose",
+    ) -> None:
+        self.rules = _rules(rules)
+        self._core = VecEnvCore(
+            self.rules, num_envs, opponent, agent, turn_cap, tables, illegal
+        )
+        self.num_envs = num_envs
+        self.single_observation_space, self.single_action_space = _spaces(self.rules)
+        self.observation_space = gym.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gym.vector.utils.batch_space(
+            self.single_action_space, num_envs
+        )
+        size = self.rules.observation_size
+        self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._mask = np.zeros((num_envs, _MASK), dtype=np.int8)
+        self._rewards = np.zeros(num_envs, dtype=np.float32)
+        self._terminated = np.zeros(num_envs, dtype=bool)
+        self._truncated = np.zeros(num_envs, dtype=bool)
+        self._np_random = None
+
+    def _observations(self) -> dict[str, np.ndarray]:
+        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = gym.utils.seeding.np_random(seed)
+        run_seed = int(self._np_random.integers(0, _SEED_BOUND))
+        self._core.reset(run_seed, self._obs, self._mask)
+        return self._observations(), {}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict]:
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        self._core.step(
+            actions,
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+        )
+        return (
+            self._observations(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            {},
+        )
+
+    def step_into(self, actions: np.ndarray) -> None:
+        """Steps without copying: the results stay in ``buffers()``, overwritten by the
+        next step. For throughput; ``step`` is the Gymnasium call."""
+        self._core.step(
+            actions,
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+        )
+
+    def buffers(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The arrays ``step_into`` writes: observations, masks, rewards, terminated,
+        truncated."""
+        return (
+            self._obs,
+            self._mask,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+        )
+
+    def game(self, index: int) -> senet.Game:
+        """A copy of the game of environment ``index``."""
+        return self._core.game(index)
+
+
+try:
+    from pettingzoo import AECEnv
+except ImportError:  # pragma: no cover - PettingZoo is optional
+    AECEnv = object  # type: ignore[assignment,misc]
+
+
+class SenetAECEnv(AECEnv):  # type: ignore[misc,valid-type]
+    """Two agents, ``"black"`` and ``"white"``, playing one game; throws happen inside.
+
+    ``illegal``: ``"raise"`` (``MoveError``, the game unchanged) or ``"lose"`` (the acting
+    agent loses, -1, the other wins, +1).
+    """
+
+    metadata = {
+        "render_modes": ["ansi"],
+        "name": "senet_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: Any = "regency",
+        turn_cap: int = senet.DEFAULT_TURN_CAP,
+        illegal: str = "raise",
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if AECEnv is object:
+            raise ImportError("SenetAECEnv needs pettingzoo (pip install pettingzoo)")
+        super().__init__()
+        if illegal not in ("raise", "lose"):
+            raise senet.SenetError(f'illegal must be "raise" or "lose", not {illegal!r}')
+        self.rules = _rules(rules)
+        self.turn_cap = turn_cap
+        self.illegal = illegal
+        self.render_mode = render_mode
+        self.possible_agents = ["black", "white"]
+        self.agents = self.possible_agents[:]
+        observation, action = _spaces(self.rules)
+        self.observation_spaces = {a: observation for a in self.possible_agents}
+        self.action_spaces = {a: action for a in self.possible_agents}
+        self._np_random = None
+        self._no_mask = np.zeros(_MASK, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = gym.utils.seeding.np_random(seed)
+        self.episode_seed = int(self._np_random.integers(0, _SEED_BOUND))
+        self._rng = senet.Rng(self.episode_seed)
+        self.game = senet.Game(self.rules)
+        self.game.seed = self.episode_seed
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._throw_and_settle()
+
+    def _throw_and_settle(self) -> None:
+        """Throws until a move is due, then gives the turn to its side or ends the game."""
+        game = self.game
+        while game.phase == "throw" and game.turns <= self.turn_cap:
+            game.throw(rng=self._rng)
+        if game.phase == "over":
+            winner = game.outcome["winner"]
+            for agent in self.agents:
+                self.rewards[agent] = (
+                    0.0 if winner is None else (1.0 if agent == winner else -1.0)
+                )
+                self.terminations[agent] = True
+        elif game.turns > self.turn_cap:
+            for agent in self.agents:
+                self.truncations[agent] = True
+        else:
+            self.agent_selection = game.side
+            return
+        if not hasattr(self, "agent_selection") or self.agent_selection is None:
+            self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        acting = (
+            agent == self.agent_selection
+            and self.game.phase == "move"
+            and not (self.terminations[agent] or self.truncations[agent])
+        )
+        return {
+            "observation": self.game.observation(),
+            "action_mask": self.game.action_mask() if acting else self._no_mask.copy(),
+        }
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        try:
+            self.game.play(int(action))
+        except senet.MoveError:
+            if self.illegal == "raise":
+                raise
+            for other in self.agents:
+                self.rewards[other] = -1.0 if other == agent else 1.0
+                self.terminations[other] = True
+            self.infos[agent] = {"illegal_action": True}
+        else:
+            self._throw_and_settle()
+        self._accumulate_rewards()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode == "ansi":
+            return self.game.position
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def aec_env(**kwargs: Any) -> SenetAECEnv:
+    """``SenetAECEnv(**kwargs)`` with PettingZoo's order-enforcing wrapper."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(SenetAECEnv(**kwargs))
+
+
+__all__ = ["SenetAECEnv", "SenetEnv", "SenetVectorEnv", "aec_env"]

@@ -1,0 +1,526 @@
+//! The cores of the single-agent environments: one game against a built-in player
+//! (`EnvCore`) and many of them stepped in one call (`VecEnvCore`). The Gymnasium classes in
+//! python/senet/envs.py wrap them.
+
+use std::sync::Mutex;
+
+use numpy::{PyArray1, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
+use pyo3::prelude::*;
+use rand_chacha::ChaCha8Rng;
+use senet::registry::AnyRuleset;
+use senet::simulation::{game_rng, random_pick};
+use senet::{AnyGame, AnyPlayer, AnyTables, MOVE_LIST_CAPACITY, Phase, Side};
+use senet_ai::PlayerSpec;
+
+use crate::errors::{MoveError, PlayerError, SenetError};
+use crate::game::{Game, rules_arg};
+use crate::obs::{Layout, write_mask};
+use crate::players::{parse_spec, perfect_tables, tables_arg};
+
+/// The built-in player the agent plays against.
+enum Opponent {
+    /// Draws as `senet simulate`'s random player.
+    Random,
+    /// A player of `senet-ai` (behind a lock only so that the environment is `Sync`).
+    Ai(Mutex<AnyPlayer>),
+}
+
+impl Opponent {
+    fn new(spec: PlayerSpec, rules: &AnyRuleset, tables: Option<&AnyTables>) -> PyResult<Opponent> {
+        let player = match tables {
+            _ if spec == PlayerSpec::Random => return Ok(Opponent::Random),
+            Some(tables) => AnyPlayer::with_tables(&spec, rules, tables),
+            None => AnyPlayer::new(&spec, rules),
+        };
+        player
+            .map(|p| Opponent::Ai(Mutex::new(p)))
+            .map_err(|e| PlayerError::new_err(e.to_string()))
+    }
+}
+
+/// How a step ended for the agent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Step {
+    reward: f32,
+    terminated: bool,
+    truncated: bool,
+}
+
+/// One episode: a game in which the agent plays `agent`, the opponent the other side, and
+/// every throw and every random choice of the opponent comes from `rng`.
+struct Episode {
+    rules: AnyRuleset,
+    agent: Side,
+    turn_cap: u32,
+    opponent: Opponent,
+    game: AnyGame,
+    rng: ChaCha8Rng,
+    ended: bool,
+}
+
+impl Episode {
+    fn new(rules: AnyRuleset, agent: Side, turn_cap: u32, opponent: Opponent) -> Episode {
+        Episode {
+            game: AnyGame::new(rules.clone()),
+            rules,
+            agent,
+            turn_cap,
+            opponent,
+            rng: game_rng(0, 0),
+            ended: true,
+        }
+    }
+
+    /// Starts a new game drawing from `rng` and plays up to the agent's first decision.
+    fn reset(&mut self, rng: ChaCha8Rng) -> Step {
+        self.game = AnyGame::new(self.rules.clone());
+        self.rng = rng;
+        self.ended = false;
+        self.advance()
+    }
+
+    /// Plays throws and the opponent's moves until the agent has to move, the game ends or
+    /// the turn cap is reached.
+    fn advance(&mut self) -> Step {
+        loop {
+            if self.game.turns() > self.turn_cap {
+                self.ended = true;
+                return Step {
+                    truncated: true,
+                    ..Step::default()
+                };
+            }
+            match self.game.phase() {
+                Phase::Over(outcome) => {
+                    self.ended = true;
+                    let reward = match outcome.winner {
+                        Some(side) if side == self.agent => 1.0,
+                        Some(_) => -1.0,
+                        None => 0.0,
+                    };
+                    return Step {
+                        reward,
+                        terminated: true,
+                        truncated: false,
+                    };
+                }
+                Phase::Move(side) if side == self.agent => return Step::default(),
+                Phase::Throw(_) => {
+                    // The device's values are always legal throws.
+                    let _ = self.game.throw_random(&mut self.rng);
+                }
+                Phase::Move(_) => {
+                    let moves = self.game.legal_moves();
+                    let mv = match &mut self.opponent {
+                        Opponent::Random => random_pick(&moves, &mut self.rng),
+                        Opponent::Ai(player) => match player.get_mut() {
+                            Ok(player) => player
+                                .choose(&self.game, &mut self.rng)
+                                .unwrap_or_else(|_| moves[0]),
+                            Err(_) => moves[0],
+                        },
+                    };
+                    // A generated move is legal.
+                    let _ = self.game.play(mv);
+                }
+            }
+        }
+    }
+
+    /// Refuses an action that is not the index of a legal move, or any once the episode
+    /// has ended.
+    fn check(&self, action: i64) -> Result<usize, String> {
+        if self.ended {
+            return Err("the episode has ended: call reset() first".to_string());
+        }
+        let legal = self.game.legal_moves().len();
+        usize::try_from(action)
+            .ok()
+            .filter(|&a| a < legal)
+            .ok_or_else(|| {
+                format!("action {action} is not legal: the legal actions are 0..{legal}")
+            })
+    }
+
+    /// Ends the episode as a loss of the agent, for an illegal action, leaving the game as
+    /// it was.
+    fn forfeit(&mut self) -> Step {
+        self.ended = true;
+        Step {
+            reward: -1.0,
+            terminated: true,
+            truncated: false,
+        }
+    }
+
+    /// Plays `action` if it is legal; otherwise raises, or, when `lose_on_illegal`, ends
+    /// the episode as a loss. Acting after the end always raises. The flag says whether
+    /// the action was illegal.
+    fn act(&mut self, action: i64, lose_on_illegal: bool) -> Result<(Step, bool), String> {
+        match self.check(action) {
+            Ok(action) => Ok((self.step(action), false)),
+            Err(e) if self.ended || !lose_on_illegal => Err(e),
+            Err(_) => Ok((self.forfeit(), true)),
+        }
+    }
+
+    /// Plays legal move `action` (see [`check`](Episode::check)) and advances.
+    fn step(&mut self, action: usize) -> Step {
+        let mv = self.game.legal_moves()[action];
+        let _ = self.game.play(mv);
+        self.advance()
+    }
+}
+
+/// Reads `illegal`: whether an illegal action loses the episode (`"lose"`) or raises
+/// (`"raise"`).
+fn lose_on_illegal(illegal: &str) -> PyResult<bool> {
+    match illegal {
+        "lose" => Ok(true),
+        "raise" => Ok(false),
+        other => Err(SenetError::new_err(format!(
+            "illegal must be \"lose\" or \"raise\", not {other:?}"
+        ))),
+    }
+}
+
+fn agent_side(name: &str) -> PyResult<Side> {
+    match name {
+        "black" => Ok(Side::Black),
+        "white" => Ok(Side::White),
+        other => Err(SenetError::new_err(format!(
+            "agent must be \"black\" or \"white\", not {other:?}"
+        ))),
+    }
+}
+
+/// The opponent's spec and the tables it needs.
+fn opponent_setup(
+    py: Python<'_>,
+    rules: &AnyRuleset,
+    opponent: &str,
+    tables: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(PlayerSpec, Option<AnyTables>)> {
+    let spec = parse_spec(opponent)?;
+    let tables = perfect_tables(py, rules, &[spec], tables_arg(rules, tables)?)?;
+    Ok((spec, tables))
+}
+
+/// One game against a built-in player, for `senet.envs.SenetEnv`.
+#[pyclass(module = "senet._senet")]
+pub(crate) struct EnvCore {
+    episode: Episode,
+    layout: Layout,
+    lose_on_illegal: bool,
+}
+
+#[pymethods]
+impl EnvCore {
+    #[new]
+    #[pyo3(signature = (rules, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose"))]
+    fn new(
+        py: Python<'_>,
+        rules: &Bound<'_, PyAny>,
+        opponent: &str,
+        agent: &str,
+        turn_cap: u32,
+        tables: Option<&Bound<'_, PyAny>>,
+        illegal: &str,
+    ) -> PyResult<EnvCore> {
+        let rules = rules_arg(rules)?;
+        let lose_on_illegal = lose_on_illegal(illegal)?;
+        let agent = agent_side(agent)?;
+        let (spec, tables) = opponent_setup(py, &rules, opponent, tables)?;
+        let opponent = Opponent::new(spec, &rules, tables.as_ref())?;
+        Ok(EnvCore {
+            layout: Layout::new(&rules),
+            episode: Episode::new(rules, agent, turn_cap, opponent),
+            lose_on_illegal,
+        })
+    }
+
+    /// Values in an observation.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.layout.size()
+    }
+
+    /// Starts an episode from `seed`; returns (observation, mask, ended). An episode may end
+    /// before the agent's first move (an opponent that wins at once, or the turn cap).
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: u64,
+    ) -> (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>, bool) {
+        let step = self.episode.reset(game_rng(seed, 0));
+        let (obs, mask) = self.arrays(py);
+        (obs, mask, step.terminated || step.truncated)
+    }
+
+    /// Plays action `action` (an index into the legal moves); returns (observation, mask,
+    /// reward, terminated, truncated, illegal).
+    #[allow(clippy::type_complexity)]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: i64,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<f32>>,
+        Bound<'py, PyArray1<i8>>,
+        f32,
+        bool,
+        bool,
+        bool,
+    )> {
+        let (step, illegal) = self
+            .episode
+            .act(action, self.lose_on_illegal)
+            .map_err(MoveError::new_err)?;
+        let (obs, mask) = self.arrays(py);
+        Ok((
+            obs,
+            mask,
+            step.reward,
+            step.terminated,
+            step.truncated,
+            illegal,
+        ))
+    }
+
+    /// A copy of the game so far.
+    fn game(&self) -> Game {
+        Game::wrap(self.episode.game.clone())
+    }
+}
+
+impl EnvCore {
+    fn arrays<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>) {
+        let mut obs = vec![0.0; self.layout.size()];
+        self.layout.write(&self.episode.game, &mut obs);
+        let mut mask = vec![0; MOVE_LIST_CAPACITY];
+        write_mask(&self.episode.game, &mut mask);
+        (PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask))
+    }
+}
+
+/// Many games against built-in players, stepped in one call, for
+/// `senet.envs.SenetVectorEnv`. Episode `i` of a reset with `seed` draws from ChaCha8
+/// stream `i` of `seed` and keeps drawing from it through its automatic resets.
+#[pyclass(module = "senet._senet")]
+pub(crate) struct VecEnvCore {
+    episodes: Vec<Episode>,
+    layout: Layout,
+    lose_on_illegal: bool,
+}
+
+#[pymethods]
+impl VecEnvCore {
+    #[new]
+    #[pyo3(signature = (rules, num_envs, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        rules: &Bound<'_, PyAny>,
+        num_envs: usize,
+        opponent: &str,
+        agent: &str,
+        turn_cap: u32,
+        tables: Option<&Bound<'_, PyAny>>,
+        illegal: &str,
+    ) -> PyResult<VecEnvCore> {
+        let rules = rules_arg(rules)?;
+        let lose_on_illegal = lose_on_illegal(illegal)?;
+        let agent = agent_side(agent)?;
+        if num_envs == 0 {
+            return Err(SenetError::new_err("num_envs must be at least 1"));
+        }
+        let (spec, tables) = opponent_setup(py, &rules, opponent, tables)?;
+        let episodes = (0..num_envs)
+            .map(|_| {
+                Opponent::new(spec, &rules, tables.as_ref())
+                    .map(|o| Episode::new(rules.clone(), agent, turn_cap, o))
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(VecEnvCore {
+            episodes,
+            layout: Layout::new(&rules),
+            lose_on_illegal,
+        })
+    }
+
+    /// Values in an observation.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.layout.size()
+    }
+
+    /// Starts every episode from `seed` and writes the observations and masks.
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seed: u64,
+        mut obs: PyReadwriteArray2<'_, f32>,
+        mut mask: PyReadwriteArray2<'_, i8>,
+    ) -> PyResult<()> {
+        let obs = slice_of(obs.as_slice_mut())?;
+        let mask = slice_of(mask.as_slice_mut())?;
+        self.check_len(obs.len(), mask.len(), self.episodes.len())?;
+        let (episodes, layout) = (&mut self.episodes, &self.layout);
+        py.detach(|| {
+            for (i, episode) in episodes.iter_mut().enumerate() {
+                let mut step = episode.reset(game_rng(seed, i as u64));
+                // An episode that ends before the agent moves starts again at once.
+                while step.terminated || step.truncated {
+                    step = episode.reset(episode.rng.clone());
+                }
+                write(layout, episode, i, obs, mask);
+            }
+        });
+        Ok(())
+    }
+
+    /// Plays `actions[i]` in episode `i`, writes the observations, masks, rewards and ends,
+    /// and starts a finished episode again in the same step (its observation is then the
+    /// new episode's first). An illegal action loses its episode, or, with
+    /// `illegal="raise"`, refuses the whole step, changing nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+        mut obs: PyReadwriteArray2<'_, f32>,
+        mut mask: PyReadwriteArray2<'_, i8>,
+        mut rewards: PyReadwriteArray1<'_, f32>,
+        mut terminated: PyReadwriteArray1<'_, bool>,
+        mut truncated: PyReadwriteArray1<'_, bool>,
+    ) -> PyResult<()> {
+        let actions = actions
+            .as_slice()
+            .map_err(|e| SenetError::new_err(e.to_string()))?;
+        let obs = slice_of(obs.as_slice_mut())?;
+        let mask = slice_of(mask.as_slice_mut())?;
+        let rewards = slice_of(rewards.as_slice_mut())?;
+        let terminated = slice_of(terminated.as_slice_mut())?;
+        let truncated = slice_of(truncated.as_slice_mut())?;
+        let n = self.episodes.len();
+        self.check_len(obs.len(), mask.len(), n)?;
+        if [
+            actions.len(),
+            rewards.len(),
+            terminated.len(),
+            truncated.len(),
+        ] != [n; 4]
+        {
+            return Err(SenetError::new_err(format!(
+                "actions, rewards, terminated and truncated need {n} values each"
+            )));
+        }
+        let (episodes, layout, lose) = (&mut self.episodes, &self.layout, self.lose_on_illegal);
+        py.detach(|| {
+            if !lose {
+                for (i, (episode, &action)) in episodes.iter().zip(actions).enumerate() {
+                    episode.check(action).map_err(|e| format!("env {i}: {e}"))?;
+                }
+            }
+            for (i, (episode, &action)) in episodes.iter_mut().zip(actions).enumerate() {
+                let (step, _) = episode
+                    .act(action, lose)
+                    .map_err(|e| format!("env {i}: {e}"))?;
+                rewards[i] = step.reward;
+                terminated[i] = step.terminated;
+                truncated[i] = step.truncated;
+                let mut ended = step.terminated || step.truncated;
+                while ended {
+                    let next = episode.reset(episode.rng.clone());
+                    ended = next.terminated || next.truncated;
+                }
+                write(layout, episode, i, obs, mask);
+            }
+            Ok::<(), String>(())
+        })
+        .map_err(MoveError::new_err)
+    }
+
+    /// A copy of the game of episode `index`.
+    fn game(&self, index: usize) -> PyResult<Game> {
+        self.episodes
+            .get(index)
+            .map(|e| Game::wrap(e.game.clone()))
+            .ok_or_else(|| SenetError::new_err(format!("no env {index}")))
+    }
+}
+
+impl VecEnvCore {
+    fn check_len(&self, obs: usize, mask: usize, n: usize) -> PyResult<()> {
+        if obs != n * self.layout.size() || mask != n * MOVE_LIST_CAPACITY {
+            return Err(SenetError::new_err(format!(
+                "obs must be {n}x{} float32 and mask {n}x{MOVE_LIST_CAPACITY} int8, contiguous",
+                self.layout.size()
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn slice_of<T>(slice: Result<T, numpy::AsSliceError>) -> PyResult<T> {
+    slice.map_err(|e| SenetError::new_err(e.to_string()))
+}
+
+/// Writes the observation and mask of episode `i` into row `i`.
+fn write(layout: &Layout, episode: &Episode, i: usize, obs: &mut [f32], mask: &mut [i8]) {
+    let size = layout.size();
+    layout.write(&episode.game, &mut obs[i * size..(i + 1) * size]);
+    write_mask(
+        &episode.game,
+        &mut mask[i * MOVE_LIST_CAPACITY..(i + 1) * MOVE_LIST_CAPACITY],
+    );
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EnvCore>()?;
+    m.add_class::<VecEnvCore>()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn episode(rules: &str, agent: Side) -> Episode {
+        let rules = AnyRuleset::parse(rules).unwrap();
+        Episode::new(rules, agent, 10_000, Opponent::Random)
+    }
+
+    /// Playing the first legal action to the end, from the same seed, gives the same game;
+    /// the agent is the side to move at every decision it is given.
+    #[test]
+    fn episodes_repeat_from_their_seed_and_stop_at_the_agents_moves() {
+        for agent in [Side::Black, Side::White] {
+            let play = |seed| {
+                let mut e = episode("kendall", agent);
+                let mut step = e.reset(game_rng(seed, 0));
+                while !(step.terminated || step.truncated) {
+                    assert_eq!(e.game.phase(), Phase::Move(agent));
+                    step = e.step(e.check(0).unwrap());
+                }
+                assert!(e.check(0).is_err());
+                (e.game.record_text(), step)
+            };
+            assert_eq!(play(3), play(3));
+            assert_ne!(play(3).0, play(4).0);
+        }
+    }
+
+    #[test]
+    fn illegal_actions_are_refused() {
+        let mut e = episode("regency", Side::Black);
+        e.reset(game_rng(1, 0));
+        let legal = e.game.legal_moves().len() as i64;
+        assert!(e.check(-1).is_err());
+        assert!(e.check(legal).is_err());
+        assert!(e.check(legal - 1).is_ok());
+    }
+}

@@ -1,0 +1,60 @@
+//! The exceptions: `SenetError(ValueError)` and one subclass per kind of refusal.
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+create_exception!(
+    _senet,
+    SenetError,
+    PyValueError,
+    "Bad input refused by the senet engine; the message is the engine's."
+);
+create_exception!(
+    _senet,
+    RulesetError,
+    SenetError,
+    "An unknown ruleset, option or option value."
+);
+create_exception!(
+    _senet,
+    PositionError,
+    SenetError,
+    "A position that does not parse or is not a position of the ruleset."
+);
+create_exception!(
+    _senet,
+    MoveError,
+    SenetError,
+    "A throw or move that is not legal now, or an action in a finished game."
+);
+create_exception!(
+    _senet,
+    RecordError,
+    SenetError,
+    "A game record that does not parse or does not replay."
+);
+create_exception!(
+    _senet,
+    PlayerError,
+    SenetError,
+    "An unknown player, a budget out of range, or a player asked about another game."
+);
+create_exception!(
+    _senet,
+    TablesError,
+    SenetError,
+    "Endgame tables that cannot be solved or read for this ruleset."
+);
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("SenetError", py.get_type::<SenetError>())?;
+    m.add("RulesetError", py.get_type::<RulesetError>())?;
+    m.add("PositionError", py.get_type::<PositionError>())?;
+    m.add("MoveError", py.get_type::<MoveError>())?;
+    m.add("RecordError", py.get_type::<RecordError>())?;
+    m.add("PlayerError", py.get_type::<PlayerError>())?;
+    m.add("TablesError", py.get_type::<TablesError>())?;
+    Ok(())
+}

@@ -1,0 +1,484 @@
+//! `Rng`, `Ruleset`, `Game` and `rulesets()`.
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rand_chacha::ChaCha8Rng;
+use senet::rand_core::Rng as _;
+use senet::registry::{AnyRuleset, RULESETS, RulesetInfo};
+use senet::{Action, AnyGame, MOVE_LIST_CAPACITY, Move, Outcome, Phase, Side};
+
+use crate::errors::{MoveError, PositionError, RecordError, RulesetError, SenetError};
+use crate::obs::{Layout, write_mask};
+
+/// A seeded ChaCha8 generator: stream `stream` of `seed`, the generator of game `stream` of
+/// a simulation seeded with `seed`.
+#[pyclass(module = "senet._senet")]
+#[derive(Clone)]
+pub(crate) struct Rng {
+    pub(crate) inner: ChaCha8Rng,
+}
+
+#[pymethods]
+impl Rng {
+    #[new]
+    #[pyo3(signature = (seed, stream = 0))]
+    fn new(seed: u64, stream: u64) -> Rng {
+        Rng {
+            inner: senet::simulation::game_rng(seed, stream),
+        }
+    }
+
+    /// The next 64 random bits.
+    fn next_u64(&mut self) -> u64 {
+        self.inner.next_u64()
+    }
+
+    /// A copy that continues the same sequence independently.
+    fn copy(&self) -> Rng {
+        self.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Rng(stream={}, word_pos={})",
+            self.inner.get_stream(),
+            self.inner.get_word_pos()
+        )
+    }
+}
+
+pub(crate) fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Black => "black",
+        Side::White => "white",
+    }
+}
+
+pub(crate) fn parse_rules(spec: &str) -> PyResult<AnyRuleset> {
+    AnyRuleset::parse(spec).map_err(|e| RulesetError::new_err(e.to_string()))
+}
+
+/// A ruleset argument: a specification string or a `Ruleset`.
+pub(crate) fn rules_arg(value: &Bound<'_, PyAny>) -> PyResult<AnyRuleset> {
+    if let Ok(rules) = value.cast::<Ruleset>() {
+        return Ok(rules.borrow().inner.clone());
+    }
+    match value.extract::<String>() {
+        Ok(spec) => parse_rules(&spec),
+        Err(_) => Err(PyTypeError::new_err(
+            "rules must be a specification such as \"kendall(trap=true)\" or a senet.Ruleset",
+        )),
+    }
+}
+
+fn info_dict<'py>(py: Python<'py>, info: &RulesetInfo) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("id", info.id)?;
+    dict.set_item("name", info.name)?;
+    dict.set_item("rules_revision", info.rules_revision)?;
+    let options = PyList::empty(py);
+    for option in info.options {
+        let o = PyDict::new(py);
+        o.set_item("name", option.name)?;
+        o.set_item("values", option.values.to_vec())?;
+        o.set_item("default", option.default_value())?;
+        o.set_item("rules", option.rules)?;
+        o.set_item("doc", option.doc)?;
+        options.append(o)?;
+    }
+    dict.set_item("options", options)?;
+    let fields = PyList::empty(py);
+    for field in info.field_info {
+        let f = PyDict::new(py);
+        f.set_item("name", field.name)?;
+        f.set_item("values", field.values)?;
+        f.set_item("default", field.default)?;
+        f.set_item("doc", field.doc)?;
+        fields.append(f)?;
+    }
+    dict.set_item("fields", fields)?;
+    Ok(dict)
+}
+
+/// Every ruleset of this build: id, name, rules revision, options and position fields.
+#[pyfunction]
+fn rulesets(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    RULESETS.iter().map(|info| info_dict(py, info)).collect()
+}
+
+/// A ruleset with its options, such as `Ruleset("kendall(trap=true)")`.
+#[pyclass(module = "senet._senet", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub(crate) struct Ruleset {
+    pub(crate) inner: AnyRuleset,
+}
+
+#[pymethods]
+impl Ruleset {
+    #[new]
+    fn new(spec: &str) -> PyResult<Ruleset> {
+        Ok(Ruleset {
+            inner: parse_rules(spec)?,
+        })
+    }
+
+    /// The ruleset's id.
+    #[getter]
+    fn id(&self) -> &'static str {
+        self.inner.id()
+    }
+
+    /// The canonical specification (options at their defaults left out).
+    #[getter]
+    fn spec(&self) -> String {
+        self.inner.to_string()
+    }
+
+    /// Pieces per side.
+    #[getter]
+    fn pieces_per_side(&self) -> u8 {
+        self.inner.pieces_per_side()
+    }
+
+    /// The throwing device's exact distribution: `(value, weight)` pairs; the probability
+    /// of a value is its weight over the sum of the weights.
+    fn throw_outcomes(&self) -> Vec<(u8, u32)> {
+        self.inner
+            .throw_outcomes()
+            .iter()
+            .map(|o| (o.value, o.weight))
+            .collect()
+    }
+
+    /// The registry entry: id, name, rules revision, options, position fields.
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        match self.inner.info() {
+            Some(info) => info_dict(py, info),
+            None => Err(SenetError::new_err("the ruleset is not registered")),
+        }
+    }
+
+    /// Whether perfect endgame tables can be solved for this configuration.
+    fn supports_endgame(&self) -> bool {
+        self.inner.supports_endgame()
+    }
+
+    /// Values in an observation of this ruleset (see `Game.observation`).
+    #[getter]
+    fn observation_size(&self) -> usize {
+        Layout::new(&self.inner).size()
+    }
+
+    /// Where each position field starts in an observation: `(name, offset)` pairs. The
+    /// value at `offset` is 1 when the field differs from its default; its value follows.
+    fn observation_fields(&self) -> Vec<(&'static str, usize)> {
+        Layout::new(&self.inner).field_offsets().collect()
+    }
+
+    fn __str__(&self) -> String {
+        self.spec()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Ruleset({:?})", self.spec())
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
+        Ok((py.get_type::<Ruleset>().into_any().unbind(), (self.spec(),)))
+    }
+}
+
+/// `("throw" | "move" | "over", side or None)`.
+pub(crate) fn phase_pair(phase: Phase) -> (&'static str, Option<&'static str>) {
+    match phase {
+        Phase::Throw(side) => ("throw", Some(side_name(side))),
+        Phase::Move(side) => ("move", Some(side_name(side))),
+        Phase::Over(_) => ("over", None),
+    }
+}
+
+fn outcome_dict<'py>(py: Python<'py>, outcome: &Outcome) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("winner", outcome.winner.map(side_name))?;
+    dict.set_item(
+        "points",
+        (
+            outcome.points_of(Side::Black),
+            outcome.points_of(Side::White),
+        ),
+    )?;
+    Ok(dict)
+}
+
+/// A move argument: its notation (`"9-12"`) or its index in `legal_moves()`.
+pub(crate) fn move_arg(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if let Ok(index) = value.extract::<i64>() {
+        let moves = game.legal_moves();
+        return usize::try_from(index)
+            .ok()
+            .and_then(|i| moves.get(i).copied())
+            .ok_or_else(|| {
+                MoveError::new_err(format!(
+                    "move index {index} is not legal: there are {} legal moves now",
+                    moves.len()
+                ))
+            });
+    }
+    let text: String = value
+        .extract()
+        .map_err(|_| PyTypeError::new_err("a move is its notation (\"9-12\") or an index"))?;
+    text.parse::<Move>()
+        .map_err(|e| MoveError::new_err(e.to_string()))
+}
+
+/// A game of any ruleset: `Game("kendall(trap=true)")`, or from a position.
+///
+/// Throws are an input like moves: give their value, or an `Rng` to throw the ruleset's
+/// device. A refused throw or move raises `MoveError` and leaves the game unchanged.
+#[pyclass(module = "senet._senet")]
+#[derive(Clone)]
+pub(crate) struct Game {
+    pub(crate) inner: AnyGame,
+    layout: Layout,
+}
+
+impl Game {
+    pub(crate) fn wrap(inner: AnyGame) -> Game {
+        let layout = Layout::new(&inner.rules());
+        Game { inner, layout }
+    }
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (rules = None, position = None))]
+    fn new(rules: Option<&Bound<'_, PyAny>>, position: Option<&str>) -> PyResult<Game> {
+        let rules = match rules {
+            Some(rules) => rules_arg(rules)?,
+            None => parse_rules(senet::registry::DEFAULT_RULESET)?,
+        };
+        let game = match position {
+            Some(position) => AnyGame::from_position(rules, position)
+                .map_err(|e| PositionError::new_err(e.to_string()))?,
+            None => AnyGame::new(rules),
+        };
+        Ok(Game::wrap(game))
+    }
+
+    /// Loads a record in the text form (`rules …`, `throw N`, `move M` lines).
+    #[staticmethod]
+    fn from_record(text: &str) -> PyResult<Game> {
+        AnyGame::from_record_text(text)
+            .map(Game::wrap)
+            .map_err(|e| RecordError::new_err(e.to_string()))
+    }
+
+    /// Loads a record in JSON (as `record_json` writes it).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Game> {
+        serde_json::from_str::<AnyGame>(text)
+            .map(Game::wrap)
+            .map_err(|e| RecordError::new_err(e.to_string()))
+    }
+
+    /// The ruleset.
+    #[getter]
+    fn rules(&self) -> Ruleset {
+        Ruleset {
+            inner: self.inner.rules(),
+        }
+    }
+
+    /// `"throw"`, `"move"` or `"over"`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_pair(self.inner.phase()).0
+    }
+
+    /// The side to act, `"black"` or `"white"`; `None` once the game is over.
+    #[getter]
+    fn side(&self) -> Option<&'static str> {
+        phase_pair(self.inner.phase()).1
+    }
+
+    /// `{"winner": "black" | "white" | None, "points": (black, white)}` once over, else None.
+    #[getter]
+    fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.inner
+            .outcome()
+            .map(|o| outcome_dict(py, &o))
+            .transpose()
+    }
+
+    /// The legal moves in generation order (empty unless a move is due); an action of the
+    /// environments is an index into this list.
+    fn legal_moves(&self) -> Vec<String> {
+        self.inner
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// Throws: `value` if given, else the ruleset's device with `rng`. Returns the value.
+    #[pyo3(signature = (value = None, rng = None))]
+    fn throw(&mut self, value: Option<u8>, rng: Option<&Bound<'_, Rng>>) -> PyResult<u8> {
+        let result = match (value, rng) {
+            (Some(value), None) => self.inner.throw(value).map(|()| value),
+            (None, Some(rng)) => self.inner.throw_random(&mut rng.borrow_mut().inner),
+            _ => return Err(PyTypeError::new_err("give either a value or an rng")),
+        };
+        result.map_err(|e| MoveError::new_err(e.to_string()))
+    }
+
+    /// Plays a move given by its notation (`"9-12"`, `"pass"`) or its index in
+    /// `legal_moves()`.
+    #[pyo3(name = "play")]
+    fn play_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mv = move_arg(&self.inner, mv)?;
+        self.inner
+            .play(mv)
+            .map_err(|e| MoveError::new_err(e.to_string()))
+    }
+
+    /// Takes back the last action; returns it (`"throw 3"`, `"move 9-12"`), or None at the
+    /// start.
+    fn undo(&mut self) -> Option<String> {
+        self.inner.undo().map(|a| a.to_string())
+    }
+
+    /// Plays on with device throws and uniformly random legal moves drawn from `rng` until
+    /// the game ends or a side would start turn `max_turns + 1`; True when it ended.
+    #[pyo3(signature = (rng, max_turns = senet::DEFAULT_TURN_CAP))]
+    fn play_random(&mut self, py: Python<'_>, rng: &Bound<'_, Rng>, max_turns: u32) -> bool {
+        let mut rng = rng.borrow_mut();
+        let game = &mut self.inner;
+        let rng = &mut rng.inner;
+        let end = py.detach(|| game.play_random(rng, max_turns));
+        matches!(end, senet::PlayoutEnd::Finished(_))
+    }
+
+    /// The current position in the position notation.
+    #[getter]
+    fn position(&self) -> String {
+        self.inner.position()
+    }
+
+    /// The position the game started from.
+    #[getter]
+    fn start_position(&self) -> String {
+        self.inner.start_position()
+    }
+
+    /// Every action so far: `"throw 3"`, `"move 9-12"`.
+    #[getter]
+    fn history(&self) -> Vec<String> {
+        self.inner.history().iter().map(Action::to_string).collect()
+    }
+
+    /// Turns started so far.
+    #[getter]
+    fn turns(&self) -> u32 {
+        self.inner.turns()
+    }
+
+    /// Moves and passes made so far.
+    #[getter]
+    fn decisions(&self) -> u32 {
+        self.inner.decisions()
+    }
+
+    /// The seed noted in the record, if any.
+    #[getter]
+    fn get_seed(&self) -> Option<u64> {
+        self.inner.seed()
+    }
+
+    #[setter]
+    fn set_seed(&mut self, seed: Option<u64>) {
+        self.inner.set_seed(seed);
+    }
+
+    /// The record in the text form (see docs/notation.md).
+    fn record(&self) -> String {
+        self.inner.record_text()
+    }
+
+    /// The record as JSON.
+    fn record_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.inner).map_err(|e| SenetError::new_err(e.to_string()))
+    }
+
+    /// The device's exact distribution: `(value, weight)` pairs.
+    fn throw_outcomes(&self) -> Vec<(u8, u32)> {
+        self.inner
+            .throw_outcomes()
+            .iter()
+            .map(|o| (o.value, o.weight))
+            .collect()
+    }
+
+    /// The observation of the environments (`float32`, `rules.observation_size` values):
+    /// Black's and White's piece planes over squares 1..=30, pieces off, in hand and
+    /// captured per side, the side to act, then the ruleset's position fields.
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0.0; self.layout.size()];
+        self.layout.write(&self.inner, &mut out);
+        PyArray1::from_vec(py, out)
+    }
+
+    /// The action mask (`int8`, `MOVE_LIST_CAPACITY` values): 1 at each index of
+    /// `legal_moves()`.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let array = PyArray1::zeros(py, MOVE_LIST_CAPACITY, false);
+        if let Ok(mut view) = array.try_readwrite()
+            && let Ok(slice) = view.as_slice_mut()
+        {
+            write_mask(&self.inner, slice);
+        }
+        array
+    }
+
+    /// A copy that continues independently.
+    fn copy(&self) -> Game {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Game>()
+            .is_ok_and(|other| other.borrow().inner == self.inner)
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
+        let load = py.get_type::<Game>().getattr("from_record")?.unbind();
+        Ok((load, (self.record(),)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game({:?}, position={:?})",
+            self.inner.rules().to_string(),
+            self.inner.position()
+        )
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Rng>()?;
+    m.add_class::<Ruleset>()?;
+    m.add_class::<Game>()?;
+    m.add_function(wrap_pyfunction!(rulesets, m)?)?;
+    Ok(())
+}
