@@ -34,11 +34,14 @@ _MASK = senet.MOVE_LIST_CAPACITY
 _SEED_BOUND = 2**63
 
 
-def _spaces(rules: senet.Ruleset) -> tuple[spaces.Dict, spaces.Discrete]:
+def _spaces(rules: senet.Ruleset, turn_cap: int) -> tuple[spaces.Dict, spaces.Discrete]:
+    # The largest value: a turn counter (at most the turn cap and one), or a count field
+    # such as Piccione's extra throws (at most 255); pieces and squares are far below.
+    high = float(max(turn_cap + 1, 255))
     observation = spaces.Dict(
         {
             "observation": spaces.Box(
-                low=0.0, high=np.inf, shape=(rules.observation_size,), dtype=np.float32
+                low=0.0, high=high, shape=(rules.observation_size,), dtype=np.float32
             ),
             "action_mask": spaces.Box(low=0, high=1, shape=(_MASK,), dtype=np.int8),
         }
@@ -74,7 +77,7 @@ class SenetEnv(gym.Env):
     ) -> None:
         self.rules = _rules(rules)
         self._core = EnvCore(self.rules, opponent, agent, turn_cap, tables, illegal)
-        self.observation_space, self.action_space = _spaces(self.rules)
+        self.observation_space, self.action_space = _spaces(self.rules, turn_cap)
         self.render_mode = render_mode
 
     def reset(
@@ -139,7 +142,9 @@ class SenetVectorEnv(gym.vector.VectorEnv):
             self.rules, num_envs, opponent, agent, turn_cap, tables, illegal
         )
         self.num_envs = num_envs
-        self.single_observation_space, self.single_action_space = _spaces(self.rules)
+        self.single_observation_space, self.single_action_space = _spaces(
+            self.rules, turn_cap
+        )
         self.observation_space = gym.vector.utils.batch_space(
             self.single_observation_space, num_envs
         )
@@ -253,7 +258,7 @@ class SenetAECEnv(AECEnv):  # type: ignore[misc,valid-type]
         self.render_mode = render_mode
         self.possible_agents = ["black", "white"]
         self.agents = self.possible_agents[:]
-        observation, action = _spaces(self.rules)
+        observation, action = _spaces(self.rules, turn_cap)
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: action for a in self.possible_agents}
         self._np_random = None

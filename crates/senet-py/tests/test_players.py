@@ -1,0 +1,124 @@
+import json
+import os
+import pathlib
+import pickle
+import shutil
+import subprocess
+
+import pytest
+
+import senet
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def senet_binary():
+    """The `senet` command: $SENET_BIN, a build in the workspace, or one on PATH."""
+    candidates = [os.environ.get("SENET_BIN")]
+    candidates += [str(ROOT / "target" / p / "senet") for p in ("release", "debug")]
+    candidates.append(shutil.which("senet"))
+    for path in candidates:
+        if path and os.access(path, os.X_OK):
+            return path
+    if os.environ.get("SENET_BIN") is not None:
+        pytest.fail(f"SENET_BIN={os.environ['SENET_BIN']} is not a program")
+    pytest.skip("no senet command built (cargo build -p senet-cli, or set SENET_BIN)")
+
+
+@pytest.mark.parametrize(
+    "rules, players, games, seed",
+    [
+        ("regency", ("greedy", "random"), 300, 5),
+        ("kendall", ("random", "random"), 2000, 3),
+        ("piccione", ("expectiminimax:1", "mcts:20"), 40, 11),
+        ("regency(house_of_water=true)", ("perfect:1", "greedy"), 60, 2),
+    ],
+)
+def test_simulate_is_senet_simulate_json(rules, players, games, seed):
+    command = [
+        senet_binary(), "simulate", "--json", "--rules", rules, "--players", ",".join(players),
+        "--games", str(games), "--seed", str(seed),
+    ]
+    expected = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+    assert senet.simulate(rules, games=games, seed=seed, players=players) == expected
+    assert senet.simulate(rules, games=games, seed=seed, players=",".join(players), threads=3) == expected
+
+
+def test_match_parts_merge_to_the_whole_run():
+    run = senet.Match("bell", ("greedy", "random"), seed=9)
+    whole = run.play(0, 120)
+    parts = senet.Summary()
+    for start, stop in [(70, 120), (0, 33), (33, 70)]:
+        parts.merge(pickle.loads(pickle.dumps(run.play(start, stop, threads=2))))
+    assert parts == whole and whole.games == 120
+    assert sum(whole.player_wins) <= 120
+    assert run.report(parts) == run.report(whole)
+    assert run.players == ("greedy", "random")
+
+
+def test_bad_simulations_raise():
+    with pytest.raises(senet.PlayerError):
+        senet.simulate(players=("greedy", "robot"))
+    with pytest.raises(senet.PlayerError):
+        senet.simulate(players=("greedy",))
+    with pytest.raises(senet.RulesetError):
+        senet.simulate("chess")
+    with pytest.raises(senet.SenetError):
+        senet.simulate(games=0)
+    with pytest.raises(senet.TablesError):
+        senet.simulate(players=("perfect:3", "random"), games=1)
+    with pytest.raises(senet.TablesError):
+        senet.simulate("bell", players=("perfect:1", "random"), games=1)
+    with pytest.raises(senet.SenetError):
+        senet.Match().play(5, 2)
+
+
+def test_players_analyse_and_choose_legal_moves():
+    rules = senet.Ruleset("regency")
+    game = senet.Game(rules)
+    game.throw(2)
+    for name in ("random", "greedy", "expectiminimax:2", "mcts:30"):
+        player = senet.Player(name, rules, seed=1)
+        assert player.name == name
+        analysis = player.analyse(game)
+        assert [m for m, _ in analysis["moves"]] == game.legal_moves()
+        assert analysis["chosen"] in game.legal_moves()
+        assert analysis["kind"] and analysis["meaning"]
+        assert player.choose(game, senet.Rng(2)) in game.legal_moves()
+
+
+def test_perfect_players_play_from_tables(tmp_path):
+    rules = senet.Ruleset("regency")
+    tables = senet.Tables.solve(rules, 2)
+    assert tables.max_pieces == 2 and tables.rules == rules
+    player = senet.Player("perfect", rules, tables=tables)
+    assert player.name == "perfect:2"
+    # Two Black pieces, each with a move of 1.
+    game = senet.Game(rules, position="." * 23 + "B.B..W. b")
+    game.throw(1)
+    assert len(game.legal_moves()) == 2
+    analysis = player.analyse(game)
+    assert analysis["kind"] == "exact_win_probability"
+    assert all(0.0 <= v <= 1.0 for _, v in analysis["moves"])
+    with pytest.raises(senet.PlayerError):
+        senet.Player("perfect", "regency(house_of_water=true)", tables=tables)
+    with pytest.raises(senet.TablesError):
+        senet.Tables.read(rules, tmp_path / "missing.bin")
+    with pytest.raises(senet.PlayerError):
+        senet.Player("greedy", "kendall").analyse(game)
+    with pytest.raises(senet.PlayerError):
+        senet.Player("alphazero", rules)
+
+
+def test_table_files_from_senet_solve_are_read(tmp_path):
+    path = tmp_path / "regency-1.bin"
+    subprocess.run(
+        [senet_binary(), "solve", "--rules", "regency", "--pieces", "1", "--out", str(path)],
+        check=True, capture_output=True,
+    )
+    tables = senet.Tables.read("regency", path)
+    assert tables.max_pieces == 1
+    expected = senet.simulate(games=20, players=("perfect:1", "random"), tables=str(path))
+    assert expected["players"][0]["name"] == "perfect:1"
+    with pytest.raises(senet.TablesError):
+        senet.Tables.read("regency(house_of_water=true)", path)
