@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use senet::registry::AnyRuleset;
 use senet::simulation::{game_rng, random_pick};
-use senet::{AnyGame, AnyPlayer, AnyTables, MOVE_LIST_CAPACITY, Phase, Side};
+use senet::{AnyGame, AnyPlayer, AnyTables, MOVE_LIST_CAPACITY, MoveList, Phase, Side};
 use senet_ai::PlayerSpec;
 
 use crate::errors::{MoveError, PlayerError, SenetError};
@@ -56,6 +56,9 @@ struct Episode {
     game: AnyGame,
     rng: ChaCha8Rng,
     ended: bool,
+    /// The agent's legal moves while it is to move (empty otherwise), generated once per
+    /// decision.
+    moves: MoveList,
 }
 
 impl Episode {
@@ -68,6 +71,7 @@ impl Episode {
             opponent,
             rng: game_rng(0, 0),
             ended: true,
+            moves: MoveList::new(),
         }
     }
 
@@ -82,6 +86,7 @@ impl Episode {
     /// Plays throws and the opponent's moves until the agent has to move, the game ends or
     /// the turn cap is reached.
     fn advance(&mut self) -> Step {
+        self.moves.clear();
         loop {
             if self.game.turns() > self.turn_cap {
                 self.ended = true;
@@ -104,7 +109,10 @@ impl Episode {
                         truncated: false,
                     };
                 }
-                Phase::Move(side) if side == self.agent => return Step::default(),
+                Phase::Move(side) if side == self.agent => {
+                    self.moves = self.game.legal_moves();
+                    return Step::default();
+                }
                 Phase::Throw(_) => {
                     // The device's values are always legal throws.
                     let _ = self.game.throw_random(&mut self.rng);
@@ -133,7 +141,7 @@ impl Episode {
         if self.ended {
             return Err("the episode has ended: call reset() first".to_string());
         }
-        let legal = self.game.legal_moves().len();
+        let legal = self.moves.len();
         usize::try_from(action)
             .ok()
             .filter(|&a| a < legal)
@@ -166,7 +174,7 @@ impl Episode {
 
     /// Plays legal move `action` (see [`check`](Episode::check)) and advances.
     fn step(&mut self, action: usize) -> Step {
-        let mv = self.game.legal_moves()[action];
+        let mv = self.moves[action];
         let _ = self.game.play(mv);
         self.advance()
     }
@@ -301,7 +309,7 @@ impl EnvCore {
         let mut obs = vec![0.0; self.layout.size()];
         self.layout.write(&self.episode.game, &mut obs);
         let mut mask = vec![0; MOVE_LIST_CAPACITY];
-        write_mask(&self.episode.game, &mut mask);
+        write_mask(self.episode.moves.len(), &mut mask);
         (PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask))
     }
 }
@@ -474,7 +482,7 @@ fn write(layout: &Layout, episode: &Episode, i: usize, obs: &mut [f32], mask: &m
     let size = layout.size();
     layout.write(&episode.game, &mut obs[i * size..(i + 1) * size]);
     write_mask(
-        &episode.game,
+        episode.moves.len(),
         &mut mask[i * MOVE_LIST_CAPACITY..(i + 1) * MOVE_LIST_CAPACITY],
     );
 }

@@ -437,7 +437,7 @@ impl Game {
         if let Ok(mut view) = array.try_readwrite()
             && let Ok(slice) = view.as_slice_mut()
         {
-            write_mask(&self.inner, slice);
+            write_mask(self.inner.legal_moves().len(), slice);
         }
         array
     }

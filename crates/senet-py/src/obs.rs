@@ -162,13 +162,12 @@ impl Layout {
     }
 }
 
-/// Writes the action mask of `game` into `out`: 1 for each index below the number of legal
-/// moves (an action is an index into `Game.legal_moves()`), 0 elsewhere.
-pub(crate) fn write_mask(game: &AnyGame, out: &mut [i8]) -> usize {
-    let legal = game.legal_moves().len().min(out.len());
+/// Writes the action mask of a decision with `legal` legal moves into `out`: 1 for each
+/// index below `legal` (an action is an index into `Game.legal_moves()`), 0 elsewhere.
+pub(crate) fn write_mask(legal: usize, out: &mut [i8]) {
+    let legal = legal.min(out.len());
     out[..legal].fill(1);
     out[legal..].fill(0);
-    legal
 }
 
 #[cfg(test)]
