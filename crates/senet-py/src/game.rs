@@ -414,11 +414,7 @@ impl Game {
 
     /// The device's exact distribution: `(value, weight)` pairs.
     fn throw_outcomes(&self) -> Vec<(u8, u32)> {
-        self.inner
-            .throw_outcomes()
-            .iter()
-            .map(|o| (o.value, o.weight))
-            .collect()
+        self.rules().throw_outcomes()
     }
 
     /// The observation of the environments (`float32`, `rules.observation_size` values):

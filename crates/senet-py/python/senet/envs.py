@@ -174,15 +174,7 @@ class SenetVectorEnv(gym.vector.VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict]:
-        actions = np.ascontiguousarray(actions, dtype=np.int64)
-        self._core.step(
-            actions,
-            self._obs,
-            self._mask,
-            self._rewards,
-            self._terminated,
-            self._truncated,
-        )
+        self.step_into(np.ascontiguousarray(actions, dtype=np.int64))
         return (
             self._observations(),
             self._rewards.copy(),
