@@ -57,6 +57,12 @@ macro_rules! facade_modules {
             allow(dead_code, unreachable_code, unused_imports, unused_variables)
         )]
         pub mod registry;
+        #[cfg(feature = "ai")]
+        #[cfg_attr(
+            not(any($(feature = $feature),*)),
+            allow(dead_code, unreachable_code, unused_imports, unused_variables)
+        )]
+        pub mod simulation;
 
         $(
             #[cfg(feature = $feature)]
@@ -73,8 +79,6 @@ with_registered_rulesets!($ facade_modules);
 pub mod metrics;
 pub mod rating;
 pub mod rng;
-#[cfg(feature = "ai")]
-pub mod simulation;
 pub mod stats;
 
 pub use any_game::AnyGame;

@@ -79,6 +79,8 @@ impl MatchSummary {
     }
 }
 
+sum_by_merging!(MatchSummary);
+
 /// Two computer players for one ruleset configuration, ready to play seeded games.
 #[derive(Clone, Debug)]
 pub struct Lineup {

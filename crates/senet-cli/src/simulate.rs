@@ -88,10 +88,7 @@ pub(crate) fn play(
             progress.inc(len);
             Ok(summary)
         })
-        .try_reduce(MatchSummary::default, |mut a, b| {
-            a.merge(&b);
-            Ok(a)
-        })
+        .sum()
 }
 
 fn percent(x: f64) -> String {

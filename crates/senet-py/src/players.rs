@@ -422,16 +422,14 @@ fn play_on_threads(
                 scope.spawn(move || lineup.play(first..last, seed, turn_cap))
             })
             .collect();
-        let mut summary = MatchSummary::default();
-        for handle in handles {
+        handles
+            .into_iter()
             // A panic is a bug of the engine: reported as an error, never as a summary.
-            let part = handle
-                .join()
-                .map_err(|_| "a simulation thread failed".to_string())?
-                .map_err(|e| e.to_string())?;
-            summary.merge(&part);
-        }
-        Ok(summary)
+            .map(|handle| match handle.join() {
+                Ok(part) => part.map_err(|e| e.to_string()),
+                Err(_) => Err("a simulation thread failed".to_string()),
+            })
+            .sum()
     })
 }
 
