@@ -73,6 +73,14 @@ pub(crate) fn rules_arg(value: &Bound<'_, PyAny>) -> PyResult<AnyRuleset> {
     }
 }
 
+/// An optional ruleset argument: the default ruleset (Regency) when it is left out.
+pub(crate) fn rules_or_default(value: Option<&Bound<'_, PyAny>>) -> PyResult<AnyRuleset> {
+    match value {
+        Some(rules) => rules_arg(rules),
+        None => parse_rules(senet::registry::DEFAULT_RULESET),
+    }
+}
+
 fn info_dict<'py>(py: Python<'py>, info: &RulesetInfo) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("id", info.id)?;
@@ -256,10 +264,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (rules = None, position = None))]
     fn new(rules: Option<&Bound<'_, PyAny>>, position: Option<&str>) -> PyResult<Game> {
-        let rules = match rules {
-            Some(rules) => rules_arg(rules)?,
-            None => parse_rules(senet::registry::DEFAULT_RULESET)?,
-        };
+        let rules = rules_or_default(rules)?;
         let game = match position {
             Some(position) => AnyGame::from_position(rules, position)
                 .map_err(|e| PositionError::new_err(e.to_string()))?,

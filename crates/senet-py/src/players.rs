@@ -12,7 +12,7 @@ use senet_ai::endgame::{SolveOptions, read_table_bytes};
 use senet_ai::{PlayerSpec, ValueKind};
 
 use crate::errors::{PlayerError, SenetError, TablesError};
-use crate::game::{Game, Rng, Ruleset, parse_rules, rules_arg};
+use crate::game::{Game, Rng, Ruleset, rules_arg, rules_or_default};
 
 /// The largest table file read: a gigabyte, as the command line reads.
 const MAX_TABLE_BYTES: u64 = 1 << 30;
@@ -133,8 +133,8 @@ fn kind_name(kind: ValueKind) -> (&'static str, &'static str) {
     }
 }
 
-/// A computer player for games of one ruleset configuration: `Player("expectiminimax:3",
-/// "regency")`. Players: random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
+/// A computer player for games of one ruleset configuration (by default Regency):
+/// `Player("expectiminimax:3", "kendall")`. Players: random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
 /// perfect[:PIECES] (docs/players.md).
 #[pyclass(module = "senet._senet")]
 pub(crate) struct Player {
@@ -147,15 +147,15 @@ pub(crate) struct Player {
 impl Player {
     /// A perfect player plays from `tables` (a `Tables` or a table file) or solves its own.
     #[new]
-    #[pyo3(signature = (spec, rules, tables = None, seed = 0))]
+    #[pyo3(signature = (spec, rules = None, tables = None, seed = 0))]
     fn new(
         py: Python<'_>,
         spec: &str,
-        rules: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyAny>>,
         tables: Option<&Bound<'_, PyAny>>,
         seed: u64,
     ) -> PyResult<Player> {
-        let rules = rules_arg(rules)?;
+        let rules = rules_or_default(rules)?;
         let spec = parse_spec(spec)?;
         let tables = tables_arg(&rules, tables)?;
         let player = py.detach(|| match &tables {
@@ -323,10 +323,7 @@ impl Match {
         turn_cap: u32,
         tables: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Match> {
-        let rules = match rules {
-            Some(rules) => rules_arg(rules)?,
-            None => parse_rules(senet::registry::DEFAULT_RULESET)?,
-        };
+        let rules = rules_or_default(rules)?;
         let specs = match players {
             Some(players) => players_arg(players)?,
             None => [PlayerSpec::Random; 2],

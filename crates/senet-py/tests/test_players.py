@@ -108,6 +108,7 @@ def test_perfect_players_play_from_tables(tmp_path):
         senet.Player("greedy", "kendall").analyse(game)
     with pytest.raises(senet.PlayerError):
         senet.Player("alphazero", rules)
+    assert senet.Player("expectiminimax:3").choose(game) in game.legal_moves()
 
 
 def test_table_files_from_senet_solve_are_read(tmp_path):

@@ -187,7 +187,9 @@ class Player:
     """A computer player for games of one ruleset configuration: random, greedy,
     expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES]."""
 
-    def __init__(self, spec: str, rules: RulesArg, tables: TablesArg = None, seed: int = 0) -> None: ...
+    def __init__(
+        self, spec: str, rules: Optional[RulesArg] = None, tables: TablesArg = None, seed: int = 0
+    ) -> None: ...
     @property
     def name(self) -> str: ...
     def analyse(self, game: Game, rng: Optional[Rng] = None) -> Analysis:
