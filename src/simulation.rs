@@ -59,6 +59,30 @@ pub fn random_pick(moves: &[Move], rng: &mut dyn Rng) -> Move {
     moves.get(pick).copied().unwrap_or_default()
 }
 
+/// The most pieces a side for which a perfect player's tables are solved when a run starts,
+/// by `senet simulate` and the Python package (seconds); larger tables take minutes or more
+/// and are solved once (`senet solve`) and read from a file.
+pub const MOST_PIECES_SOLVED_ON_DEMAND: u8 = 2;
+
+/// The most pieces a side that the perfect players among `specs` ask for: the tables they
+/// play from must cover it. `None` without a perfect player.
+///
+/// ```
+/// use senet::simulation::perfect_pieces;
+/// use senet_ai::PlayerSpec;
+/// assert_eq!(perfect_pieces(&[PlayerSpec::Perfect(3), PlayerSpec::Perfect(1)]), Some(3));
+/// assert_eq!(perfect_pieces(&[PlayerSpec::Greedy]), None);
+/// ```
+pub fn perfect_pieces(specs: &[PlayerSpec]) -> Option<u8> {
+    specs
+        .iter()
+        .filter_map(|spec| match spec {
+            PlayerSpec::Perfect(pieces) => Some(*pieces),
+            _ => None,
+        })
+        .max()
+}
+
 /// What a batch of games between players a and b came to: the summary by side, plus the
 /// wins of each player.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

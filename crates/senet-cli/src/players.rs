@@ -9,7 +9,7 @@ use std::path::Path;
 
 use senet::rand_core::Rng;
 use senet::registry::AnyRuleset;
-use senet::simulation::{Lineup, random_pick};
+use senet::simulation::{Lineup, MOST_PIECES_SOLVED_ON_DEMAND, perfect_pieces, random_pick};
 use senet::{AnyGame, AnyPlayer, AnyTables, Move};
 use senet_ai::endgame::{SolveOptions, read_table_bytes};
 use senet_ai::{PlayerSpec, PlayerSpecError};
@@ -54,10 +54,6 @@ pub(crate) enum PlayerKind {
 /// The players `--players` accepts, for the messages.
 pub(crate) const PLAYER_NAMES: &str = "human, random, greedy, expectiminimax[:DEPTH | \
      :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES]";
-
-/// The most pieces a side for which `perfect` solves its tables when the command starts;
-/// larger tables take minutes or more and are read from `--tables` instead.
-pub(crate) const MOST_PIECES_SOLVED_ON_DEMAND: u8 = 2;
 
 impl PlayerKind {
     /// The name used on the command line.
@@ -118,14 +114,7 @@ impl Roster {
         tables: Option<&Path>,
         notes: &mut dyn FnMut(&str),
     ) -> Result<Roster, CliError> {
-        // The most pieces any perfect player asks for: the tables must cover it.
-        let perfect = specs
-            .iter()
-            .filter_map(|spec| match spec {
-                PlayerSpec::Perfect(pieces) => Some(*pieces),
-                _ => None,
-            })
-            .max();
+        let perfect = perfect_pieces(specs);
         let tables = match (tables, perfect) {
             (Some(path), _) => {
                 let file = std::fs::File::open(path).map_err(|e| {

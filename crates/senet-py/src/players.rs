@@ -6,7 +6,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use senet::registry::AnyRuleset;
-use senet::simulation::{Lineup, MatchSummary, SimulationReport};
+use senet::simulation::{
+    Lineup, MOST_PIECES_SOLVED_ON_DEMAND, MatchSummary, SimulationReport, perfect_pieces,
+};
 use senet::{AnyPlayer, AnyTables};
 use senet_ai::endgame::{SolveOptions, read_table_bytes};
 use senet_ai::{PlayerSpec, ValueKind};
@@ -16,10 +18,6 @@ use crate::game::{Game, Rng, Ruleset, rules_arg, rules_or_default};
 
 /// The largest table file read: a gigabyte, as the command line reads.
 const MAX_TABLE_BYTES: u64 = 1 << 30;
-
-/// The most pieces a side a perfect player solves for itself when no tables are given, as
-/// `senet simulate` does: more takes minutes or hours.
-const MOST_PIECES_SOLVED_ON_DEMAND: u8 = 2;
 
 pub(crate) fn parse_spec(text: &str) -> PyResult<PlayerSpec> {
     text.trim()
@@ -269,14 +267,7 @@ pub(crate) fn perfect_tables(
     specs: &[PlayerSpec],
     given: Option<AnyTables>,
 ) -> PyResult<Option<AnyTables>> {
-    let perfect = specs
-        .iter()
-        .filter_map(|spec| match spec {
-            PlayerSpec::Perfect(pieces) => Some(*pieces),
-            _ => None,
-        })
-        .max();
-    match (given, perfect) {
+    match (given, perfect_pieces(specs)) {
         (Some(tables), Some(pieces)) if pieces > tables.max_pieces() => {
             Err(TablesError::new_err(format!(
                 "perfect:{pieces} needs tables of {pieces} pieces a side, these have {}",
