@@ -3,7 +3,7 @@
 //! This is the game loop of `senet simulate` and of the Python package's `simulate`, so that
 //! both give the same figures for the same arguments. Game `i` draws every throw and every
 //! random choice (of random players and of MCTS) from ChaCha8 stream `i` of the seed
-//! ([`game_rng`]); every player is fresh or keeps nothing from one decision to the next;
+//! ([`rng::seeded`]); every player is fresh or keeps nothing from one decision to the next;
 //! player a plays Black in the even-numbered games ([`seats`]). So a [`MatchSummary`] of any
 //! range of game indices depends on nothing else, and summaries of disjoint ranges merge
 //! exactly: split the games over threads, processes or machines as you like.
@@ -36,9 +36,6 @@ use crate::AnyTables;
 use crate::registry::{AnyRuleset, RulesetVisitor};
 use crate::rng::{self, ChaCha8Rng};
 use crate::stats::{Distribution, SimulationSummary, wilson_interval};
-
-/// The generator of game `index` of a run seeded with `seed` ([`rng::seeded`]).
-pub use crate::rng::seeded as game_rng;
 
 /// Which player (0 = a, 1 = b) sits on each side in game `index`, indexed by side: player a
 /// plays Black in the even-numbered games.

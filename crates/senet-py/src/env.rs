@@ -6,9 +6,9 @@ use std::sync::Mutex;
 
 use numpy::{PyArray1, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::prelude::*;
-use rand_chacha::ChaCha8Rng;
 use senet::registry::AnyRuleset;
-use senet::simulation::{game_rng, random_pick};
+use senet::rng::{ChaCha8Rng, seeded};
+use senet::simulation::random_pick;
 use senet::{AnyGame, AnyPlayer, AnyTables, MOVE_LIST_CAPACITY, MoveList, Phase, Side};
 use senet_ai::PlayerSpec;
 
@@ -69,7 +69,7 @@ impl Episode {
             agent,
             turn_cap,
             opponent,
-            rng: game_rng(0, 0),
+            rng: seeded(0, 0),
             ended: true,
             moves: MoveList::new(),
         }
@@ -260,7 +260,7 @@ impl EnvCore {
         py: Python<'py>,
         seed: u64,
     ) -> (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>, bool) {
-        let step = self.episode.reset(game_rng(seed, 0));
+        let step = self.episode.reset(seeded(seed, 0));
         let (obs, mask) = self.arrays(py);
         (obs, mask, step.terminated || step.truncated)
     }
@@ -379,7 +379,7 @@ impl VecEnvCore {
         let (episodes, layout) = (&mut self.episodes, &self.layout);
         py.detach(|| {
             for (i, episode) in episodes.iter_mut().enumerate() {
-                let mut step = episode.reset(game_rng(seed, i as u64));
+                let mut step = episode.reset(seeded(seed, i as u64));
                 // An episode that ends before the agent moves starts again at once.
                 while step.terminated || step.truncated {
                     step = episode.reset(episode.rng.clone());
@@ -509,7 +509,7 @@ mod tests {
         for agent in [Side::Black, Side::White] {
             let play = |seed| {
                 let mut e = episode("kendall", agent);
-                let mut step = e.reset(game_rng(seed, 0));
+                let mut step = e.reset(seeded(seed, 0));
                 while !(step.terminated || step.truncated) {
                     assert_eq!(e.game.phase(), Phase::Move(agent));
                     step = e.step(e.check(0).unwrap());
@@ -525,7 +525,7 @@ mod tests {
     #[test]
     fn illegal_actions_are_refused() {
         let mut e = episode("regency", Side::Black);
-        e.reset(game_rng(1, 0));
+        e.reset(seeded(1, 0));
         let legal = e.game.legal_moves().len() as i64;
         assert!(e.check(-1).is_err());
         assert!(e.check(legal).is_err());

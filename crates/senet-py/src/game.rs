@@ -4,9 +4,8 @@ use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use rand_chacha::ChaCha8Rng;
-use senet::rand_core::Rng as _;
 use senet::registry::{AnyRuleset, RULESETS, RulesetInfo};
+use senet::rng::{ChaCha8Rng, Rng as _};
 use senet::{Action, AnyGame, MOVE_LIST_CAPACITY, Move, Outcome, Phase, Side};
 
 use crate::errors::{MoveError, PositionError, RecordError, RulesetError, SenetError};
@@ -26,7 +25,7 @@ impl Rng {
     #[pyo3(signature = (seed, stream = 0))]
     fn new(seed: u64, stream: u64) -> Rng {
         Rng {
-            inner: senet::simulation::game_rng(seed, stream),
+            inner: senet::rng::seeded(seed, stream),
         }
     }
 

@@ -173,10 +173,10 @@ pub(crate) fn write_mask(legal: usize, out: &mut [i8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand_chacha::ChaCha8Rng;
     use senet::Phase;
     use senet::rand_core::SeedableRng;
     use senet::registry::RULESETS;
+    use senet::rng::ChaCha8Rng;
 
     #[test]
     fn every_registered_field_has_a_kind() {

@@ -163,7 +163,7 @@ impl Player {
         Ok(Player {
             inner: Mutex::new(player.map_err(|e| PlayerError::new_err(e.to_string()))?),
             rng: Rng {
-                inner: senet::simulation::game_rng(seed, 0),
+                inner: senet::rng::seeded(seed, 0),
             },
         })
     }
