@@ -149,6 +149,13 @@ impl Ruleset {
         self.inner.pieces_per_side()
     }
 
+    /// The rules in plain prose (Markdown) with their rule ids: the text `senet rules <id>`
+    /// prints and the web board shows.
+    #[getter]
+    fn rules_text(&self) -> &'static str {
+        self.inner.rules_text()
+    }
+
     /// The throwing device's exact distribution: `(value, weight)` pairs; the probability
     /// of a value is its weight over the sum of the weights.
     fn throw_outcomes(&self) -> Vec<(u8, u32)> {

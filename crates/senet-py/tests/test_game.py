@@ -27,6 +27,14 @@ def test_a_ruleset_knows_its_spec_pieces_and_exact_device():
     assert rules.observation_size == len(senet.Game(rules).observation())
 
 
+def test_a_ruleset_gives_its_rules_in_prose_with_their_ids():
+    for info in senet.rulesets():
+        text = senet.Ruleset(info["id"]).rules_text
+        assert len(text) > 500, info["id"]
+    assert "K-1" in senet.Ruleset("kendall").rules_text
+    assert "R-1" in senet.Ruleset("regency(house_of_water=true)").rules_text
+
+
 def test_a_game_goes_through_throw_and_move_phases_and_undoes():
     game = senet.Game("regency")
     assert (game.phase, game.side) == ("throw", "black")

@@ -80,6 +80,10 @@ class Ruleset:
     @property
     def pieces_per_side(self) -> int: ...
     @property
+    def rules_text(self) -> str:
+        """The rules in plain prose (Markdown) with their rule ids, as ``senet rules`` prints
+        them."""
+    @property
     def observation_size(self) -> int:
         """Values in an observation of this ruleset (see ``Game.observation``)."""
     def throw_outcomes(self) -> list[tuple[int, int]]:
