@@ -41,28 +41,24 @@ macro_rules! facade_modules {
     ($d:tt $( $feature:literal => $module:ident = $krate:ident :: $ty:ident ),* $(,)?) => {
         // In a build without any ruleset feature the registry is empty: every match on a
         // ruleset or a game has no arm, and what follows it is unreachable.
-        #[cfg_attr(
-            not(any($(feature = $feature),*)),
-            allow(dead_code, unreachable_code, unused_imports, unused_variables)
-        )]
-        mod any_game;
-        #[cfg(feature = "ai")]
-        #[cfg_attr(
-            not(any($(feature = $feature),*)),
-            allow(dead_code, unreachable_code, unused_imports, unused_variables)
-        )]
-        mod any_player;
-        #[cfg_attr(
-            not(any($(feature = $feature),*)),
-            allow(dead_code, unreachable_code, unused_imports, unused_variables)
-        )]
-        pub mod registry;
-        #[cfg(feature = "ai")]
-        #[cfg_attr(
-            not(any($(feature = $feature),*)),
-            allow(dead_code, unreachable_code, unused_imports, unused_variables)
-        )]
-        pub mod simulation;
+        macro_rules! matching_on_rulesets {
+            ($d($d module:item)*) => {$d(
+                #[cfg_attr(
+                    not(any($(feature = $feature),*)),
+                    allow(dead_code, unreachable_code, unused_imports, unused_variables)
+                )]
+                $d module
+            )*};
+        }
+
+        matching_on_rulesets! {
+            mod any_game;
+            #[cfg(feature = "ai")]
+            mod any_player;
+            pub mod registry;
+            #[cfg(feature = "ai")]
+            pub mod simulation;
+        }
 
         $(
             #[cfg(feature = $feature)]
