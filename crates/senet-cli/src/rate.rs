@@ -2,11 +2,9 @@
 //! of all the results ([`senet::rating`]) puts the players on one Elo scale.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use senet::DEFAULT_TURN_CAP;
 use senet::rating::{Rating, RatingError, Results, fit};
 use senet::registry::DEFAULT_RULESET;
 use senet_ai::PlayerSpec;
@@ -14,7 +12,7 @@ use serde::Serialize;
 
 use crate::error::{CliError, parse_rules};
 use crate::players::{PLAYER_NAMES, PlayerKind, Roster};
-use crate::simulate::{game_pool, play};
+use crate::simulate::{MatchOptions, game_pool, play};
 
 /// Rate computer players: every pair plays seeded games, and a Bradley–Terry fit of all the
 /// results gives each player an Elo rating with a 95% interval, the first player rated 0.
@@ -38,22 +36,8 @@ pub(crate) struct RateArgs {
     /// Games per pair of players.
     #[arg(long, default_value_t = 200)]
     games: u64,
-    /// Seed of the ChaCha8 generator.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
-    /// Endgame tables for a perfect player (a file written by `senet solve` for the same
-    /// ruleset and options).
-    #[arg(long)]
-    tables: Option<PathBuf>,
-    /// Stop a game after this many turns and leave it out.
-    #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
-    turn_cap: u32,
-    /// Print the ratings as one JSON object.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    common: MatchOptions,
 }
 
 /// The most players `--players` takes: every pair plays, so the games grow as its square.
@@ -119,14 +103,14 @@ pub(crate) fn run(args: &RateArgs, out: &mut dyn Write) -> Result<(), CliError> 
         .flat_map(|a| (a + 1..specs.len()).map(move |b| (a, b)))
         .collect();
     let (pool, progress) = game_pool(
-        args.turn_cap,
+        args.common.turn_cap,
         args.games,
-        args.threads,
+        args.common.threads,
         args.games.saturating_mul(pairs.len() as u64),
     )?;
     let started = Instant::now();
     let played = pool.install(|| {
-        let roster = Roster::new(&rules, &specs, args.tables.as_deref(), &mut |note| {
+        let roster = Roster::new(&rules, &specs, args.common.tables.as_deref(), &mut |note| {
             progress.suspend(|| eprintln!("senet rate: {note}"));
         })?;
         let mut played = Vec::with_capacity(pairs.len());
@@ -136,9 +120,9 @@ pub(crate) fn run(args: &RateArgs, out: &mut dyn Write) -> Result<(), CliError> 
             let summary = play(
                 &lineup,
                 args.games,
-                args.seed,
+                args.common.seed,
                 first_stream,
-                args.turn_cap,
+                args.common.turn_cap,
                 &progress,
             )?;
             played.push(Pair {
@@ -164,7 +148,7 @@ pub(crate) fn run(args: &RateArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let ratings = fit(&results, 0).map_err(|e| match e {
         RatingError::Disconnected { .. } => CliError::input(format!(
             "the ratings: {e}: its games were all stopped at the turn cap of {}",
-            args.turn_cap
+            args.common.turn_cap
         )),
         other => CliError::input(format!("the ratings: {other}")),
     })?;
@@ -186,12 +170,12 @@ pub(crate) fn run(args: &RateArgs, out: &mut dyn Write) -> Result<(), CliError> 
     let report = Report {
         rules: rules.to_string(),
         games_per_pair: args.games,
-        seed: args.seed,
-        turn_cap: args.turn_cap,
+        seed: args.common.seed,
+        turn_cap: args.common.turn_cap,
         players,
         pairs: played,
     };
-    if args.json {
+    if args.common.json {
         let json = serde_json::to_string(&report)
             .map_err(|e| CliError::input(format!("cannot encode the ratings as JSON: {e}")))?;
         writeln!(out, "{json}")?;

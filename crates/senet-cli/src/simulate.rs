@@ -41,26 +41,34 @@ pub(crate) struct SimulateArgs {
     /// Number of games.
     #[arg(long, default_value_t = 10_000)]
     games: u64,
-    /// Seed of the ChaCha8 generator.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
-    threads: usize,
     /// The two computer players, a,b: random, greedy, expectiminimax[:DEPTH | :nodes=N],
     /// mcts[:PLAYOUTS], perfect[:PIECES].
     #[arg(long, default_value = "random,random")]
     players: String,
+    #[command(flatten)]
+    common: MatchOptions,
+}
+
+/// The options of the commands that play seeded matches (`simulate`, `rate`).
+#[derive(Args, Debug)]
+pub(crate) struct MatchOptions {
+    /// Seed of the ChaCha8 generator.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) threads: usize,
     /// Endgame tables for a perfect player (a file written by `senet solve` for the same
     /// ruleset and options).
     #[arg(long)]
-    tables: Option<PathBuf>,
-    /// Stop a game after this many turns and count it as stopped, not won.
+    pub(crate) tables: Option<PathBuf>,
+    /// Stop a game after this many turns: `simulate` counts it as stopped, not won; `rate`
+    /// leaves it out.
     #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
-    turn_cap: u32,
-    /// Print the summary as one JSON object.
+    pub(crate) turn_cap: u32,
+    /// Print the result as one JSON object.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// Games per batch: a batch makes its players afresh and is the unit of progress.
@@ -213,25 +221,37 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
     });
     let [a, b] = specs;
     let specs = [a?, b?];
-    let (pool, progress) = game_pool(args.turn_cap, args.games, args.threads, args.games)?;
+    let (pool, progress) = game_pool(
+        args.common.turn_cap,
+        args.games,
+        args.common.threads,
+        args.games,
+    )?;
     let started = Instant::now();
     let summary = pool.install(|| {
-        let roster = Roster::new(&rules, &specs, args.tables.as_deref(), &mut |note| {
+        let roster = Roster::new(&rules, &specs, args.common.tables.as_deref(), &mut |note| {
             progress.suspend(|| eprintln!("senet simulate: {note}"));
         })?;
         let lineup = roster.lineup([0, 1])?;
-        let summary = play(&lineup, args.games, args.seed, 0, args.turn_cap, &progress)?;
+        let summary = play(
+            &lineup,
+            args.games,
+            args.common.seed,
+            0,
+            args.common.turn_cap,
+            &progress,
+        )?;
         Ok::<_, CliError>(SimulationReport::new(
             &lineup,
-            args.seed,
-            args.turn_cap,
+            args.common.seed,
+            args.common.turn_cap,
             &summary,
         ))
     });
     progress.finish_and_clear();
     let report = summary?;
     let seconds = started.elapsed().as_secs_f64();
-    if args.json {
+    if args.common.json {
         let json = serde_json::to_string(&report)
             .map_err(|e| CliError::input(format!("cannot encode the summary as JSON: {e}")))?;
         writeln!(out, "{json}")?;
