@@ -56,6 +56,13 @@ pub fn random_pick(moves: &[Move], rng: &mut dyn Rng) -> Move {
     moves.get(pick).copied().unwrap_or_default()
 }
 
+/// The most games one simulation plays: a billion, far more than any interval needs. Front
+/// ends refuse more with an error naming this cap.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
+/// The most worker threads one simulation starts: more is surely a typing mistake.
+pub const MAX_THREADS: usize = 1024;
+
 /// The most pieces a side for which a perfect player's tables are solved when a run starts,
 /// by `senet simulate` and the Python package (seconds); larger tables take minutes or more
 /// and are solved once (`senet solve`) and read from a file.

@@ -4,12 +4,7 @@
 
 use crate::error::CliError;
 
-/// The most games `senet simulate` and `senet compare` play: a billion, far more than any
-/// interval needs.
-pub(crate) const MAX_GAMES: u64 = 1_000_000_000;
-
-/// The most worker threads a command starts: more is surely a typing mistake.
-pub(crate) const MAX_THREADS: usize = 1024;
+pub(crate) use senet::simulation::{MAX_GAMES, MAX_THREADS};
 
 /// The largest game record read, in bytes (16 MiB: hundreds of thousands of actions, where
 /// the longest games have a few thousand).

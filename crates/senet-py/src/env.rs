@@ -215,6 +215,10 @@ fn opponent_setup(
 }
 
 /// One game against a built-in player, for `senet.envs.SenetEnv`.
+/// The most games one vector environment steps (each holds a game and an opponent player,
+/// a few kilobytes; a million is far past what one batch of a learner uses).
+const MAX_ENVS: usize = 1 << 20;
+
 #[pyclass(module = "senet._senet")]
 pub(crate) struct EnvCore {
     episode: Episode,
@@ -342,8 +346,10 @@ impl VecEnvCore {
         let rules = rules_arg(rules)?;
         let lose_on_illegal = lose_on_illegal(illegal)?;
         let agent = agent_side(agent)?;
-        if num_envs == 0 {
-            return Err(SenetError::new_err("num_envs must be at least 1"));
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return Err(SenetError::new_err(format!(
+                "num_envs {num_envs}: from 1 to {MAX_ENVS}"
+            )));
         }
         let (spec, tables) = opponent_setup(py, &rules, opponent, tables)?;
         let episodes = (0..num_envs)

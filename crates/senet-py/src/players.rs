@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use senet::registry::AnyRuleset;
 use senet::simulation::{
-    Lineup, MOST_PIECES_SOLVED_ON_DEMAND, MatchSummary, SimulationReport, perfect_pieces,
+    Lineup, MAX_GAMES, MAX_THREADS, MOST_PIECES_SOLVED_ON_DEMAND, MatchSummary, SimulationReport,
+    perfect_pieces,
 };
 use senet::{AnyPlayer, AnyTables};
 use senet_ai::endgame::{SolveOptions, read_table_bytes};
@@ -369,8 +370,19 @@ impl Match {
                 "the games {start}..{stop} are no range: stop comes before start"
             )));
         }
+        if stop - start > MAX_GAMES {
+            return Err(SenetError::new_err(format!(
+                "{} games: at most {MAX_GAMES} in one call",
+                stop - start
+            )));
+        }
         let threads = match threads {
             0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n if n > MAX_THREADS => {
+                return Err(SenetError::new_err(format!(
+                    "threads {n}: at most {MAX_THREADS}"
+                )));
+            }
             n => n,
         };
         let played = py.detach(|| {

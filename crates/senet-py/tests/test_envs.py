@@ -159,3 +159,8 @@ def test_the_pettingzoo_env_plays_whole_games():
     assert len(positions) == game.decisions
     replay = senet.Game.from_record(game.record())
     assert replay == game and replay.seed == env.unwrapped.episode_seed
+
+
+def test_a_vector_env_refuses_more_games_than_its_cap():
+    with pytest.raises(senet.SenetError, match="num_envs"):
+        SenetVectorEnv(1 << 30, "regency")

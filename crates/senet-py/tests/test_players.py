@@ -71,6 +71,11 @@ def test_bad_simulations_raise():
         senet.simulate("bell", players=("perfect:1", "random"), games=1)
     with pytest.raises(senet.SenetError):
         senet.Match().play(5, 2)
+    # Every budget has a cap, refused before any game is played.
+    with pytest.raises(senet.SenetError, match="at most 1000000000"):
+        senet.simulate(games=10**12)
+    with pytest.raises(senet.SenetError, match="at most 1024"):
+        senet.simulate(games=1, threads=10**6)
 
 
 def test_players_analyse_and_choose_legal_moves():
