@@ -26,7 +26,7 @@
 //! ```
 
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 // Records, specifications, positions as text and the errors that quote them need `alloc`;
@@ -42,6 +42,7 @@ mod prelude {
     pub(crate) use alloc::vec::Vec;
 }
 
+pub mod batch;
 mod board;
 mod error;
 mod game;
@@ -71,7 +72,8 @@ pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
 pub use opening::{SeatDraw, SeatRule, draw_seats};
 pub use options::{Coverage, OptionValue, option_combinations, option_specs};
 pub use playout::{
-    DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
+    DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, PlayoutProgress, PlayoutStep,
+    TurnCounter, random_playout,
 };
 pub use record::RecordLines;
 pub use ruleset::{Outcome, Phase, Ruleset};
