@@ -27,10 +27,14 @@
 
 extern crate alloc;
 
+mod batch;
+
 use alloc::string::ToString;
+use senet_core::batch::BatchRun;
+use senet_core::rand_core::Rng;
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, SpecError, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Playout, PositionError, Ruleset,
+    SeatRule, Setup, Side, SpecError, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -697,6 +701,22 @@ impl Ruleset for Regency {
                 self.move_from(from, t) == mv
             }
             _ => false,
+        }
+    }
+
+    /// Regency has a lock-step kernel (`senet_core::batch`) for every configuration but
+    /// `collect_throws` and the exit options.
+    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
+    where
+        G: Rng,
+        F: FnMut(u64) -> G,
+        S: FnMut(u64, Playout),
+    {
+        if batch::covers(self) {
+            let mut lanes = batch::Lanes::new(*self, run, streams, report);
+            senet_core::batch::run_kernel(&mut lanes, run.instructions);
+        } else {
+            senet_core::batch::play_interleaved(self, run, streams, report);
         }
     }
 
