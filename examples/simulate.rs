@@ -6,17 +6,19 @@
 //! ```
 //!
 //! Game `i` draws every throw and move from its own ChaCha8 stream `i` of the seed, so the
-//! summary is the same whatever the number of threads.
+//! summary is the same whatever the number of threads. The games run on the batch engine
+//! (`senet::batch`), many in lock-step where the ruleset has a kernel for it.
 
 use std::time::Instant;
 
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use senet::batch::BatchRun;
 use senet::registry::{AnyRuleset, DEFAULT_RULESET, RulesetVisitor};
 use senet::rng;
 use senet::stats::SimulationSummary;
-use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side, random_playout};
+use senet::{DEFAULT_TURN_CAP, Ruleset, Side};
 
 #[derive(Parser, Debug)]
 #[command(about = "Play seeded random games of Senet and summarise them")]
@@ -47,25 +49,24 @@ impl RulesetVisitor for Simulate<'_> {
     type Output = SimulationSummary;
 
     fn visit<R: Ruleset>(self, rules: &R) -> SimulationSummary {
-        const PROGRESS_STEP: u64 = 1024;
+        // Games per task: enough to keep the batch's lanes full, small enough to spread the
+        // games over the threads.
+        const CHUNK: u64 = 4096;
         let Simulate { args, progress } = self;
-        (0..args.games)
+        (0..args.games.div_ceil(CHUNK))
             .into_par_iter()
-            .fold(
-                || (SimulationSummary::default(), MoveList::new()),
-                |(mut summary, mut scratch), index| {
-                    let mut rng = rng::seeded(args.seed, index);
-                    let mut state = rules.initial_state();
-                    let playout =
-                        random_playout(rules, &mut state, &mut rng, &mut scratch, args.turn_cap);
-                    summary.add(&playout.end, playout.decisions, playout.turns);
-                    if index % PROGRESS_STEP == 0 {
-                        progress.inc(PROGRESS_STEP.min(args.games - index));
-                    }
-                    (summary, scratch)
-                },
-            )
-            .map(|(summary, _)| summary)
+            .map(|chunk| {
+                let games = chunk * CHUNK..((chunk + 1) * CHUNK).min(args.games);
+                let run = BatchRun::new(games.clone()).with_turn_cap(args.turn_cap);
+                let mut summary = SimulationSummary::default();
+                rules.play_random_batch(
+                    &run,
+                    |index| rng::seeded(args.seed, index),
+                    |_, playout| summary.add(&playout.end, playout.decisions, playout.turns),
+                );
+                progress.inc(games.end - games.start);
+                summary
+            })
             .sum::<SimulationSummary>()
     }
 }

@@ -27,9 +27,10 @@ use core::ops::Range;
 use senet_ai::endgame::EndgameError;
 use senet_ai::{PlayerSpec, PlayerSpecError};
 use senet_core::rand_core::Rng;
+use senet_core::batch::BatchRun;
 use senet_core::{
     Move, MoveList, Phase, Playout, PlayoutEnd, Ruleset, Side, ThrowingDevice, TurnCounter,
-    random_playout, uniform_below,
+    uniform_below,
 };
 
 use crate::AnyTables;
@@ -48,7 +49,7 @@ pub fn seats(index: u64) -> [usize; 2] {
 }
 
 /// The random player's choice among `moves`: one `uniform_below` draw at every decision,
-/// forced or not, exactly as [`random_playout`] draws, so that the seeded games of random
+/// forced or not, exactly as [`random_playout`](senet_core::random_playout) draws, so that the seeded games of random
 /// players are those of the library. (`senet_ai::RandomPlayer` draws nothing when a move is
 /// forced.)
 pub fn random_pick(moves: &[Move], rng: &mut dyn Rng) -> Move {
@@ -271,9 +272,9 @@ fn play_game<R: Ruleset>(
     }
 }
 
-/// The game loop, generic over the ruleset: random players take the allocation-free
-/// [`random_playout`] (the same games, which a test checks), the others run on the typed
-/// state without a dispatch per decision.
+/// The game loop, generic over the ruleset: two random players take the batch engine
+/// ([`Ruleset::play_random_batch`], the games of [`random_playout`](senet_core::random_playout), which a test checks), the
+/// others run on the typed state without a dispatch per decision.
 struct PlayRange<'a> {
     lineup: &'a Lineup,
     games: Range<u64>,
@@ -286,32 +287,34 @@ impl RulesetVisitor for PlayRange<'_> {
     type Output = Result<MatchSummary, PlayerSpecError>;
 
     fn visit<R: Ruleset>(self, rules: &R) -> Self::Output {
-        let mut players = [self.lineup.player(rules, 0)?, self.lineup.player(rules, 1)?];
-        let both_random = self.lineup.specs == [PlayerSpec::Random; 2];
-        let mut moves = MoveList::new();
         let mut summary = MatchSummary::default();
-        for index in self.games {
-            let mut rng = rng::seeded(self.seed, self.first_stream + index);
-            let seats = seats(index);
-            let game = if both_random {
-                let mut state = rules.initial_state();
-                random_playout(rules, &mut state, &mut rng, &mut moves, self.turn_cap)
-            } else {
-                play_game(
-                    rules,
-                    &mut players,
-                    seats,
-                    &mut rng,
-                    &mut moves,
-                    self.turn_cap,
-                )
-            };
+        let mut add = |index: u64, game: Playout| {
             summary.by_side.add(&game.end, game.decisions, game.turns);
             if let PlayoutEnd::Finished(outcome) = game.end
                 && let Some(winner) = outcome.winner
             {
-                summary.player_wins[seats[winner.index()]] += 1;
+                summary.player_wins[seats(index)[winner.index()]] += 1;
             }
+        };
+        if self.lineup.specs == [PlayerSpec::Random; 2] {
+            let run = BatchRun::new(self.games).with_turn_cap(self.turn_cap);
+            let streams = |index| rng::seeded(self.seed, self.first_stream + index);
+            rules.play_random_batch(&run, streams, add);
+            return Ok(summary);
+        }
+        let mut players = [self.lineup.player(rules, 0)?, self.lineup.player(rules, 1)?];
+        let mut moves = MoveList::new();
+        for index in self.games {
+            let mut rng = rng::seeded(self.seed, self.first_stream + index);
+            let game = play_game(
+                rules,
+                &mut players,
+                seats(index),
+                &mut rng,
+                &mut moves,
+                self.turn_cap,
+            );
+            add(index, game);
         }
         Ok(summary)
     }
@@ -495,7 +498,7 @@ mod tests {
     use super::*;
     use crate::AnyGame;
     use crate::registry::RULESETS;
-    use senet_core::DEFAULT_TURN_CAP;
+    use senet_core::{DEFAULT_TURN_CAP, random_playout};
 
     /// The summary of `games` seeded random games played one by one through `AnyGame`.
     fn direct(rules: &AnyRuleset, games: u64) -> SimulationSummary {
