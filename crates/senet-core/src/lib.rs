@@ -72,8 +72,7 @@ pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
 pub use opening::{SeatDraw, SeatRule, draw_seats};
 pub use options::{Coverage, OptionValue, option_combinations, option_specs};
 pub use playout::{
-    DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, PlayoutProgress, PlayoutStep,
-    TurnCounter, random_playout,
+    DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
 };
 pub use record::RecordLines;
 pub use ruleset::{Outcome, Phase, Ruleset};

@@ -105,66 +105,32 @@ pub fn random_playout<R: Ruleset, G: Rng + ?Sized>(
     moves: &mut MoveList,
     max_turns: u32,
 ) -> Playout {
-    let mut game = PlayoutProgress::default();
+    let device = rules.device();
+    let mut counter = TurnCounter::default();
+    let mut decisions = 0u32;
     loop {
-        if let PlayoutStep::Ended(playout) = game.act(rules, state, rng, moves, max_turns) {
-            return playout;
-        }
-    }
-}
-
-/// What [`PlayoutProgress::act`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PlayoutStep {
-    /// It threw.
-    Threw,
-    /// It made a decision (a move or a pass).
-    Decided,
-    /// The game had ended, or the turn cap stopped it: nothing was done.
-    Ended(Playout),
-}
-
-/// A random playout in progress: the turns and decisions so far, for engines that advance
-/// many games one action at a time ([`crate::batch`]). [`random_playout`] is its loop.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PlayoutProgress {
-    counter: TurnCounter,
-    decisions: u32,
-}
-
-impl PlayoutProgress {
-    /// Performs the next action of the random playout of `state`, drawing from `rng` exactly
-    /// as [`random_playout`] does, or reports how the playout ended.
-    #[inline]
-    pub fn act<R: Ruleset, G: Rng + ?Sized>(
-        &mut self,
-        rules: &R,
-        state: &mut R::State,
-        rng: &mut G,
-        moves: &mut MoveList,
-        max_turns: u32,
-    ) -> PlayoutStep {
         let phase = rules.phase(state);
         if let Some(side) = phase.side()
-            && self.counter.observe(side)
-            && self.counter.turns() > max_turns
+            && counter.observe(side)
+            && counter.turns() > max_turns
         {
-            return PlayoutStep::Ended(Playout {
+            return Playout {
                 end: PlayoutEnd::TurnCap,
                 turns: max_turns,
-                decisions: self.decisions,
-            });
+                decisions,
+            };
         }
         match phase {
-            Phase::Over(outcome) => PlayoutStep::Ended(Playout {
-                end: PlayoutEnd::Finished(outcome),
-                turns: self.counter.turns(),
-                decisions: self.decisions,
-            }),
+            Phase::Over(outcome) => {
+                return Playout {
+                    end: PlayoutEnd::Finished(outcome),
+                    turns: counter.turns(),
+                    decisions,
+                };
+            }
             Phase::Throw(_) => {
-                let value = rules.device().sample(rng);
+                let value = device.sample(rng);
                 rules.throw_unchecked(state, value);
-                PlayoutStep::Threw
             }
             Phase::Move(_) => {
                 rules.generate_moves(state, moves);
@@ -173,8 +139,7 @@ impl PlayoutProgress {
                 // ruleset breaks that promise rather than index out of bounds.
                 let mv = moves.get(pick).copied().unwrap_or_default();
                 rules.play_unchecked(state, mv);
-                self.decisions += 1;
-                PlayoutStep::Decided
+                decisions += 1;
             }
         }
     }

@@ -300,10 +300,9 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     /// as [`random_playout`](crate::random_playout) does, and `report(i, playout)` gets its
     /// result when it ends (in the order games end). See [`crate::batch`].
     ///
-    /// The provided method steps [`INTERLEAVED_LANES`](crate::batch::INTERLEAVED_LANES) games
-    /// with this ruleset's move generator; a ruleset with a lock-step kernel for some of its
-    /// configurations overrides it and falls back to
-    /// [`play_interleaved`](crate::batch::play_interleaved) for the rest.
+    /// The provided method plays the games one by one with this ruleset's move generator
+    /// ([`play_one_by_one`](crate::batch::play_one_by_one)); a ruleset with a lock-step kernel
+    /// for some of its configurations overrides it and falls back to that for the rest.
     fn play_random_batch<G, F, S>(&self, run: &crate::batch::BatchRun, streams: F, report: S)
     where
         Self: Sized,
@@ -311,6 +310,6 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
         F: FnMut(u64) -> G,
         S: FnMut(u64, crate::Playout),
     {
-        crate::batch::play_interleaved(self, run, streams, report);
+        crate::batch::play_one_by_one(self, run, streams, report);
     }
 }

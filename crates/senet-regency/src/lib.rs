@@ -716,7 +716,7 @@ impl Ruleset for Regency {
             let mut lanes = batch::Lanes::new(*self, run, streams, report);
             senet_core::batch::run_kernel(&mut lanes, run.instructions);
         } else {
-            senet_core::batch::play_interleaved(self, run, streams, report);
+            senet_core::batch::play_one_by_one(self, run, streams, report);
         }
     }
 
