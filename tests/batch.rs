@@ -3,25 +3,18 @@
 //! end, outcome, turns and decisions), for every registered ruleset and option value, with the
 //! vector instructions the CPU has and with the baseline ones, and whatever the turn cap.
 //!
-//! The long comparison (100,000 games of each default configuration and of Kendall with
-//! immediate throws) is ignored in debug builds; CI runs it in release:
+//! The long comparison (100,000 games of each default configuration and of each configuration
+//! a lock-step kernel covers) is ignored in debug builds; CI runs it in release:
 //! `cargo test --release --test batch -- --ignored`.
-
-use std::collections::BTreeMap;
 
 use senet::batch::{BatchRun, Instructions};
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
-use senet::rng::{self, ChaCha8Rng};
-use senet::{Coverage, MoveList, Playout, Ruleset, option_specs, random_playout};
+use senet::{Coverage, Ruleset, option_specs};
+use senet_testkit::batch::assert_batch_plays_scalar_games;
 
 const SEED: u64 = 31;
 
-fn stream(index: u64) -> ChaCha8Rng {
-    rng::seeded(SEED, index)
-}
-
-/// Plays `run` in a batch and on the scalar path, and checks every game; returns how many
-/// games finished and how many the cap stopped.
+/// Checks the games of `run` with the visited ruleset.
 struct SameGames {
     run: BatchRun,
 }
@@ -30,36 +23,7 @@ impl RulesetVisitor for SameGames {
     type Output = (u64, u64);
 
     fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64) {
-        let mut batch = BTreeMap::new();
-        rules.play_random_batch(&self.run, stream, |index, playout| {
-            assert!(
-                batch.insert(index, playout).is_none(),
-                "{}: game {index} reported twice",
-                rules.spec()
-            );
-        });
-        assert_eq!(
-            batch.len() as u64,
-            self.run.games.end - self.run.games.start
-        );
-        let mut moves = MoveList::new();
-        let mut ends = (0, 0);
-        for (index, playout) in batch {
-            let scalar: Playout = random_playout(
-                rules,
-                &mut rules.initial_state(),
-                &mut stream(index),
-                &mut moves,
-                self.run.turn_cap,
-            );
-            assert_eq!(playout, scalar, "{} game {index}", rules.spec());
-            if playout.outcome().is_some() {
-                ends.0 += 1;
-            } else {
-                ends.1 += 1;
-            }
-        }
-        ends
+        assert_batch_plays_scalar_games(rules, &self.run, SEED)
     }
 }
 
@@ -95,21 +59,32 @@ fn games_stopped_by_the_turn_cap_match_too() {
     }
 }
 
-#[test]
-fn every_regency_kernel_configuration_matches() {
-    // The options the lock-step kernel covers, in every combination.
-    for happiness in [false, true] {
-        for water in [false, true] {
-            for keep in [false, true] {
-                let spec = format!(
-                    "regency(house_of_happiness={happiness},house_of_water={water},\
-                     lost_throw_keeps_extra_throw={keep})"
-                );
-                for instructions in [Instructions::Detect, Instructions::Baseline] {
-                    let run = BatchRun::new(100..400).with_instructions(instructions);
-                    same_games(&spec, run);
-                }
+/// Every combination of the options a lock-step kernel covers, written as specifications.
+fn kernel_configurations() -> Vec<String> {
+    let mut specs = Vec::new();
+    for a in [false, true] {
+        for b in [false, true] {
+            for c in [false, true] {
+                specs.push(format!(
+                    "regency(house_of_happiness={a},house_of_water={b},\
+                     lost_throw_keeps_extra_throw={c})"
+                ));
+                let pieces = if a { 5 } else { 7 };
+                specs.push(format!(
+                    "kendall(throw_timing=immediate,pieces={pieces},trap={b},home_row={c})"
+                ));
             }
+        }
+    }
+    specs
+}
+
+#[test]
+fn every_kernel_configuration_matches() {
+    for spec in kernel_configurations() {
+        for instructions in [Instructions::Detect, Instructions::Baseline] {
+            let run = BatchRun::new(100..400).with_instructions(instructions);
+            same_games(&spec, run);
         }
     }
 }
@@ -126,9 +101,8 @@ fn small_and_empty_batches_report_every_game_once() {
 #[test]
 #[ignore = "100,000 games a configuration: run in release"]
 fn a_hundred_thousand_games_of_each_ruleset_match() {
-    let mut specs: Vec<String> = RULESETS.iter().map(|info| info.id.to_string()).collect();
-    specs.push("kendall(throw_timing=immediate)".to_string());
-    for spec in specs {
+    let defaults = RULESETS.iter().map(|info| info.id.to_string());
+    for spec in defaults.chain(kernel_configurations()) {
         let (finished, capped) = same_games(&spec, BatchRun::new(0..100_000));
         assert_eq!(finished + capped, 100_000, "{spec}");
     }

@@ -1,5 +1,6 @@
 //! Test helpers shared by the senet crates; not published.
 //!
+//! - [`batch`]: the check that a batch engine plays the scalar games.
 //! - [`conformance`]: the checks every [`Ruleset`](senet_core::Ruleset) implementation must
 //!   pass (state invariants, decision points, refused actions), and random walks to find
 //!   states to check.
@@ -15,6 +16,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod conformance;
 pub mod properties;
 pub mod reference;
