@@ -45,11 +45,15 @@
 extern crate alloc;
 
 use alloc::string::{String, ToString};
+use senet_core::batch::BatchRun;
+use senet_core::rand_core::Rng;
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, PositionError,
-    Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, kernel,
+    BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Playout,
+    PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks,
+    Throw, kernel,
 };
 
+mod batch;
 mod state;
 
 pub use state::KendallState;
@@ -574,6 +578,22 @@ impl Ruleset for Kendall {
         if moves.is_empty() {
             // K-5: no stored throw can move anything; they are all lost.
             moves.push(Move::PASS);
+        }
+    }
+
+    /// Kendall has a lock-step kernel (`senet_core::batch`) for immediate throws without
+    /// `starting_throw`.
+    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
+    where
+        G: Rng,
+        F: FnMut(u64) -> G,
+        S: FnMut(u64, Playout),
+    {
+        if batch::covers(self) {
+            let mut lanes = batch::Lanes::new(*self, run, streams, report);
+            senet_core::batch::run_kernel(&mut lanes, run.instructions);
+        } else {
+            senet_core::batch::play_one_by_one(self, run, streams, report);
         }
     }
 

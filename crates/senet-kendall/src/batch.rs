@@ -1,0 +1,370 @@
+//! The lock-step kernel of Kendall's random games with immediate throws (see
+//! `senet_core::batch`): sixteen games stored structure-of-arrays and advanced together, one
+//! throw and one decision per step, with the bit arithmetic of the scalar generator
+//! (`Reach`) written lane by lane so that the compiler turns each loop into
+//! vector instructions. The per-value tables of the scalar generator become arithmetic here,
+//! since a table lookup per lane would be a gather; a test checks that both agree.
+//!
+//! It covers `throw_timing=immediate` with every other option except `starting_throw` (whose
+//! lost throws make steps without a decision); the rest play one game at a time. Game `i`
+//! draws from `streams(i)` word for word as the scalar playout does: one word for the throw,
+//! one `uniform_below` draw among the moves in the order the generator lists them.
+
+use senet_core::batch::{BatchRun, LaneBook, LaneKernel, PLAYING, WON};
+use senet_core::rand_core::Rng;
+use senet_core::{Outcome, PerSide, Playout, Ruleset, Side, SquareSet};
+
+use crate::{GATE, Kendall, LAST_THREE, MAX_PIECES, REBIRTH, ThrowTiming, UP_TO_GATE, WATER};
+
+/// Games in flight: two 256-bit vectors of 32-bit lanes.
+const LANES: usize = 16;
+
+const VALID: u32 = SquareSet::ALL.bits();
+const ROW1: u32 = SquareSet::ROW1.bits();
+const TO_GATE: u32 = UP_TO_GATE.bits();
+const LAST3: u32 = LAST_THREE.bits();
+const BIT_GATE: u32 = 1 << GATE;
+const BIT_WATER: u32 = 1 << WATER;
+const BIT_REBIRTH: u32 = 1 << REBIRTH;
+/// The squares below the gate, 1–25.
+const BELOW_GATE: u32 = BIT_GATE - 2;
+/// The squares 27–30.
+const WATER_AND_LAST3: u32 = BIT_WATER | LAST3;
+const WHITE: u32 = Side::White as u32;
+
+/// All ones when `condition` holds, else zero.
+#[inline(always)]
+fn mask(condition: bool) -> u32 {
+    u32::from(condition).wrapping_neg()
+}
+
+/// The squares from which a forward move of `v` would pass 26 (option trap): 27 − v to 25.
+#[inline(always)]
+fn trap_origins(v: u32) -> u32 {
+    BELOW_GATE & !((1 << (GATE as u32 + 1 - v)) - 1)
+}
+
+/// The squares 28–30 from which `v` bears off (K-11): 30 always, 29 with 2, 28 with 3.
+#[inline(always)]
+fn exits_28_to_30(v: u32) -> u32 {
+    1 << 30 | u32::from(v == 2) << 29 | u32::from(v == 3) << 28
+}
+
+/// Every square a forward move of `v` bears off from: K-11's, and 26 with a 5 (K-10).
+#[inline(always)]
+fn exits(v: u32) -> u32 {
+    exits_28_to_30(v) | u32::from(v == 5) << GATE
+}
+
+/// Whether `rules` has a kernel here.
+pub(crate) fn covers(rules: &Kendall) -> bool {
+    rules.throw_timing == ThrowTiming::Immediate && !rules.starting_throw
+}
+
+/// The lanes: the side to move's pieces and the other side's, the pieces each has borne off,
+/// the piece each must move next (K-15, as a bit; 0 for none), the side to move; then the
+/// step's throw and what the generator found.
+pub(crate) struct Lanes<G, F, S> {
+    rules: Kendall,
+    book: LaneBook<G, F, S, LANES>,
+    own: [u32; LANES],
+    opp: [u32; LANES],
+    own_off: [u32; LANES],
+    opp_off: [u32; LANES],
+    own_must: [u32; LANES],
+    opp_must: [u32; LANES],
+    side: [u32; LANES],
+    throw: [u32; LANES],
+    /// The pieces that may move (outside the water).
+    movable: [u32; LANES],
+    /// All ones when `movable` moves backward (K-5).
+    backward: [u32; LANES],
+    /// All ones when the side's piece in the water is the only one that may move (K-14).
+    in_water: [u32; LANES],
+    /// In the water: all ones when a 4 may bear the piece off, and when 15 is empty.
+    water_off: [u32; LANES],
+    water_back: [u32; LANES],
+}
+
+impl<G, F, S> Lanes<G, F, S>
+where
+    G: Rng,
+    F: FnMut(u64) -> G,
+    S: FnMut(u64, Playout),
+{
+    /// The lanes of `run`, each at the start of its first game.
+    pub(crate) fn new(rules: Kendall, run: &BatchRun, streams: F, report: S) -> Self {
+        let mut lanes = Lanes {
+            rules,
+            book: LaneBook::new(run, streams, report),
+            own: [0; LANES],
+            opp: [0; LANES],
+            own_off: [0; LANES],
+            opp_off: [0; LANES],
+            own_must: [0; LANES],
+            opp_must: [0; LANES],
+            side: [0; LANES],
+            throw: [0; LANES],
+            movable: [0; LANES],
+            backward: [0; LANES],
+            in_water: [0; LANES],
+            water_off: [0; LANES],
+            water_back: [0; LANES],
+        };
+        for lane in 0..LANES {
+            lanes.restart(lane);
+        }
+        lanes
+    }
+
+    /// Puts lane `l` at the start of a game.
+    fn restart(&mut self, l: usize) {
+        let start = self.rules.initial_state();
+        let me = start.to_move;
+        let must = |side: Side| start.must_move[side];
+        self.own[l] = start.board.pieces_of(me).bits();
+        self.opp[l] = start.board.pieces_of(me.opponent()).bits();
+        self.own_off[l] = u32::from(start.board.off_count(me));
+        self.opp_off[l] = u32::from(start.board.off_count(me.opponent()));
+        self.own_must[l] = (1u32 << must(me)) & VALID;
+        self.opp_must[l] = (1u32 << must(me.opponent())) & VALID;
+        self.side[l] = me as u32;
+    }
+
+    /// Reads the sticks (K-2) and finds the moves of the throw (K-5 to K-16, I-1, I-2, I-6,
+    /// the options), as `generate_moves` lists them, and their number.
+    #[inline(always)]
+    fn generate(&mut self) {
+        let home_row = self.rules.home_row;
+        let trap = self.rules.trap;
+        for l in 0..LANES {
+            let sticks = self.book.word[l] >> 28;
+            let marked = (sticks & 1) + (sticks >> 1 & 1) + (sticks >> 2 & 1) + (sticks >> 3);
+            let v = if marked == 0 { 5 } else { marked };
+            self.throw[l] = v;
+
+            let own = self.own[l];
+            let opp = self.opp[l];
+            let bear_off = !home_row | (own & ROW1 == 0);
+            let empty = !(own | opp) & VALID;
+            let water_empty = empty & BIT_WATER != 0;
+            let rebirth_empty = empty & BIT_REBIRTH != 0;
+
+            // K-14: the piece in the water may bear off with a 4 or go back to 15, each
+            // followed by `pass/v`; with neither, a plain pass.
+            let in_water = (own & BIT_WATER != 0) & (bear_off | rebirth_empty);
+            let water_off = bear_off & (v == 4);
+            let water_choices = if water_off | rebirth_empty {
+                u32::from(water_off) + u32::from(rebirth_empty) + 1
+            } else {
+                1
+            };
+
+            // K-6, K-7, K-9 to K-12, option trap: as `Reach::forward` and `Reach::backward`.
+            let attackable = opp & !(opp & (opp << 1 | opp >> 1));
+            let landable = (empty | attackable) & TO_GATE;
+            let gate_targets = (empty & WATER_AND_LAST3) | (attackable & LAST3 & mask(water_empty));
+            let from_gate = gate_targets | u32::from(bear_off) << 31;
+            let forward = own
+                & (landable >> v
+                    | trap_origins(v) & mask(trap & water_empty)
+                    | (from_gate >> (GATE as u32 + v) & 1) << GATE
+                    | exits_28_to_30(v) & mask(bear_off));
+            let backward = forward == 0;
+            let reachable = if backward {
+                own & TO_GATE & landable << v
+            } else {
+                forward
+            };
+            // K-15: the piece back from the water moves next, if it can.
+            let must = self.own_must[l];
+            let movable = if reachable & must != 0 {
+                must
+            } else {
+                reachable
+            };
+            // K-16: a bear-off may be declined (`pass/v`, listed after the moves).
+            let declinable = !backward & (movable & exits(v) != 0);
+            let moves = movable.count_ones() + u32::from(declinable);
+
+            self.movable[l] = movable;
+            self.backward[l] = mask(backward);
+            self.in_water[l] = mask(in_water);
+            self.water_off[l] = mask(water_off);
+            self.water_back[l] = mask(rebirth_empty);
+            self.book.choices[l] = if in_water {
+                water_choices
+            } else {
+                moves.max(1)
+            };
+        }
+    }
+
+    /// Plays the chosen moves (`apply_step` lane by lane) and passes the turn unless the throw
+    /// gives another (K-4 with immediate throws, K-13, K-14).
+    #[inline(always)]
+    fn play(&mut self) {
+        let pieces = u32::from(self.rules.pieces.get());
+        for l in 0..LANES {
+            let v = self.throw[l];
+            let pick = self.book.pick[l];
+            let own = self.own[l];
+            let opp = self.opp[l];
+
+            // Outside the water: the `pick`-th lowest movable piece (none when `pick` is
+            // the declined bear-off or the plain pass).
+            let mut rest = self.movable[l];
+            for skip in 0..MAX_PIECES as u32 {
+                rest &= if skip < pick {
+                    rest.wrapping_sub(1)
+                } else {
+                    !0
+                };
+            }
+            let from = rest & rest.wrapping_neg();
+            let backward = self.backward[l] != 0;
+            let leaves = !backward & ((from & LAST3 != 0) | ((from == BIT_GATE) & (v == 5)));
+            let to = if backward { from >> v } else { from << v };
+            // Option trap: a move from below the gate past it falls into the water (K-13).
+            let falls = !backward & (from & BELOW_GATE != 0) & (to > BIT_GATE);
+            let steps = (from != 0) & !leaves & !falls;
+            // K-6: the attacked piece goes to the mover's square, or into the water when
+            // attacked from 26 on 28–30 (K-12).
+            let hit = steps & (opp & to != 0);
+            let victim_to = if (from == BIT_GATE) & (to & LAST3 != 0) {
+                BIT_WATER
+            } else {
+                from
+            };
+            let land = if falls { BIT_WATER } else { to & mask(steps) };
+            let board_own = own & !from | land;
+            let board_opp = if hit { opp & !to | victim_to } else { opp };
+            // The opponent's K-15 piece is followed when it is swapped away.
+            let opp_must = self.opp_must[l];
+            let board_opp_must = if hit & (opp_must == to) {
+                from
+            } else {
+                opp_must
+            };
+            let board_ends = falls | (steps & (to == BIT_WATER));
+
+            // In the water: off with a 4, back to 15 (which ends the turn and must move
+            // next), or `pass/v`, in that order.
+            let water_off = self.water_off[l] != 0;
+            let off_now = water_off & (pick == 0);
+            let back_now = (self.water_back[l] != 0) & (pick == u32::from(water_off));
+            let water_own =
+                own & !(BIT_WATER & mask(off_now | back_now)) | BIT_REBIRTH & mask(back_now);
+
+            let in_water = self.in_water[l] != 0;
+            let own = if in_water { water_own } else { board_own };
+            let opp = if in_water { opp } else { board_opp };
+            let leaves = if in_water { off_now } else { leaves };
+            let ends_turn = if in_water { back_now } else { board_ends };
+            self.opp_must[l] = if in_water { opp_must } else { board_opp_must };
+            // The mover's obligation is over whatever it does (K-15), unless it starts now.
+            let own_must = BIT_REBIRTH & mask(in_water & back_now);
+
+            let own_off = self.own_off[l] + u32::from(leaves);
+            let won = own_off >= pieces;
+            self.book.count_decision(l, won);
+            let again = !ends_turn & ((v == 1) | (v == 4) | (v == 5));
+            let pass_on = !again & !won;
+            let opp_off = self.opp_off[l];
+            let opp_must = self.opp_must[l];
+            self.own[l] = if pass_on { opp } else { own };
+            self.opp[l] = if pass_on { own } else { opp };
+            self.own_off[l] = if pass_on { opp_off } else { own_off };
+            self.opp_off[l] = if pass_on { own_off } else { opp_off };
+            self.own_must[l] = if pass_on { opp_must } else { own_must };
+            self.opp_must[l] = if pass_on { own_must } else { opp_must };
+            self.side[l] ^= u32::from(pass_on);
+        }
+    }
+
+    /// Reports the games that ended in this step and starts the next ones in their lanes.
+    fn retire_ended(&mut self) {
+        for l in 0..LANES {
+            let outcome = (self.book.ended[l] == WON).then(|| {
+                // K-17; the points are the pieces each side bore off.
+                let (winner, black, white) = if self.side[l] == WHITE {
+                    (Side::White, self.opp_off[l], self.own_off[l])
+                } else {
+                    (Side::Black, self.own_off[l], self.opp_off[l])
+                };
+                Outcome {
+                    winner: Some(winner),
+                    points: PerSide::new(black as i32, white as i32),
+                }
+            });
+            if self.book.ended[l] != PLAYING && self.book.retire(l, outcome) {
+                self.restart(l);
+            }
+        }
+    }
+}
+
+impl<G, F, S> LaneKernel for Lanes<G, F, S>
+where
+    G: Rng,
+    F: FnMut(u64) -> G,
+    S: FnMut(u64, Playout),
+{
+    #[inline(always)]
+    fn run(&mut self) {
+        while self.book.any_live() {
+            self.book.draw_throws();
+            self.book.count_actions(&self.side);
+            self.generate();
+            self.book.draw_choices();
+            self.play();
+            if self.book.any_ended() {
+                self.retire_ended();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{EXITS, EXITS_28_TO_30, TRAP_ORIGINS};
+    use senet_core::batch::Instructions;
+    use senet_testkit::batch::assert_batch_plays_scalar_games;
+
+    /// Under Miri, which runs the baseline path (it takes no vector instructions) a million
+    /// times slower, a few games stopped early; otherwise whole games.
+    const GAMES: u64 = if cfg!(miri) { 3 } else { 300 };
+    const TURN_CAP: u32 = if cfg!(miri) {
+        30
+    } else {
+        senet_core::DEFAULT_TURN_CAP
+    };
+
+    #[test]
+    fn the_kernel_plays_the_scalar_games() {
+        let rules = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
+        assert!(covers(&rules));
+        for instructions in [Instructions::Baseline, Instructions::Detect] {
+            let run = BatchRun::new(0..GAMES)
+                .with_turn_cap(TURN_CAP)
+                .with_instructions(instructions);
+            let (finished, capped) = assert_batch_plays_scalar_games(&rules, &run, 5);
+            assert_eq!(finished + capped, GAMES);
+        }
+    }
+
+    #[test]
+    fn the_arithmetic_agrees_with_the_generator_tables() {
+        for v in 1..=5u32 {
+            let i = v as usize;
+            assert_eq!(trap_origins(v), TRAP_ORIGINS[i], "trap origins of {v}");
+            assert_eq!(
+                exits_28_to_30(v),
+                EXITS_28_TO_30[i],
+                "exits of {v} from 28-30"
+            );
+            assert_eq!(exits(v), EXITS[i], "exits of {v}");
+        }
+    }
+}
