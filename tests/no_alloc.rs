@@ -1,10 +1,12 @@
-//! Move generation and random playouts never touch the heap, for every registered ruleset.
+//! Move generation, random playouts and batches of random games never touch the heap, for
+//! every registered ruleset.
 //! A counting global allocator (from `allocation-counter`) watches this test's thread.
 
 use std::hint::black_box;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet::batch::BatchRun;
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
 use senet::{Coverage, option_specs};
 use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
@@ -13,9 +15,9 @@ use senet_testkit::conformance::sample_states;
 struct CountAllocations;
 
 impl RulesetVisitor for CountAllocations {
-    type Output = (u64, u64);
+    type Output = (u64, u64, u64);
 
-    fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64) {
+    fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64, u64) {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let corpus = sample_states(rules, &mut rng, 2_000, DEFAULT_TURN_CAP, |p| {
             matches!(p, Phase::Move(_))
@@ -39,7 +41,22 @@ impl RulesetVisitor for CountAllocations {
                 black_box(playout);
             }
         });
-        (generation.count_total, playouts.count_total)
+        let stream = |i| {
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            rng.set_stream(i);
+            rng
+        };
+        let batch = allocation_counter::measure(|| {
+            let run = BatchRun::new(0..40);
+            rules.play_random_batch(&run, stream, |_, playout| {
+                black_box(playout);
+            });
+        });
+        (
+            generation.count_total,
+            playouts.count_total,
+            batch.count_total,
+        )
     }
 }
 
@@ -54,11 +71,13 @@ fn the_counter_sees_allocations() {
 #[test]
 fn move_generation_and_playouts_do_not_allocate() {
     for info in RULESETS {
+        // Each option value alone covers the lock-step kernels (Kendall's immediate throws).
         for spec in option_specs(info.id, info.options, Coverage::EachAlone) {
             let rules = AnyRuleset::from_spec(&spec).unwrap();
-            let (generation, playouts) = rules.visit(CountAllocations);
+            let (generation, playouts, batch) = rules.visit(CountAllocations);
             assert_eq!(generation, 0, "{spec}: move generation allocated");
             assert_eq!(playouts, 0, "{spec}: random playouts allocated");
+            assert_eq!(batch, 0, "{spec}: a batch of random games allocated");
         }
     }
 }
