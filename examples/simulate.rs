@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --release --example simulate                      # 100,000 games of Regency
 //! cargo run --release --example simulate -- 20000 --rules "regency(house_of_water=true)" --seed 7
+//! cargo run --release --example simulate -- 20000 --engine scalar  # the same games, one by one
 //! ```
 //!
 //! Game `i` draws every throw and move from its own ChaCha8 stream `i` of the seed, so the
@@ -14,11 +15,11 @@ use std::time::Instant;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use senet::batch::BatchRun;
+use senet::batch::{BatchRun, Instructions};
 use senet::registry::{AnyRuleset, DEFAULT_RULESET, RulesetVisitor};
 use senet::rng;
 use senet::stats::SimulationSummary;
-use senet::{DEFAULT_TURN_CAP, Ruleset, Side};
+use senet::{DEFAULT_TURN_CAP, MoveList, Playout, Ruleset, Side, random_playout};
 
 #[derive(Parser, Debug)]
 #[command(about = "Play seeded random games of Senet and summarise them")]
@@ -38,6 +39,20 @@ struct Args {
     /// Stop a game after this many turns and report it as capped.
     #[arg(long, default_value_t = DEFAULT_TURN_CAP)]
     turn_cap: u32,
+    /// Which engine plays the games (the same games either way).
+    #[arg(long, value_enum, default_value_t = Engine::Batch)]
+    engine: Engine,
+}
+
+/// The engines that can play the games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Engine {
+    /// Many games in lock-step, with the vector instructions the CPU has.
+    Batch,
+    /// The batch engine restricted to the target's baseline instructions.
+    BatchBaseline,
+    /// One game after the other with `random_playout`.
+    Scalar,
 }
 
 struct Simulate<'a> {
@@ -57,12 +72,36 @@ impl RulesetVisitor for Simulate<'_> {
             .into_par_iter()
             .map(|chunk| {
                 let games = chunk * CHUNK..((chunk + 1) * CHUNK).min(args.games);
-                let run = BatchRun::new(games.clone()).with_turn_cap(args.turn_cap);
                 let mut summary = SimulationSummary::default();
+                let mut add =
+                    |playout: Playout| summary.add(&playout.end, playout.decisions, playout.turns);
+                let instructions = match args.engine {
+                    Engine::Scalar => {
+                        let mut scratch = MoveList::new();
+                        for index in games.clone() {
+                            let mut rng = rng::seeded(args.seed, index);
+                            let mut state = rules.initial_state();
+                            add(random_playout(
+                                rules,
+                                &mut state,
+                                &mut rng,
+                                &mut scratch,
+                                args.turn_cap,
+                            ));
+                        }
+                        progress.inc(games.end - games.start);
+                        return summary;
+                    }
+                    Engine::Batch => Instructions::Detect,
+                    Engine::BatchBaseline => Instructions::Baseline,
+                };
+                let run = BatchRun::new(games.clone())
+                    .with_turn_cap(args.turn_cap)
+                    .with_instructions(instructions);
                 rules.play_random_batch(
                     &run,
                     |index| rng::seeded(args.seed, index),
-                    |_, playout| summary.add(&playout.end, playout.decisions, playout.turns),
+                    |_, playout| add(playout),
                 );
                 progress.inc(games.end - games.start);
                 summary
