@@ -3,12 +3,12 @@
 //! as its game ends, so that the lanes stay full.
 //!
 //! Game `i` of a run draws every throw and every choice from the generator `streams(i)` that
-//! the caller supplies, in the same order as [`random_playout`](crate::random_playout), so a
+//! the caller supplies, in the same order as [`random_playout`], so a
 //! batch plays exactly the games the scalar engine plays, move for move, whatever the number
 //! of lanes, the instructions used or the order in which games finish. Results arrive in the
 //! order the games end, each with its index.
 //!
-//! [`Ruleset::play_random_batch`](crate::Ruleset::play_random_batch) is the entry point. A
+//! [`Ruleset::play_random_batch`] is the entry point. A
 //! ruleset with a lock-step kernel keeps its lanes structure-of-arrays and advances them
 //! together with vector instructions ([`LaneKernel`] and [`LaneBook`], run by
 //! [`run_kernel`]); every other configuration plays its games one by one
@@ -53,7 +53,7 @@ pub struct BatchRun {
     /// The indices of the games: game `i` draws from `streams(i)`.
     pub games: Range<u64>,
     /// A game still going when a side would start turn `turn_cap + 1` is stopped, as in
-    /// [`random_playout`](crate::random_playout).
+    /// [`random_playout`].
     pub turn_cap: u32,
     /// The instructions a lock-step kernel may use (they never change a game).
     pub instructions: Instructions,
@@ -85,7 +85,7 @@ impl BatchRun {
     }
 }
 
-/// Plays the games of `run` one after the other with [`random_playout`](crate::random_playout)
+/// Plays the games of `run` one after the other with [`random_playout`]
 /// and `rules`' own move generator: game `i` draws from `streams(i)` and is reported to
 /// `report(i, playout)`. This is the batch path of every ruleset without a lock-step kernel.
 /// Nothing is allocated.
