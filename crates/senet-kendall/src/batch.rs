@@ -10,9 +10,8 @@
 //! draws from `streams(i)` word for word as the scalar playout does: one word for the throw,
 //! one `uniform_below` draw among the moves in the order the generator lists them.
 
-use senet_core::batch::{BatchRun, LaneBook, LaneKernel, PLAYING, WON};
-use senet_core::rand_core::Rng;
-use senet_core::{Outcome, PerSide, Playout, Ruleset, Side, SquareSet};
+use senet_core::batch::{LaneRules, SideLanes};
+use senet_core::{Outcome, Ruleset, Side, SquareSet};
 
 use crate::{GATE, Kendall, LAST_THREE, MAX_PIECES, REBIRTH, ThrowTiming, UP_TO_GATE, WATER};
 
@@ -30,7 +29,6 @@ const BIT_REBIRTH: u32 = 1 << REBIRTH;
 const BELOW_GATE: u32 = BIT_GATE - 2;
 /// The squares 27–30.
 const WATER_AND_LAST3: u32 = BIT_WATER | LAST3;
-const WHITE: u32 = Side::White as u32;
 
 /// All ones when `condition` holds, else zero.
 #[inline(always)]
@@ -56,24 +54,14 @@ fn exits(v: u32) -> u32 {
     exits_28_to_30(v) | u32::from(v == 5) << GATE
 }
 
-/// Whether `rules` has a kernel here.
-pub(crate) fn covers(rules: &Kendall) -> bool {
-    rules.throw_timing == ThrowTiming::Immediate && !rules.starting_throw
-}
-
 /// The lanes: the side to move's pieces and the other side's, the pieces each has borne off,
 /// the piece each must move next (K-15, as a bit; 0 for none), the side to move; then the
 /// step's throw and what the generator found.
-pub(crate) struct Lanes<G, F, S> {
+pub(crate) struct Lanes {
     rules: Kendall,
-    book: LaneBook<G, F, S, LANES>,
-    own: [u32; LANES],
-    opp: [u32; LANES],
-    own_off: [u32; LANES],
-    opp_off: [u32; LANES],
+    board: SideLanes<LANES>,
     own_must: [u32; LANES],
     opp_must: [u32; LANES],
-    side: [u32; LANES],
     throw: [u32; LANES],
     /// The pieces that may move (outside the water).
     movable: [u32; LANES],
@@ -86,65 +74,54 @@ pub(crate) struct Lanes<G, F, S> {
     water_back: [u32; LANES],
 }
 
-impl<G, F, S> Lanes<G, F, S>
-where
-    G: Rng,
-    F: FnMut(u64) -> G,
-    S: FnMut(u64, Playout),
-{
-    /// The lanes of `run`, each at the start of its first game.
-    pub(crate) fn new(rules: Kendall, run: &BatchRun, streams: F, report: S) -> Self {
-        let mut lanes = Lanes {
-            rules,
-            book: LaneBook::new(run, streams, report),
-            own: [0; LANES],
-            opp: [0; LANES],
-            own_off: [0; LANES],
-            opp_off: [0; LANES],
+impl Lanes {
+    /// The lanes of `rules`, if it has a kernel: immediate throws without `starting_throw`.
+    pub(crate) fn covering(rules: &Kendall) -> Option<Lanes> {
+        let covered = rules.throw_timing == ThrowTiming::Immediate && !rules.starting_throw;
+        covered.then_some(Lanes {
+            rules: *rules,
+            board: SideLanes::EMPTY,
             own_must: [0; LANES],
             opp_must: [0; LANES],
-            side: [0; LANES],
             throw: [0; LANES],
             movable: [0; LANES],
             backward: [0; LANES],
             in_water: [0; LANES],
             water_off: [0; LANES],
             water_back: [0; LANES],
-        };
-        for lane in 0..LANES {
-            lanes.restart(lane);
-        }
-        lanes
+        })
+    }
+}
+
+impl LaneRules<LANES> for Lanes {
+    #[inline(always)]
+    fn sides(&self) -> &[u32; LANES] {
+        &self.board.side
     }
 
-    /// Puts lane `l` at the start of a game.
     fn restart(&mut self, l: usize) {
         let start = self.rules.initial_state();
         let me = start.to_move;
         let must = |side: Side| start.must_move[side];
-        self.own[l] = start.board.pieces_of(me).bits();
-        self.opp[l] = start.board.pieces_of(me.opponent()).bits();
-        self.own_off[l] = u32::from(start.board.off_count(me));
-        self.opp_off[l] = u32::from(start.board.off_count(me.opponent()));
+        self.board.set(l, &start.board, me);
         self.own_must[l] = (1u32 << must(me)) & VALID;
         self.opp_must[l] = (1u32 << must(me.opponent())) & VALID;
-        self.side[l] = me as u32;
     }
 
     /// Reads the sticks (K-2) and finds the moves of the throw (K-5 to K-16, I-1, I-2, I-6,
     /// the options), as `generate_moves` lists them, and their number.
     #[inline(always)]
-    fn generate(&mut self) {
+    fn generate(&mut self, words: &[u32; LANES], choices: &mut [u32; LANES]) {
         let home_row = self.rules.home_row;
         let trap = self.rules.trap;
         for l in 0..LANES {
-            let sticks = self.book.word[l] >> 28;
+            let sticks = words[l] >> 28;
             let marked = (sticks & 1) + (sticks >> 1 & 1) + (sticks >> 2 & 1) + (sticks >> 3);
             let v = if marked == 0 { 5 } else { marked };
             self.throw[l] = v;
 
-            let own = self.own[l];
-            let opp = self.opp[l];
+            let own = self.board.own[l];
+            let opp = self.board.opp[l];
             let bear_off = !home_row | (own & ROW1 == 0);
             let empty = !(own | opp) & VALID;
             let water_empty = empty & BIT_WATER != 0;
@@ -192,7 +169,7 @@ where
             self.in_water[l] = mask(in_water);
             self.water_off[l] = mask(water_off);
             self.water_back[l] = mask(rebirth_empty);
-            self.book.choices[l] = if in_water {
+            choices[l] = if in_water {
                 water_choices
             } else {
                 moves.max(1)
@@ -203,13 +180,13 @@ where
     /// Plays the chosen moves (`apply_step` lane by lane) and passes the turn unless the throw
     /// gives another (K-4 with immediate throws, K-13, K-14).
     #[inline(always)]
-    fn play(&mut self) {
+    fn play(&mut self, picks: &[u32; LANES], won: &mut [bool; LANES]) {
         let pieces = u32::from(self.rules.pieces.get());
         for l in 0..LANES {
             let v = self.throw[l];
-            let pick = self.book.pick[l];
-            let own = self.own[l];
-            let opp = self.opp[l];
+            let pick = picks[l];
+            let own = self.board.own[l];
+            let opp = self.board.opp[l];
 
             // Outside the water: the `pick`-th lowest movable piece (none when `pick` is
             // the declined bear-off or the plain pass).
@@ -265,62 +242,23 @@ where
             // The mover's obligation is over whatever it does (K-15), unless it starts now.
             let own_must = BIT_REBIRTH & mask(in_water & back_now);
 
-            let own_off = self.own_off[l] + u32::from(leaves);
-            let won = own_off >= pieces;
-            self.book.count_decision(l, won);
+            let own_off = self.board.own_off[l] + u32::from(leaves);
+            won[l] = own_off >= pieces;
             let again = !ends_turn & ((v == 1) | (v == 4) | (v == 5));
-            let pass_on = !again & !won;
-            let opp_off = self.opp_off[l];
+            let pass_on = !again & !won[l];
             let opp_must = self.opp_must[l];
-            self.own[l] = if pass_on { opp } else { own };
-            self.opp[l] = if pass_on { own } else { opp };
-            self.own_off[l] = if pass_on { opp_off } else { own_off };
-            self.opp_off[l] = if pass_on { own_off } else { opp_off };
             self.own_must[l] = if pass_on { opp_must } else { own_must };
             self.opp_must[l] = if pass_on { own_must } else { opp_must };
-            self.side[l] ^= u32::from(pass_on);
+            self.board.settle(l, own, opp, own_off, pass_on);
         }
     }
 
-    /// Reports the games that ended in this step and starts the next ones in their lanes.
-    fn retire_ended(&mut self) {
-        for l in 0..LANES {
-            let outcome = (self.book.ended[l] == WON).then(|| {
-                // K-17; the points are the pieces each side bore off.
-                let (winner, black, white) = if self.side[l] == WHITE {
-                    (Side::White, self.opp_off[l], self.own_off[l])
-                } else {
-                    (Side::Black, self.own_off[l], self.opp_off[l])
-                };
-                Outcome {
-                    winner: Some(winner),
-                    points: PerSide::new(black as i32, white as i32),
-                }
-            });
-            if self.book.ended[l] != PLAYING && self.book.retire(l, outcome) {
-                self.restart(l);
-            }
-        }
-    }
-}
-
-impl<G, F, S> LaneKernel for Lanes<G, F, S>
-where
-    G: Rng,
-    F: FnMut(u64) -> G,
-    S: FnMut(u64, Playout),
-{
-    #[inline(always)]
-    fn run(&mut self) {
-        while self.book.any_live() {
-            self.book.draw_throws();
-            self.book.count_actions(&self.side);
-            self.generate();
-            self.book.draw_choices();
-            self.play();
-            if self.book.any_ended() {
-                self.retire_ended();
-            }
+    /// K-17; the points are the pieces each side bore off.
+    fn outcome(&self, l: usize) -> Outcome {
+        let (winner, off) = self.board.side_and_off(l);
+        Outcome {
+            winner: Some(winner),
+            points: off.map(i32::from),
         }
     }
 }
@@ -329,29 +267,13 @@ where
 mod tests {
     use super::*;
     use crate::{EXITS, EXITS_28_TO_30, TRAP_ORIGINS};
-    use senet_core::batch::Instructions;
-    use senet_testkit::batch::assert_batch_plays_scalar_games;
-
-    /// Under Miri, which runs the baseline path (it takes no vector instructions) a million
-    /// times slower, a few games stopped early; otherwise whole games.
-    const GAMES: u64 = if cfg!(miri) { 3 } else { 300 };
-    const TURN_CAP: u32 = if cfg!(miri) {
-        30
-    } else {
-        senet_core::DEFAULT_TURN_CAP
-    };
+    use senet_testkit::batch::assert_kernel_plays_scalar_games;
 
     #[test]
     fn the_kernel_plays_the_scalar_games() {
         let rules = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
-        assert!(covers(&rules));
-        for instructions in [Instructions::Baseline, Instructions::Detect] {
-            let run = BatchRun::new(0..GAMES)
-                .with_turn_cap(TURN_CAP)
-                .with_instructions(instructions);
-            let (finished, capped) = assert_batch_plays_scalar_games(&rules, &run, 5);
-            assert_eq!(finished + capped, GAMES);
-        }
+        assert!(Lanes::covering(&rules).is_some());
+        assert_kernel_plays_scalar_games(&rules);
     }
 
     #[test]

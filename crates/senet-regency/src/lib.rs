@@ -712,12 +712,8 @@ impl Ruleset for Regency {
         F: FnMut(u64) -> G,
         S: FnMut(u64, Playout),
     {
-        if batch::covers(self) {
-            let mut lanes = batch::Lanes::new(*self, run, streams, report);
-            senet_core::batch::run_kernel(&mut lanes, run.instructions);
-        } else {
-            senet_core::batch::play_one_by_one(self, run, streams, report);
-        }
+        let lanes = batch::Lanes::covering(self);
+        senet_core::batch::play_lock_step(self, lanes, run, streams, report);
     }
 
     #[inline]

@@ -1,13 +1,12 @@
-//! The check that a batch plays the scalar engine's games: every game of a
-//! [`BatchRun`] is reported once, and each ends exactly as
-//! [`random_playout`] on the same ChaCha8 stream does.
+//! The check that a batch plays the scalar engine's games: every game of a [`BatchRun`] is
+//! reported once, and each ends exactly as [`random_playout`] on the same ChaCha8 stream does.
 
 use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::batch::BatchRun;
-use senet_core::{MoveList, Ruleset, random_playout};
+use senet_core::batch::{BatchRun, Instructions};
+use senet_core::{DEFAULT_TURN_CAP, MoveList, Ruleset, random_playout};
 
 /// The generator of game `index` of a run seeded with `seed`: ChaCha8 stream `index`.
 pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
@@ -57,4 +56,22 @@ pub fn assert_batch_plays_scalar_games<R: Ruleset>(
         }
     }
     ends
+}
+
+/// Checks a configuration with a lock-step kernel on both instruction paths: 300 whole
+/// games, or under Miri (which runs only the baseline path, about a million times slower)
+/// three games stopped after 30 turns.
+pub fn assert_kernel_plays_scalar_games<R: Ruleset>(rules: &R) {
+    let (games, turn_cap) = if cfg!(miri) {
+        (3, 30)
+    } else {
+        (300, DEFAULT_TURN_CAP)
+    };
+    for instructions in [Instructions::Baseline, Instructions::Detect] {
+        let run = BatchRun::new(0..games)
+            .with_turn_cap(turn_cap)
+            .with_instructions(instructions);
+        let (finished, capped) = assert_batch_plays_scalar_games(rules, &run, 5);
+        assert_eq!(finished + capped, games);
+    }
 }

@@ -10,9 +10,9 @@
 //!
 //! [`Ruleset::play_random_batch`] is the entry point. A
 //! ruleset with a lock-step kernel keeps its lanes structure-of-arrays and advances them
-//! together with vector instructions ([`LaneKernel`] and [`LaneBook`], run by
-//! [`run_kernel`]); every other configuration plays its games one by one
-//! ([`play_one_by_one`]), so that every ruleset runs through the same call.
+//! together with vector instructions ([`LaneRules`], run by [`play_lock_step`]); every other
+//! configuration plays its games one by one ([`play_one_by_one`]), so that every ruleset runs
+//! through the same call.
 //!
 //! ```
 //! use core::ops::Range;
@@ -44,7 +44,7 @@ use crate::moves::MoveList;
 use crate::playout::{DEFAULT_TURN_CAP, Playout, random_playout};
 use crate::ruleset::Ruleset;
 
-pub use lanes::{CAPPED, LaneBook, PLAYING, WON};
+pub use lanes::{LaneRules, LockStep, SideLanes, play_lock_step};
 pub use simd::{Instructions, LaneKernel, run_kernel};
 
 /// Which games a batch plays and how.
