@@ -143,6 +143,12 @@ impl Lineup {
         Ok(lineup)
     }
 
+    /// Whether both players are random: their games run on the batch engine, which wants
+    /// ranges of a few thousand games to keep its lanes full.
+    pub fn both_random(&self) -> bool {
+        self.specs == [PlayerSpec::Random; 2]
+    }
+
     /// The ruleset configuration.
     pub fn rules(&self) -> &AnyRuleset {
         &self.rules
@@ -296,7 +302,7 @@ impl RulesetVisitor for PlayRange<'_> {
                 summary.player_wins[seats(index)[winner.index()]] += 1;
             }
         };
-        if self.lineup.specs == [PlayerSpec::Random; 2] {
+        if self.lineup.both_random() {
             let run = BatchRun::new(self.games).with_turn_cap(self.turn_cap);
             let streams = |index| rng::seeded(self.seed, self.first_stream + index);
             rules.play_random_batch(&run, streams, add);

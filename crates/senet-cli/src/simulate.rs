@@ -74,6 +74,11 @@ pub(crate) struct MatchOptions {
 /// Games per batch: a batch makes its players afresh and is the unit of progress.
 const BATCH: u64 = 256;
 
+/// Games per batch of two random players, which the batch engine plays many at a time: the
+/// last games of a batch leave lanes idle, which cost a tenth in batches of 256 (Regency on
+/// one thread: 124,000 games a second, against 138,000–145,000 in batches of 4,096).
+const RANDOM_BATCH: u64 = 4096;
+
 /// Plays `games` games of `lineup` in parallel batches, game `i` on stream
 /// `first_stream + i` of `seed`, and merges their summaries, which does not depend on how
 /// rayon spreads the batches.
@@ -85,10 +90,15 @@ pub(crate) fn play(
     turn_cap: u32,
     progress: &ProgressBar,
 ) -> Result<MatchSummary, CliError> {
-    (0..games.div_ceil(BATCH))
+    let size = if lineup.both_random() {
+        RANDOM_BATCH
+    } else {
+        BATCH
+    };
+    (0..games.div_ceil(size))
         .into_par_iter()
         .map(|batch| {
-            let range = batch * BATCH..((batch + 1) * BATCH).min(games);
+            let range = batch * size..((batch + 1) * size).min(games);
             let len = range.end - range.start;
             let summary = lineup
                 .play_from(range, seed, first_stream, turn_cap)
