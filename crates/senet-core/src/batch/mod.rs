@@ -3,23 +3,21 @@
 //! as its game ends, so that the lanes stay full.
 //!
 //! Game `i` of a run draws every throw and every choice from the generator `streams(i)` that
-//! the caller supplies, in the same order as [`random_playout`], so a
-//! batch plays exactly the games the scalar engine plays, move for move, whatever the number
-//! of lanes, the instructions used or the order in which games finish. Results arrive in the
-//! order the games end, each with its index.
+//! the caller supplies, in the same order as [`random_playout`], so a batch plays exactly the
+//! games the scalar engine plays, move for move, whatever the number of lanes, the
+//! instructions used or the order in which games finish. Results arrive in the order the
+//! games end, each with its index.
 //!
-//! [`Ruleset::play_random_batch`] is the entry point. A
-//! ruleset with a lock-step kernel keeps its lanes structure-of-arrays and advances them
-//! together with vector instructions ([`LaneRules`], run by [`play_lock_step`]); every other
-//! configuration plays its games one by one ([`play_one_by_one`]), so that every ruleset runs
-//! through the same call.
+//! [`Ruleset::play_random_batch`] is the entry point. A ruleset with a lock-step kernel keeps
+//! its lanes structure-of-arrays and advances them together with vector instructions
+//! ([`LaneRules`], run by [`play_lock_step`]); every other configuration plays its games one
+//! by one ([`play_one_by_one`]), so that every ruleset runs through the same call.
 //!
 //! ```
-//! use core::ops::Range;
 //! use rand_chacha::ChaCha8Rng;
 //! use rand_core::SeedableRng;
+//! use senet_core::Ruleset;
 //! use senet_core::batch::BatchRun;
-//! # use senet_core::{Ruleset, random_playout, MoveList};
 //! # fn demo<R: Ruleset>(rules: R) {
 //! let stream = |i: u64| {
 //!     let mut rng = ChaCha8Rng::seed_from_u64(7);
