@@ -4,14 +4,12 @@
 
 use rand_core::Rng;
 
-use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
-use crate::ruleset::Outcome;
-use crate::throw::uniform_below;
-
 use super::{BatchRun, LaneKernel, play_one_by_one, run_kernel};
 use crate::board::BitBoard;
-use crate::ruleset::Ruleset;
+use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
+use crate::ruleset::{Outcome, Ruleset};
 use crate::side::{PerSide, Side};
+use crate::throw::uniform_below;
 
 /// `ended` of a lane whose game goes on, was won in this step, or was stopped by the cap.
 const PLAYING: u32 = 0;
@@ -21,7 +19,9 @@ const CAPPED: u32 = 2;
 /// The rules half of a lock-step kernel of `L` lanes, for a ruleset that makes, in each step
 /// and for each lane, one throw and then one decision (a single pending throw and a move phase
 /// after every throw): the lanes' positions, stored structure-of-arrays, and the steps of the
-/// rules on them. [`play_lock_step`] runs it; the bookkeeping is [`LockStep`]'s.
+/// rules on them. [`play_lock_step`] runs it and keeps the rest: which game each lane plays
+/// and its generator, the turn and decision counts, the random words, the hand-over when a
+/// game ends. `senet_testkit::batch` checks a kernel's games against the scalar engine's.
 ///
 /// Implementations mark every method `#[inline(always)]` so that the copy of the kernel
 /// compiled with wider vectors gets their code ([`LaneKernel`]). Their lane loops keep to `&`
@@ -52,7 +52,7 @@ pub trait LaneRules<const L: usize> {
 /// A lock-step kernel: the rules half `K` and the bookkeeping every kernel shares (which game
 /// each lane plays and its generator, the turn and decision counts, the random words of the
 /// step, and the hand-over when a game ends).
-pub struct LockStep<K, G, F, S, const L: usize> {
+struct LockStep<K, G, F, S, const L: usize> {
     rules: K,
     word: [u32; L],
     choices: [u32; L],

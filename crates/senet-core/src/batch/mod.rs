@@ -42,7 +42,7 @@ use crate::moves::MoveList;
 use crate::playout::{DEFAULT_TURN_CAP, Playout, random_playout};
 use crate::ruleset::Ruleset;
 
-pub use lanes::{LaneRules, LockStep, SideLanes, play_lock_step};
+pub use lanes::{LaneRules, SideLanes, play_lock_step};
 pub use simd::{Instructions, LaneKernel, run_kernel};
 
 /// Which games a batch plays and how.
