@@ -51,7 +51,9 @@ pub use dispatch::{
 pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
 pub use regency::RegencyEndgame;
-pub use solver::{PolicyStepReport, PolicySteps, SolveEvent, SolveOptions, SolveStats, solve};
+pub use solver::{
+    PolicyStepReport, PolicySteps, SolveEvent, SolveMethod, SolveOptions, SolveStats, solve,
+};
 pub use table::{EndgameTable, ValueEncoding, read_table_bytes};
 
 use crate::player::outcome_value;
@@ -217,6 +219,15 @@ pub enum EndgameError {
         sweeps: u32,
         /// The largest change in the last sweep.
         change: f64,
+    },
+    /// The scratch file of [`SolveMethod::OnDisk`](solver::SolveMethod::OnDisk) could not
+    /// be written or read.
+    #[error("the solver's scratch file {path}: {source}")]
+    Scratch {
+        /// The file.
+        path: String,
+        /// What failed.
+        source: std::io::Error,
     },
     /// A position given to the table could not be read.
     #[error(transparent)]

@@ -14,7 +14,7 @@ use crate::player::outcome_value;
 
 /// How far play has got: the sum of every piece's square, pieces off counting 31. Forward
 /// moves raise it; swaps keep it; returns to the start lower it.
-fn progress<R: Ruleset>(rules: &R, state: &R::State) -> u32 {
+pub(super) fn progress<R: Ruleset>(rules: &R, state: &R::State) -> u32 {
     let board = rules.board(state);
     Side::BOTH
         .iter()
@@ -54,7 +54,7 @@ pub(super) fn compile_layer<S: EndgameSpace>(
     let context = Context {
         space,
         layer,
-        place_of: &place_of,
+        place_of: Some(&place_of),
         order: &order,
     };
     let firsts: Vec<usize> = (0..order.len()).step_by(CHUNK).collect();
@@ -73,20 +73,21 @@ pub(super) fn compile_layer<S: EndgameSpace>(
 }
 
 /// What compiling a state needs to know about its layer.
-struct Context<'a, S> {
-    space: &'a S,
-    layer: Range<usize>,
-    /// The place in the sweep order of each index of the layer (offset by the layer start).
-    place_of: &'a [u32],
+pub(super) struct Context<'a, S> {
+    pub(super) space: &'a S,
+    pub(super) layer: Range<usize>,
+    /// The place in the sweep order of each index of the layer (offset by the layer start);
+    /// without it, successors in the layer are named by their index less the layer's start.
+    pub(super) place_of: Option<&'a [u32]>,
     /// The index at each place.
-    order: &'a [u32],
+    pub(super) order: &'a [u32],
 }
 
 /// A chunk's words, and where each of its states' programs starts among them.
-type Compiled = (Vec<u32>, Vec<u32>);
+pub(super) type Compiled = (Vec<u32>, Vec<u32>);
 
 /// Compiles the states at places `first..first + CHUNK`.
-fn compile_chunk<S: EndgameSpace>(
+pub(super) fn compile_chunk<S: EndgameSpace>(
     context: &Context<'_, S>,
     first: usize,
 ) -> Result<Compiled, EndgameError> {
@@ -104,26 +105,7 @@ fn compile_chunk<S: EndgameSpace>(
     for &index in &context.order[places] {
         offsets.push(compiler.words.len() as u32);
         let index = index as usize;
-        let state = state_at(space, index)?;
-        if space.index(&state) != Some(index) {
-            return Err(EndgameError::Inconsistent {
-                index,
-                reason: format!(
-                    "the state {} indexes as {:?}",
-                    rules.position_string(&state),
-                    space.index(&state)
-                ),
-            });
-        }
-        let Phase::Throw(side) = rules.phase(&state) else {
-            return Err(EndgameError::Inconsistent {
-                index,
-                reason: format!(
-                    "the state {} does not wait for a throw",
-                    rules.position_string(&state)
-                ),
-            });
-        };
+        let (state, side) = checked_state(space, index)?;
         for outcome in device.outcomes() {
             let mut next = state;
             rules.throw_unchecked(&mut next, outcome.value);
@@ -133,7 +115,37 @@ fn compile_chunk<S: EndgameSpace>(
     Ok((words, offsets))
 }
 
-fn state_at<S: EndgameSpace>(
+/// The state at `index`, checked to index back to it and to wait for a throw, with the side
+/// to throw.
+pub(super) fn checked_state<S: EndgameSpace>(
+    space: &S,
+    index: usize,
+) -> Result<(<S::Rules as Ruleset>::State, Side), EndgameError> {
+    let rules = space.rules();
+    let state = state_at(space, index)?;
+    if space.index(&state) != Some(index) {
+        return Err(EndgameError::Inconsistent {
+            index,
+            reason: format!(
+                "the state {} indexes as {:?}",
+                rules.position_string(&state),
+                space.index(&state)
+            ),
+        });
+    }
+    let Phase::Throw(side) = rules.phase(&state) else {
+        return Err(EndgameError::Inconsistent {
+            index,
+            reason: format!(
+                "the state {} does not wait for a throw",
+                rules.position_string(&state)
+            ),
+        });
+    };
+    Ok((state, side))
+}
+
+pub(super) fn state_at<S: EndgameSpace>(
     space: &S,
     index: usize,
 ) -> Result<<S::Rules as Ruleset>::State, EndgameError> {
@@ -196,7 +208,10 @@ impl<S: EndgameSpace> Compiler<'_, '_, S> {
                 let word = if index >= layer.end {
                     return Err(EndgameError::LayerOrder { from, to: index });
                 } else if index >= layer.start {
-                    let place = self.context.place_of[index - layer.start];
+                    let place = match self.context.place_of {
+                        Some(place_of) => place_of[index - layer.start],
+                        None => (index - layer.start) as u32,
+                    };
                     (if flip { LOCAL_FLIP } else { LOCAL_SAME }) | place
                 } else {
                     (if flip { FINAL_FLIP } else { FINAL_SAME }) | index as u32

@@ -1,36 +1,34 @@
 //! Sweeps of the states that converge slowly, on their own.
 
-use super::program::LayerProgram;
+use super::sweep::Equations;
 
-impl LayerProgram {
-    /// Sweeps the places `hot` (ascending) on their own, the rest of the layer held fixed,
-    /// until no value among them changes by more than `target` or `budget` evaluations are
-    /// spent. Returns the sweeps made.
-    pub(super) fn settle(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        target: f64,
-        budget: usize,
-    ) -> u32 {
-        let mut sweeps = 0;
-        let mut spent = 0;
-        let mut trend = Trend::new();
-        while spent < budget {
-            let largest = self.sweep(hot, probabilities, local, solved, None);
-            sweeps += 1;
-            spent += hot.len();
-            if largest <= target {
-                break;
-            }
-            if sweeps % TREND_BLOCK == 0 {
-                trend.observe(hot, local);
-            }
+/// Sweeps the places `hot` (ascending) on their own, the rest of the layer held fixed,
+/// until no value among them changes by more than `target` or `budget` evaluations are
+/// spent. Returns the sweeps made.
+pub(super) fn settle_hot<E: Equations>(
+    program: &E,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+    hot: &[u32],
+    target: f64,
+    budget: usize,
+) -> u32 {
+    let mut sweeps = 0;
+    let mut spent = 0;
+    let mut trend = Trend::new();
+    while spent < budget {
+        let largest = program.sweep(hot, probabilities, local, solved, None);
+        sweeps += 1;
+        spent += hot.len();
+        if largest <= target {
+            break;
         }
-        sweeps
+        if sweeps % TREND_BLOCK == 0 {
+            trend.observe(hot, local);
+        }
     }
+    sweeps
 }
 
 /// Sweeps between two looks at how the hot values move.
@@ -102,7 +100,7 @@ impl Trend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{LOCAL_FLIP, LOCAL_SAME, TERMINAL};
+    use crate::endgame::solver::program::{LOCAL_FLIP, LOCAL_SAME, LayerProgram, TERMINAL};
 
     #[test]
     fn settling_hot_states_sweeps_only_them() {
@@ -121,7 +119,7 @@ mod tests {
             2,
         );
         let mut local = vec![0.5, 0.25, 0.5];
-        let sweeps = program.settle(&[0.5, 0.5], &mut local, &[], &[0, 2], 1e-12, 1000);
+        let sweeps = settle_hot(&program, &[0.5, 0.5], &mut local, &[], &[0, 2], 1e-12, 1000);
         assert!((local[0] - 1.0).abs() < 1e-11, "{local:?}");
         assert_eq!(local[1], 0.25);
         assert_eq!(local[2], 0.5);
@@ -129,7 +127,7 @@ mod tests {
         // The budget stops it.
         let mut local = vec![0.5, 0.25, 0.5];
         assert_eq!(
-            program.settle(&[0.5, 0.5], &mut local, &[], &[0], 0.0, 10),
+            settle_hot(&program, &[0.5, 0.5], &mut local, &[], &[0], 0.0, 10),
             10
         );
     }

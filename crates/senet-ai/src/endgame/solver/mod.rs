@@ -158,7 +158,9 @@
 mod compile;
 mod components;
 mod hot;
+mod lean;
 mod linear;
+mod on_disk;
 mod options;
 mod parallel;
 mod policy;
@@ -166,6 +168,7 @@ mod program;
 mod sweep;
 
 use core::ops::Range;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use senet_core::{Ruleset, ThrowingDevice};
@@ -173,9 +176,12 @@ use senet_core::{Ruleset, ThrowingDevice};
 use super::{EndgameError, EndgameSpace, EndgameTable};
 use compile::compile_layer;
 use components::components;
-pub use options::{PolicyStepReport, PolicySteps, SolveEvent, SolveOptions, SolveStats};
+use lean::{LeanEquations, sweep_order};
+pub use options::{
+    PolicyStepReport, PolicySteps, SolveEvent, SolveMethod, SolveOptions, SolveStats,
+};
 use program::PAYLOAD;
-use sweep::ComponentSolver;
+use sweep::{ComponentSolver, Equations};
 
 /// Solves every position of `space` (see the [module documentation](self)).
 ///
@@ -191,7 +197,10 @@ pub fn solve<S: EndgameSpace>(
     options: &SolveOptions,
 ) -> Result<EndgameTable<S>, EndgameError> {
     let count = space.state_count();
-    let limit = options.max_states.min(PAYLOAD as usize + 1);
+    let limit = match options.method {
+        SolveMethod::Compiled => options.max_states.min(PAYLOAD as usize + 1),
+        SolveMethod::Lean | SolveMethod::OnDisk => options.max_states,
+    };
     if count > limit {
         return Err(EndgameError::TooLarge {
             states: count,
@@ -208,28 +217,72 @@ pub fn solve<S: EndgameSpace>(
         .map(|o| f64::from(o.weight) / denominator)
         .collect();
 
-    let mut values = vec![0.5; count];
+    // On disk, the values grow a layer at a time (see `disk_layer`).
+    let mut values = match options.method {
+        SolveMethod::OnDisk => Vec::with_capacity(count),
+        _ => vec![0.5; count],
+    };
     let mut stats = SolveStats {
         states: count,
         layers: layers.len(),
         tolerance: options.tolerance,
         ..SolveStats::default()
     };
-    let threads = options.thread_count().max(1);
-    let steps_wanted = match options.policy_steps {
-        PolicySteps::Auto => space.slow_cycles(),
-        PolicySteps::Always => true,
-        PolicySteps::Never => false,
-    };
     let report = |event: SolveEvent| {
         if let Some(progress) = options.progress {
             progress(&event);
         }
     };
+    let run = Run {
+        options,
+        probabilities: &probabilities,
+        threads: options.thread_count().max(1),
+        steps_wanted: match options.policy_steps {
+            PolicySteps::Auto => space.slow_cycles(),
+            PolicySteps::Always => true,
+            PolicySteps::Never => false,
+        },
+        report: &report,
+    };
     for (layer_number, layer) in layers.into_iter().enumerate() {
+        match options.method {
+            SolveMethod::Compiled => {
+                run.compiled_layer(&space, layer_number, layer, &mut values, &mut stats)?;
+            }
+            SolveMethod::Lean => {
+                run.lean_layer(&space, layer_number, layer, &mut values, &mut stats)?;
+            }
+            SolveMethod::OnDisk => {
+                run.disk_layer(&space, layer_number, layer, &mut values, &mut stats)?;
+            }
+        }
+    }
+    Ok(EndgameTable::from_parts(space, values, stats))
+}
+
+/// What every layer of a solve shares.
+struct Run<'a, F: Fn(SolveEvent)> {
+    options: &'a SolveOptions,
+    probabilities: &'a [f64],
+    threads: usize,
+    steps_wanted: bool,
+    report: &'a F,
+}
+
+impl<F: Fn(SolveEvent)> Run<'_, F> {
+    /// Solves `layer` with compiled equations, component by component.
+    fn compiled_layer<S: EndgameSpace>(
+        &self,
+        space: &S,
+        layer_number: usize,
+        layer: Range<usize>,
+        values: &mut [f64],
+        stats: &mut SolveStats,
+    ) -> Result<(), EndgameError> {
+        let (probabilities, report) = (self.probabilities, self.report);
         let compiling = Instant::now();
         let states = layer.len();
-        let program = compile_layer(&space, layer, threads)?;
+        let program = compile_layer(space, layer, self.threads)?;
         report(SolveEvent::Compiled {
             layer: layer_number,
             states,
@@ -249,19 +302,7 @@ pub fn solve<S: EndgameSpace>(
             seconds: splitting.elapsed().as_secs_f64(),
         });
         let mut local = vec![0.5; states];
-        let mut solver = ComponentSolver {
-            program: &program,
-            probabilities: &probabilities,
-            solved: &values,
-            options,
-            steps_wanted,
-            layer: layer_number,
-            report: &report,
-            started: Instant::now(),
-            slot: Vec::new(),
-            hot: Vec::new(),
-            stats: &mut stats,
-        };
+        let mut solver = self.component_solver(&program, values, layer_number, stats);
         let mut evaluations = 0u64;
         let mut most_sweeps = 0;
         for bound in bounds.windows(2) {
@@ -271,7 +312,7 @@ pub fn solve<S: EndgameSpace>(
             {
                 // Its successors in the layer are all solved: one evaluation is exact.
                 let place = place as usize;
-                local[place] = program.right_hand_side(place, &probabilities, &local, &values);
+                local[place] = program.right_hand_side(place, probabilities, &local, values);
                 evaluations += 1;
                 continue;
             }
@@ -282,27 +323,200 @@ pub fn solve<S: EndgameSpace>(
             most_sweeps = most_sweeps.max(sweeps);
         }
         let seconds = solver.started.elapsed().as_secs_f64();
+        let residual = program.residual(probabilities, &local, values);
+        self.finish_layer(
+            layer_number,
+            states,
+            evaluations,
+            most_sweeps,
+            residual,
+            seconds,
+            stats,
+        );
+        for (&index, &value) in program.order.iter().zip(&local) {
+            values[index as usize] = value;
+        }
+        Ok(())
+    }
+
+    /// Solves `layer` with the lean method: swept whole, in place, the equations recomputed.
+    fn lean_layer<S: EndgameSpace>(
+        &self,
+        space: &S,
+        layer_number: usize,
+        layer: Range<usize>,
+        values: &mut [f64],
+        stats: &mut SolveStats,
+    ) -> Result<(), EndgameError> {
+        let (probabilities, report) = (self.probabilities, self.report);
+        let ordering = Instant::now();
+        let states = layer.len();
+        let order = sweep_order(space, layer.clone(), self.threads)?;
+        report(SolveEvent::Compiled {
+            layer: layer_number,
+            states,
+            words: 0,
+            seconds: ordering.elapsed().as_secs_f64(),
+        });
+        stats.components += 1;
+        stats.largest_component = stats.largest_component.max(states);
+        let (solved, rest) = values.split_at_mut(layer.start);
+        let local = &mut rest[..states];
+        let equations = LeanEquations {
+            space,
+            layer,
+            threads: self.threads,
+            failure: Mutex::new(None),
+        };
+        // The first sweep returns its errors: every successor is checked there.
+        equations.checked_sweep(&order, probabilities, local, solved, None)?;
+        let run = Run {
+            steps_wanted: false,
+            ..*self
+        };
+        let mut solver = run.component_solver(&equations, solved, layer_number, stats);
+        let sweeps = solver.solve(&order, local)? + 1;
+        let seconds = solver.started.elapsed().as_secs_f64();
+        drop(order);
+        let residual = equations.residual(probabilities, local, solved);
+        if let Some(error) = equations.take_failure() {
+            return Err(error);
+        }
+        let evaluations = u64::from(sweeps) * states as u64;
+        self.finish_layer(
+            layer_number,
+            states,
+            evaluations,
+            sweeps,
+            residual,
+            seconds,
+            stats,
+        );
+        Ok(())
+    }
+
+    /// Solves `layer` from programs on disk: swept whole, in place, until a sweep changes
+    /// no value by more than the tolerance.
+    fn disk_layer<S: EndgameSpace>(
+        &self,
+        space: &S,
+        layer_number: usize,
+        layer: Range<usize>,
+        values: &mut Vec<f64>,
+        stats: &mut SolveStats,
+    ) -> Result<(), EndgameError> {
+        let (probabilities, report) = (self.probabilities, self.report);
+        let compiling = Instant::now();
+        let states = layer.len();
+        let scratch = on_disk::write_programs(
+            space,
+            layer.clone(),
+            self.threads,
+            &std::env::temp_dir(),
+            &format!("layer-{layer_number}"),
+        )?;
+        report(SolveEvent::Compiled {
+            layer: layer_number,
+            states,
+            words: scratch.words,
+            seconds: compiling.elapsed().as_secs_f64(),
+        });
+        stats.program_words = stats.program_words.max(scratch.words);
+        stats.components += 1;
+        stats.largest_component = stats.largest_component.max(states);
+        // The layer's values in sweep order, as its programs name them; the earlier layers'
+        // in `values`, which is written only once the layer is solved.
+        let mut local = vec![0.5; states];
+        let started = Instant::now();
+        let mut sweeps = 0;
+        loop {
+            let change = on_disk::pass(&scratch, probabilities, &mut local, values, true)?;
+            sweeps += 1;
+            if states >= sweep::REPORTED_STATES {
+                report(SolveEvent::Sweep {
+                    layer: layer_number,
+                    states,
+                    sweep: sweeps,
+                    change,
+                    hot: 0,
+                    hot_sweeps: 0,
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            }
+            if change <= self.options.tolerance {
+                break;
+            }
+            if sweeps >= self.options.max_sweeps {
+                return Err(EndgameError::NotConverged { sweeps, change });
+            }
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        let residual = on_disk::pass(&scratch, probabilities, &mut local, values, false)?;
+        drop(scratch);
+        on_disk::write_back(space, layer, self.threads, &local, values)?;
+        let evaluations = u64::from(sweeps) * states as u64;
+        self.finish_layer(
+            layer_number,
+            states,
+            evaluations,
+            sweeps,
+            residual,
+            seconds,
+            stats,
+        );
+        Ok(())
+    }
+
+    fn component_solver<'a, E: Equations>(
+        &'a self,
+        program: &'a E,
+        solved: &'a [f64],
+        layer: usize,
+        stats: &'a mut SolveStats,
+    ) -> ComponentSolver<'a, F, E> {
+        ComponentSolver {
+            program,
+            probabilities: self.probabilities,
+            solved,
+            options: self.options,
+            steps_wanted: self.steps_wanted,
+            layer,
+            report: self.report,
+            started: Instant::now(),
+            slot: Vec::new(),
+            hot: Vec::new(),
+            stats,
+        }
+    }
+
+    /// Records a solved layer's figures and reports it.
+    #[allow(clippy::too_many_arguments)]
+    fn finish_layer(
+        &self,
+        layer: usize,
+        states: usize,
+        evaluations: u64,
+        most_sweeps: u32,
+        residual: f64,
+        seconds: f64,
+        stats: &mut SolveStats,
+    ) {
         // In whole layers' worth of evaluations, rounded up.
         let layer_sweeps = evaluations.div_ceil(states.max(1) as u64);
         stats.sweeps = stats
             .sweeps
             .saturating_add(u32::try_from(layer_sweeps).unwrap_or(u32::MAX));
         stats.max_component_sweeps = stats.max_component_sweeps.max(most_sweeps);
-        // Later layers never change this one, so its residual is final now.
-        let residual = program.residual(&probabilities, &local, &values);
+        // Later layers never change this layer, so its residual is final now.
         stats.residual = stats.residual.max(residual);
-        report(SolveEvent::Solved {
-            layer: layer_number,
+        (self.report)(SolveEvent::Solved {
+            layer,
             evaluations,
             most_sweeps,
             residual,
             seconds,
         });
-        for (&index, &value) in program.order.iter().zip(&local) {
-            values[index as usize] = value;
-        }
     }
-    Ok(EndgameTable::from_parts(space, values, stats))
 }
 
 fn check_layers(layers: &[Range<usize>], count: usize) -> Result<(), EndgameError> {

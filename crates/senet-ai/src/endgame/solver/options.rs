@@ -18,8 +18,9 @@ pub struct SolveOptions {
     /// with the positions and with the length of their programs, the largest layer's most
     /// of all (`docs/players.md` gives measured figures).
     pub max_states: usize,
-    /// Threads that prepare each layer (0: one per core, as
-    /// `std::thread::available_parallelism` reports). The values do not depend on it.
+    /// Threads that prepare each layer, and with [`SolveMethod::Lean`] evaluate each sweep
+    /// (0: one per core, as `std::thread::available_parallelism` reports). The values do
+    /// not depend on it.
     pub threads: usize,
     /// Called as the solve goes on (each layer compiled and split, each whole sweep of a
     /// large component, each layer done), for a program that wants to show progress or
@@ -30,6 +31,29 @@ pub struct SolveOptions {
     /// [module documentation](super#policy-steps)); without them the solver only sweeps.
     /// The stopping rule is the same either way.
     pub policy_steps: PolicySteps,
+    /// How the equations are held while the values are swept.
+    pub method: SolveMethod,
+}
+
+/// How the solver holds the equations (see the [module documentation](super#two-methods)).
+/// Both stop on the same rule; their values differ by less than the tolerance's effect on
+/// either (`docs/players.md` gives the measured differences).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SolveMethod {
+    /// Each layer's right-hand sides compiled once into words, split into strongly
+    /// connected components: fast, about 100 bytes a position for Regency (214 for Kendall).
+    #[default]
+    Compiled,
+    /// Nothing but the values and a sweep order kept: each right-hand side recomputed from
+    /// the turn machine whenever it is evaluated, each layer swept whole, without policy
+    /// steps. At most 16 bytes a position; far slower.
+    Lean,
+    /// Each layer's right-hand sides compiled as for [`Compiled`](SolveMethod::Compiled),
+    /// but written to a scratch file in the system's temporary folder (`TMPDIR`) and read
+    /// back once a sweep, the layer swept whole in place, without policy steps: 8 bytes a
+    /// position and 4 a position of the largest layer in memory, about 50 bytes a position
+    /// of the largest layer on disk (Regency).
+    OnDisk,
 }
 
 /// When the solver takes policy steps (see the [module documentation](super#policy-steps)).
@@ -132,6 +156,7 @@ impl PartialEq for SolveOptions {
             && self.max_states == other.max_states
             && self.threads == other.threads
             && self.policy_steps == other.policy_steps
+            && self.method == other.method
             && same_progress
     }
 }
@@ -148,7 +173,7 @@ impl SolveOptions {
 
 impl Default for SolveOptions {
     /// Tolerance 1e-9, at most 100,000 sweeps per component, at most 2^26 (67 million)
-    /// positions, one thread per core.
+    /// positions, one thread per core, compiled equations.
     fn default() -> Self {
         SolveOptions {
             tolerance: 1e-9,
@@ -157,6 +182,7 @@ impl Default for SolveOptions {
             threads: 0,
             progress: None,
             policy_steps: PolicySteps::Auto,
+            method: SolveMethod::Compiled,
         }
     }
 }

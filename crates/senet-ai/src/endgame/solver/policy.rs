@@ -3,7 +3,9 @@
 use super::components::components;
 use super::linear::{Rows, solve_dense, solve_sparse};
 use super::options::PolicyStepReport;
-use super::program::{LayerProgram, PAYLOAD, TAG_SHIFT, TERMINAL_VALUES, evaluate, skip};
+use super::program::{
+    Equations, LayerProgram, PAYLOAD, TAG_SHIFT, TERMINAL_VALUES, evaluate, skip,
+};
 
 /// Components up to this many states are solved exactly (dense elimination); larger ones
 /// are left to the sweeps.
@@ -17,7 +19,7 @@ impl LayerProgram {
     /// right-hand sides at the move that is best for the current values, and solves the
     /// linear equations that are left for their values, the rest of the layer held fixed.
     /// `slot` has an entry per place of the layer, all `u32::MAX`, and is left so.
-    pub(super) fn policy_step(
+    pub(super) fn frozen_step(
         &self,
         probabilities: &[f64],
         local: &mut [f64],
@@ -53,7 +55,7 @@ impl LayerProgram {
 
     /// Freezes every decision of the right-hand sides of the places `hot` at the move that
     /// is best for the current values, and solves the linear equations that are left
-    /// (`slot` as for [`policy_step`](Self::policy_step)).
+    /// (`slot` as for [`frozen_step`](Self::frozen_step)).
     fn solve_frozen(
         &self,
         probabilities: &[f64],

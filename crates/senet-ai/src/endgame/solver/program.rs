@@ -1,5 +1,8 @@
 //! The compiled right-hand sides of a layer, and their evaluation.
 
+use super::options::PolicyStepReport;
+pub(super) use super::sweep::Equations;
+
 pub(super) const TAG_SHIFT: u32 = 29;
 pub(super) const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
 /// A successor in the layer being solved, by its place in the sweep order.
@@ -62,19 +65,6 @@ impl LayerProgram {
         (&self.chunks[place / CHUNK], self.offsets[place] as usize)
     }
 
-    /// The right-hand side of the state at `place` for the current values.
-    #[inline]
-    pub(super) fn right_hand_side(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> f64 {
-        let (words, mut at) = self.program(place);
-        right_hand_side(words, &mut at, probabilities, local, solved)
-    }
-
     /// Where the program of `place` ends in its chunk.
     pub(super) fn program_end(&self, place: usize) -> usize {
         let next = place + 1;
@@ -94,10 +84,35 @@ impl LayerProgram {
     }
 }
 
+impl Equations for LayerProgram {
+    #[inline]
+    fn right_hand_side(
+        &self,
+        place: usize,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+    ) -> f64 {
+        let (words, mut at) = self.program(place);
+        right_hand_side(words, &mut at, probabilities, local, solved)
+    }
+
+    fn policy_step(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+        slot: &mut [u32],
+    ) -> PolicyStepReport {
+        self.frozen_step(probabilities, local, solved, hot, slot)
+    }
+}
+
 /// The right-hand side of the state whose program starts at `words[*at]`: its throws,
 /// weighted. Moves `at` past it.
 #[inline]
-fn right_hand_side(
+pub(super) fn right_hand_side(
     words: &[u32],
     at: &mut usize,
     probabilities: &[f64],

@@ -3,7 +3,10 @@
 use std::time::Instant;
 
 use super::super::EndgameError;
+use super::hot::settle_hot;
+use super::options::PolicyStepReport;
 use super::options::{SolveEvent, SolveOptions, SolveStats};
+#[cfg(doc)]
 use super::program::LayerProgram;
 
 /// Whole sweeps of a component before the solver looks for states that converge slowly.
@@ -35,11 +38,11 @@ const POLICY_EVERY: u32 = 8;
 
 /// Components with at least this many states report their sweeps and policy steps
 /// ([`SolveEvent::Sweep`], [`SolveEvent::PolicyStep`]); smaller ones are too many to.
-const REPORTED_STATES: usize = 1 << 16;
+pub(super) const REPORTED_STATES: usize = 1 << 16;
 
 /// Solves the strongly connected components of one layer, each once those it leads to are.
-pub(super) struct ComponentSolver<'a, F: Fn(SolveEvent)> {
-    pub(super) program: &'a LayerProgram,
+pub(super) struct ComponentSolver<'a, F: Fn(SolveEvent), E: Equations> {
+    pub(super) program: &'a E,
     pub(super) probabilities: &'a [f64],
     /// The values of the earlier layers.
     pub(super) solved: &'a [f64],
@@ -57,7 +60,7 @@ pub(super) struct ComponentSolver<'a, F: Fn(SolveEvent)> {
     pub(super) stats: &'a mut SolveStats,
 }
 
-impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
+impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
     /// Sweeps the component `places` (ascending) until it is within the tolerance (see the
     /// [solver's documentation](super)), the values it leads to outside it final. Returns its
     /// sweeps.
@@ -133,7 +136,7 @@ impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
                 let budget = places
                     .len()
                     .saturating_mul(HOT_BUDGET * if polishing { 4 } else { 1 });
-                program.settle(probabilities, local, solved, &hot, target, budget)
+                settle_hot(program, probabilities, local, solved, &hot, target, budget)
             } else {
                 0
             };
@@ -177,12 +180,35 @@ impl<F: Fn(SolveEvent)> ComponentSolver<'_, F> {
     }
 }
 
-impl LayerProgram {
+/// The equations of a layer, one per place: what the sweeps need of them. The compiled
+/// programs ([`LayerProgram`]) are one form; the lean solver's, recomputed from the turn
+/// machine at each evaluation, the other.
+pub(super) trait Equations: Sync {
+    /// The right-hand side of the state at `place` for the current values.
+    fn right_hand_side(
+        &self,
+        place: usize,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+    ) -> f64;
+
+    /// A policy step on the places `hot` (see [`LayerProgram::frozen_step`]); only asked of
+    /// equations that take them.
+    fn policy_step(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+        slot: &mut [u32],
+    ) -> PolicyStepReport;
+
     /// One Gauss–Seidel sweep over `places` in their order: each value is replaced by its
     /// right-hand side as it is computed. Returns the largest change; with `record`, the
     /// places whose value changed by more than its threshold are appended to its list (one
     /// more than its limit at most).
-    pub(super) fn sweep(
+    fn sweep(
         &self,
         places: &[u32],
         probabilities: &[f64],
@@ -196,11 +222,8 @@ impl LayerProgram {
             let total = self.right_hand_side(place, probabilities, local, solved);
             let change = (total - local[place]).abs();
             largest = largest.max(change);
-            if let Some((threshold, most, hot)) = &mut record
-                && change > *threshold
-                && hot.len() <= *most
-            {
-                hot.push(place as u32);
+            if let Some((threshold, most, hot)) = &mut record {
+                note_hot(hot, place, change, *threshold, *most);
             }
             local[place] = total;
         }
@@ -208,7 +231,7 @@ impl LayerProgram {
     }
 
     /// The Bellman residual of the layer: the largest `|V(s) − right-hand side(s)|`.
-    pub(super) fn residual(&self, probabilities: &[f64], local: &[f64], solved: &[f64]) -> f64 {
+    fn residual(&self, probabilities: &[f64], local: &[f64], solved: &[f64]) -> f64 {
         let mut largest: f64 = 0.0;
         for (place, &value) in local.iter().enumerate() {
             let total = self.right_hand_side(place, probabilities, local, solved);
@@ -218,10 +241,19 @@ impl LayerProgram {
     }
 }
 
+/// Appends `place` to the hot list when its value moved by more than `threshold` and the
+/// list holds at most `most`.
+#[inline]
+pub(super) fn note_hot(hot: &mut Vec<u32>, place: usize, change: f64, threshold: f64, most: usize) {
+    if change > threshold && hot.len() <= most {
+        hot.push(place as u32);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{LOCAL_FLIP, TERMINAL};
+    use crate::endgame::solver::program::{LOCAL_FLIP, LayerProgram, TERMINAL};
 
     #[test]
     fn a_sweep_uses_new_values_at_once() {

@@ -1,0 +1,368 @@
+//! The lean method: the equations recomputed from the turn machine, nothing stored but the
+//! values and a sweep order.
+
+use core::ops::Range;
+use std::sync::Mutex;
+
+use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
+
+use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
+use super::compile::{checked_state, progress, state_at};
+use super::options::PolicyStepReport;
+use super::parallel::in_chunks;
+use super::program::CHUNK;
+use super::sweep::{Equations, note_hot};
+use crate::player::outcome_value;
+
+/// Places evaluated together from the values before them, spread over the threads: large
+/// enough that starting the threads costs nothing next to the work, small enough that a
+/// sweep stays close to Gauss–Seidel (a value computed in one wave is read by the next).
+const WAVE: usize = 1 << 12;
+/// Places a thread takes at least, so that short sweeps of hot states stay on one thread.
+const LEAST_PER_THREAD: usize = 1 << 9;
+
+/// The progress of every state of `layer`, in index order, a chunk at a time (capped at
+/// 2^16 − 1, far above any space's). Checks every index on the way.
+pub(super) fn progress_keys<S: EndgameSpace>(
+    space: &S,
+    layer: Range<usize>,
+    threads: usize,
+) -> Result<Vec<Vec<u16>>, EndgameError> {
+    if u32::try_from(layer.end).is_err() {
+        return Err(EndgameError::TooLarge {
+            states: layer.end,
+            limit: u32::MAX as usize,
+        });
+    }
+    let starts: Vec<usize> = layer.clone().step_by(CHUNK).collect();
+    in_chunks(&starts, threads, |start| {
+        (start..(start + CHUNK).min(layer.end))
+            .map(|index| {
+                let (state, _) = checked_state(space, index)?;
+                Ok(progress(space.rules(), &state).min(u32::from(u16::MAX)) as u16)
+            })
+            .collect::<Result<Vec<u16>, EndgameError>>()
+    })
+}
+
+/// Where each progress starts in the sweep order (the most progress first), from the keys
+/// of [`progress_keys`]: a counting sort, index order among equals.
+pub(super) fn level_starts(keys: &[Vec<u16>]) -> Vec<usize> {
+    let mut counts = vec![0usize; usize::from(u16::MAX) + 1];
+    for &key in keys.iter().flatten() {
+        counts[usize::from(key)] += 1;
+    }
+    let mut next = vec![0usize; counts.len()];
+    let mut at = 0;
+    for key in (0..counts.len()).rev() {
+        next[key] = at;
+        at += counts[key];
+    }
+    next
+}
+
+/// The places of `layer` (indices less its start) by decreasing progress, index order among
+/// equals.
+pub(super) fn sweep_order<S: EndgameSpace>(
+    space: &S,
+    layer: Range<usize>,
+    threads: usize,
+) -> Result<Vec<u32>, EndgameError> {
+    let keys = progress_keys(space, layer.clone(), threads)?;
+    let mut next = level_starts(&keys);
+    let mut order = vec![0u32; layer.len()];
+    for (place, &key) in keys.iter().flatten().enumerate() {
+        let slot = &mut next[usize::from(key)];
+        order[*slot] = place as u32;
+        *slot += 1;
+    }
+    Ok(order)
+}
+
+/// The equations of one layer, recomputed at each evaluation. A place is an index less the
+/// layer's start, so the layer's values are swept in place in the table's own vector.
+pub(super) struct LeanEquations<'a, S> {
+    pub(super) space: &'a S,
+    pub(super) layer: Range<usize>,
+    pub(super) threads: usize,
+    /// The first error met by an evaluation inside the sweeps, which cannot return it.
+    /// The first sweep is checked ([`LeanEquations::checked_sweep`]) and the turn machine
+    /// is deterministic, so none is expected; the solve reports one if it happens.
+    pub(super) failure: Mutex<Option<EndgameError>>,
+}
+
+impl<S: EndgameSpace> LeanEquations<'_, S> {
+    /// The right-hand side of `place`, or why it cannot be computed.
+    fn evaluate(
+        &self,
+        place: usize,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+    ) -> Result<f64, EndgameError> {
+        let index = self.layer.start + place;
+        let state = state_at(self.space, index)?;
+        let rules = self.space.rules();
+        let Phase::Throw(side) = rules.phase(&state) else {
+            return Err(EndgameError::Inconsistent {
+                index,
+                reason: "the state does not wait for a throw".to_string(),
+            });
+        };
+        let sides = Sides {
+            side,
+            from: index,
+            local,
+            solved,
+            probabilities,
+        };
+        self.chance(&state, &sides, 0)
+    }
+
+    /// The throws of `state`, weighted, each followed by the best play.
+    fn chance(
+        &self,
+        state: &<S::Rules as Ruleset>::State,
+        at: &Sides<'_>,
+        depth: usize,
+    ) -> Result<f64, EndgameError> {
+        let rules = self.space.rules();
+        let mut total = 0.0;
+        for (outcome, &p) in rules.device().outcomes().iter().zip(at.probabilities) {
+            let mut next = *state;
+            rules.throw_unchecked(&mut next, outcome.value);
+            total += p * self.value(&next, at, depth)?;
+        }
+        Ok(total)
+    }
+
+    /// The value of `state` for the side of the evaluated state, as its compiled program
+    /// would give it (the same order of moves and throws).
+    fn value(
+        &self,
+        state: &<S::Rules as Ruleset>::State,
+        at: &Sides<'_>,
+        depth: usize,
+    ) -> Result<f64, EndgameError> {
+        let rules = self.space.rules();
+        let too_deep = || EndgameError::TooManyMoves(MAX_MOVE_CHAIN, rules.position_string(state));
+        match rules.phase(state) {
+            Phase::Over(outcome) => Ok(outcome_value(&outcome, at.side)),
+            Phase::Throw(to_act) => {
+                let value = match self.space.index(state) {
+                    Some(index) if index >= self.layer.end => {
+                        return Err(EndgameError::LayerOrder {
+                            from: at.from,
+                            to: index,
+                        });
+                    }
+                    Some(index) if index >= self.layer.start => at.local[index - self.layer.start],
+                    Some(index) => at.solved[index],
+                    None if self.space.passes_through(state) => {
+                        if depth >= MAX_MOVE_CHAIN {
+                            return Err(too_deep());
+                        }
+                        // Already for the evaluated state's side.
+                        return self.chance(state, at, depth + 1);
+                    }
+                    None => {
+                        return Err(EndgameError::NotClosed {
+                            position: rules.position_string(state),
+                        });
+                    }
+                };
+                Ok(if to_act == at.side {
+                    value
+                } else {
+                    1.0 - value
+                })
+            }
+            Phase::Move(mover) => {
+                if depth >= MAX_MOVE_CHAIN {
+                    return Err(too_deep());
+                }
+                let mut moves = MoveList::new();
+                rules.generate_moves(state, &mut moves);
+                let maximise = mover == at.side;
+                let mut best: Option<f64> = None;
+                for &mv in moves.iter() {
+                    let mut next = *state;
+                    rules.play_unchecked(&mut next, mv);
+                    let v = self.value(&next, at, depth + 1)?;
+                    best = Some(match best {
+                        None => v,
+                        Some(b) if maximise => b.max(v),
+                        Some(b) => b.min(v),
+                    });
+                }
+                best.ok_or_else(|| EndgameError::Inconsistent {
+                    index: at.from,
+                    reason: format!(
+                        "no legal move, not even a pass, in {}",
+                        rules.position_string(state)
+                    ),
+                })
+            }
+        }
+    }
+
+    /// The right-hand sides of `wave` into `fresh`, from the values as they are (the
+    /// threads take consecutive parts; each value depends on the values before the wave
+    /// only, so not on the number of threads). The first error in the wave's order, if any.
+    fn evaluate_wave(
+        &self,
+        wave: &[u32],
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+        fresh: &mut [f64],
+    ) -> Result<(), EndgameError> {
+        let part_of = |places: &[u32], out: &mut [f64]| -> Result<(), EndgameError> {
+            for (value, &place) in out.iter_mut().zip(places) {
+                *value = self.evaluate(place as usize, probabilities, local, solved)?;
+            }
+            Ok(())
+        };
+        let threads = self
+            .threads
+            .min(wave.len().div_ceil(LEAST_PER_THREAD))
+            .max(1);
+        if threads == 1 {
+            return part_of(wave, fresh);
+        }
+        let part = wave.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = wave
+                .chunks(part)
+                .zip(fresh.chunks_mut(part))
+                .map(|(places, out)| scope.spawn(move || part_of(places, out)))
+                .collect();
+            let mut result = Ok(());
+            for handle in handles {
+                // A panic in the work is a bug; pass it on rather than hide it.
+                let done = handle
+                    .join()
+                    .unwrap_or_else(|p| std::panic::resume_unwind(p));
+                if result.is_ok() {
+                    result = done;
+                }
+            }
+            result
+        })
+    }
+
+    /// A sweep over `places` in waves: each wave's values computed from those before it,
+    /// then written. Returns the largest change, or the first error in the sweep's order.
+    pub(super) fn checked_sweep(
+        &self,
+        places: &[u32],
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        mut record: Option<(f64, usize, &mut Vec<u32>)>,
+    ) -> Result<f64, EndgameError> {
+        let mut fresh = vec![0.0; places.len().min(WAVE)];
+        let mut largest: f64 = 0.0;
+        for wave in places.chunks(WAVE) {
+            let fresh = &mut fresh[..wave.len()];
+            self.evaluate_wave(wave, probabilities, local, solved, fresh)?;
+            for (&place, &total) in wave.iter().zip(fresh.iter()) {
+                let place = place as usize;
+                let change = (total - local[place]).abs();
+                largest = largest.max(change);
+                if let Some((threshold, most, hot)) = &mut record {
+                    note_hot(hot, place, change, *threshold, *most);
+                }
+                local[place] = total;
+            }
+        }
+        Ok(largest)
+    }
+
+    /// Keeps the first error met where none can be returned.
+    fn fail(&self, error: EndgameError) {
+        if let Ok(mut failure) = self.failure.lock()
+            && failure.is_none()
+        {
+            *failure = Some(error);
+        }
+    }
+
+    /// The error met in the sweeps, if any.
+    pub(super) fn take_failure(&self) -> Option<EndgameError> {
+        self.failure.lock().ok().and_then(|mut f| f.take())
+    }
+}
+
+/// What an evaluation reads and whose value it computes.
+struct Sides<'a> {
+    /// The side to throw in the evaluated state.
+    side: Side,
+    /// Its index, for errors.
+    from: usize,
+    local: &'a [f64],
+    solved: &'a [f64],
+    probabilities: &'a [f64],
+}
+
+impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
+    fn right_hand_side(
+        &self,
+        place: usize,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+    ) -> f64 {
+        self.evaluate(place, probabilities, local, solved)
+            .unwrap_or_else(|e| {
+                self.fail(e);
+                local[place]
+            })
+    }
+
+    fn policy_step(
+        &self,
+        _: &[f64],
+        _: &mut [f64],
+        _: &[f64],
+        _: &[u32],
+        _: &mut [u32],
+    ) -> PolicyStepReport {
+        // The lean method takes none (it asks for none): a step needs the equations held.
+        PolicyStepReport::default()
+    }
+
+    fn sweep(
+        &self,
+        places: &[u32],
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        record: Option<(f64, usize, &mut Vec<u32>)>,
+    ) -> f64 {
+        self.checked_sweep(places, probabilities, local, solved, record)
+            .unwrap_or_else(|e| {
+                self.fail(e);
+                0.0
+            })
+    }
+
+    fn residual(&self, probabilities: &[f64], local: &[f64], solved: &[f64]) -> f64 {
+        let starts: Vec<usize> = (0..local.len()).step_by(CHUNK).collect();
+        let largest = in_chunks(&starts, self.threads, |start| {
+            let mut largest: f64 = 0.0;
+            for place in start..(start + CHUNK).min(local.len()) {
+                let total = self.evaluate(place, probabilities, local, solved)?;
+                largest = largest.max((total - local[place]).abs());
+            }
+            Ok(largest)
+        });
+        match largest {
+            Ok(each) => each.into_iter().fold(0.0, f64::max),
+            Err(e) => {
+                self.fail(e);
+                f64::INFINITY
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The method on disk: each layer's compiled right-hand sides written to a scratch file in
+//! sweep order and read back once a sweep, the values swept in place.
+
+use core::ops::Range;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::sync_channel;
+
+use super::super::{EndgameError, EndgameSpace};
+use super::compile::{Context, compile_chunk};
+use super::lean::{level_starts, progress_keys, sweep_order};
+use super::parallel::in_chunks;
+use super::program::{CHUNK, right_hand_side};
+
+/// Chunks compiled at a time (per thread) before they are written: what bounds the memory
+/// the compiled words take on their way to the file.
+const CHUNKS_IN_FLIGHT: usize = 4;
+/// Chunks read ahead of the sweep.
+const READ_AHEAD: usize = 4;
+
+/// A scratch file, removed when dropped.
+pub(super) struct Scratch {
+    path: PathBuf,
+    /// Words written, over all chunks.
+    pub(super) words: usize,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // Nothing to do about a file that cannot be removed.
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn scratch_error(path: &Path, source: std::io::Error) -> EndgameError {
+    EndgameError::Scratch {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Compiles `layer` in its sweep order (see [`sweep_order`]) chunk by chunk into a file in
+/// `folder`, each chunk a word count (`u64`) and its words, little-endian, the successors in
+/// the layer named by their place in the sweep order.
+pub(super) fn write_programs<S: EndgameSpace>(
+    space: &S,
+    layer: Range<usize>,
+    threads: usize,
+    folder: &Path,
+    name: &str,
+) -> Result<Scratch, EndgameError> {
+    let mut order = sweep_order(space, layer.clone(), threads)?;
+    let mut place_of = vec![0u32; layer.len()];
+    for (place, index) in order.iter_mut().enumerate() {
+        place_of[*index as usize] = place as u32;
+        // Fits: the layer's end does (`progress_keys`).
+        *index += layer.start as u32;
+    }
+    // Named for the process and the solve: several solves may run at once.
+    static SOLVES: AtomicU64 = AtomicU64::new(0);
+    let solve = SOLVES.fetch_add(1, Ordering::Relaxed);
+    let path = folder.join(format!(
+        "senet-solve-{}-{solve}-{name}.scratch",
+        std::process::id()
+    ));
+    let file = File::create(&path).map_err(|e| scratch_error(&path, e))?;
+    let mut scratch = Scratch { path, words: 0 };
+    let mut out = BufWriter::new(file);
+    let context = Context {
+        space,
+        layer,
+        place_of: Some(&place_of),
+        order: &order,
+    };
+    let firsts: Vec<usize> = (0..order.len()).step_by(CHUNK).collect();
+    for batch in firsts.chunks(threads * CHUNKS_IN_FLIGHT) {
+        let compiled = in_chunks(batch, threads, |first| compile_chunk(&context, first))?;
+        for (words, _) in compiled {
+            scratch.words += words.len();
+            let mut bytes = Vec::with_capacity(8 + 4 * words.len());
+            bytes.extend_from_slice(&(words.len() as u64).to_le_bytes());
+            for word in words {
+                bytes.extend_from_slice(&word.to_le_bytes());
+            }
+            out.write_all(&bytes)
+                .map_err(|e| scratch_error(&scratch.path, e))?;
+        }
+    }
+    out.flush().map_err(|e| scratch_error(&scratch.path, e))?;
+    Ok(scratch)
+}
+
+/// Writes the layer's values, `local` in sweep order, into `values` (which ends where the
+/// layer starts) in index order.
+pub(super) fn write_back<S: EndgameSpace>(
+    space: &S,
+    layer: Range<usize>,
+    threads: usize,
+    local: &[f64],
+    values: &mut Vec<f64>,
+) -> Result<(), EndgameError> {
+    let keys = progress_keys(space, layer.clone(), threads)?;
+    let mut next = level_starts(&keys);
+    values.reserve_exact(layer.len());
+    for &key in keys.iter().flatten() {
+        let slot = &mut next[usize::from(key)];
+        values.push(local[*slot]);
+        *slot += 1;
+    }
+    Ok(())
+}
+
+/// One pass over the layer in sweep order, reading the programs back (on a thread of its
+/// own, a few chunks ahead). With `write`, a Gauss–Seidel sweep: each value replaced by its
+/// right-hand side as it is computed. Returns the largest `|right-hand side − value|`.
+pub(super) fn pass(
+    scratch: &Scratch,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+    write: bool,
+) -> Result<f64, EndgameError> {
+    let path = scratch.path.as_path();
+    let file = File::open(path).map_err(|e| scratch_error(path, e))?;
+    std::thread::scope(|scope| {
+        let (send, receive) = sync_channel::<std::io::Result<Vec<u32>>>(READ_AHEAD);
+        let chunks = local.len().div_ceil(CHUNK);
+        scope.spawn(move || {
+            let mut reader = BufReader::with_capacity(1 << 20, file);
+            for _ in 0..chunks {
+                let chunk = read_chunk(&mut reader);
+                let failed = chunk.is_err();
+                if send.send(chunk).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        let mut largest: f64 = 0.0;
+        for first in (0..local.len()).step_by(CHUNK) {
+            let words = receive
+                .recv()
+                .map_err(|_| {
+                    std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the reader stopped")
+                })
+                .and_then(|chunk| chunk)
+                .map_err(|e| scratch_error(path, e))?;
+            let mut at = 0;
+            for place in first..(first + CHUNK).min(local.len()) {
+                let total = right_hand_side(&words, &mut at, probabilities, local, solved);
+                largest = largest.max((total - local[place]).abs());
+                if write {
+                    local[place] = total;
+                }
+            }
+        }
+        Ok(largest)
+    })
+}
+
+fn read_chunk(reader: &mut impl Read) -> std::io::Result<Vec<u32>> {
+    let mut count = [0u8; 8];
+    reader.read_exact(&mut count)?;
+    let count = usize::try_from(u64::from_le_bytes(count))
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "chunk too large"))?;
+    let mut bytes = vec![0u8; count * 4];
+    reader.read_exact(&mut bytes)?;
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect())
+}
