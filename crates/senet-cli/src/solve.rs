@@ -9,7 +9,9 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use senet::registry::{AnyRuleset, DEFAULT_RULESET};
-use senet_ai::endgame::{EndgameError, SolveEvent, SolveOptions, SolveStats, ValueEncoding};
+use senet_ai::endgame::{
+    EndgameError, SolveEvent, SolveMethod, SolveOptions, SolveStats, ValueEncoding,
+};
 
 use crate::error::{CliError, parse_rules};
 use crate::files;
@@ -50,7 +52,19 @@ pub(crate) struct SolveArgs {
     /// memory available now (MemAvailable of /proc/meminfo; no check where it cannot be read).
     #[arg(long, value_parser = parse_size)]
     max_memory: Option<u64>,
+    /// How the solver holds its equations: `compiled` (in memory, fastest), `on-disk`
+    /// (compiled into a scratch file in TMPDIR and read back each sweep: at most 16 bytes a
+    /// position in memory, about 80 a position of the largest layer on disk), `lean`
+    /// (recomputed at each evaluation: no disk, far slower), or `auto`: compiled when its
+    /// estimated peak fits the memory, on-disk otherwise.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "compiled", "on-disk", "lean"])]
+    method: String,
 }
+
+/// Bytes a position the on-disk and lean methods take at their peak (measured: Regency
+/// with 4 pieces a side, docs/players.md), and what any solve takes on top.
+const LEAN_BYTES_PER_POSITION: u64 = 16;
+const LEAN_BASE_BYTES: u64 = 64 << 20;
 
 /// Reads a size such as `512M` or `12G`.
 fn parse_size(text: &str) -> Result<u64, String> {
@@ -108,17 +122,34 @@ fn solve(
         CliError::input(format!("{argument}: {e}"))
     };
     let pieces = args.pieces;
-    let (positions, peak) = rules.endgame_solve_size(pieces).map_err(refused)?;
+    let (positions, compiled_peak) = rules.endgame_solve_size(pieces).map_err(refused)?;
+    let lean_peak = (positions as u64)
+        .saturating_mul(LEAN_BYTES_PER_POSITION)
+        .saturating_add(LEAN_BASE_BYTES);
     let (limit, source) = match (args.max_memory, available_memory()) {
         (Some(limit), _) => (Some(limit), "--max-memory"),
         (None, available) => (available, "the memory available now"),
+    };
+    let fits = |peak: u64| limit.is_none_or(|limit| peak <= limit);
+    let method = match args.method.as_str() {
+        "compiled" => SolveMethod::Compiled,
+        "on-disk" => SolveMethod::OnDisk,
+        "lean" => SolveMethod::Lean,
+        _ if fits(compiled_peak) => SolveMethod::Compiled,
+        _ => SolveMethod::OnDisk,
+    };
+    let peak = if method == SolveMethod::Compiled {
+        compiled_peak
+    } else {
+        lean_peak
     };
     if let Some(limit) = limit
         && peak > limit
     {
         return Err(CliError::input(format!(
             "--pieces {pieces}: solving {} takes about {} at its peak ({positions} \
-             positions), more than the {} of {source}; free memory or raise --max-memory",
+             positions, {method:?} method), more than the {} of {source}; free memory or \
+             raise --max-memory",
             rules.spec(),
             size(peak),
             size(limit)
@@ -128,6 +159,9 @@ fn solve(
     progress.start(positions as u64);
     let options = SolveOptions {
         progress: Some(show_progress),
+        method,
+        // The memory check above is the limit.
+        max_states: usize::MAX,
         ..*options
     };
     let solved = rules.solve_endgame_file(pieces, &options, encoding);

@@ -195,6 +195,41 @@ fn solve_refuses_what_it_cannot_solve() {
     assert!(!path.exists(), "no file is left behind by a refused solve");
 }
 
+/// The on-disk and lean methods write tables of the same positions as the compiled one,
+/// each value within the 2-byte encoding's step of it.
+#[test]
+fn every_solve_method_writes_the_same_table() {
+    let tables: Vec<Vec<u8>> = ["compiled", "on-disk", "lean"]
+        .iter()
+        .map(|method| {
+            let path = temp_file(&format!("method-{method}.tables"));
+            let path_text = path.to_str().unwrap();
+            senet(&[
+                "solve", "--pieces", "1", "--method", method, "--out", path_text,
+            ])
+            .ok();
+            std::fs::read(&path).unwrap()
+        })
+        .collect();
+    // Header, then 756 values of 2 bytes, then the checksum.
+    let values = |t: &[u8]| -> Vec<u16> {
+        t[t.len() - 8 - 2 * 756..t.len() - 8]
+            .chunks_exact(2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    };
+    for table in &tables[1..] {
+        assert_eq!(table.len(), tables[0].len());
+        let steps = values(table)
+            .iter()
+            .zip(values(&tables[0]))
+            .map(|(a, b)| a.abs_diff(b))
+            .max();
+        assert!(steps <= Some(1), "{steps:?}");
+    }
+    senet(&["solve", "--method", "sideways", "--out", "/tmp/x"]).refused("--method");
+}
+
 /// A refused or failed solve leaves whatever `--out` names exactly as it was: an earlier
 /// table, any other file, a folder.
 #[test]
