@@ -14,7 +14,7 @@ use std::time::Instant;
 use clap::Parser;
 use senet_ai::endgame::{
     EndgameSpace, KendallEndgame, PolicyStepReport, PolicySteps, RegencyEndgame, SolveEvent,
-    SolveOptions, ValueEncoding, solve,
+    SolveMethod, SolveOptions, ValueEncoding, solve,
 };
 use senet_core::{Ruleset, RulesetSpec};
 use senet_kendall::Kendall;
@@ -49,6 +49,15 @@ struct Args {
     /// never.
     #[arg(long, default_value = "auto")]
     policy_steps: String,
+    /// How the equations are held: compiled (in memory), on-disk (compiled into a scratch
+    /// file, 8 bytes a position in memory), lean (recomputed; slow). The last two have no
+    /// limit on the positions.
+    #[arg(long, default_value = "compiled")]
+    method: String,
+    /// Also solve with the compiled method and print the largest difference between the
+    /// two tables' values.
+    #[arg(long)]
+    against_compiled: bool,
 }
 
 static VERBOSITY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
@@ -147,8 +156,17 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     }
 }
 
-fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+fn solve_space<S: EndgameSpace + Clone>(
+    space: S,
+    args: &Args,
+) -> Result<(), Box<dyn std::error::Error>> {
     let spec = space.rules().spec();
+    let method = match args.method.as_str() {
+        "compiled" => SolveMethod::Compiled,
+        "on-disk" => SolveMethod::OnDisk,
+        "lean" => SolveMethod::Lean,
+        other => return Err(format!("unknown --method {other}: compiled, on-disk, lean").into()),
+    };
     let options = SolveOptions {
         tolerance: args.tolerance,
         threads: args.threads,
@@ -161,7 +179,18 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
                 return Err(format!("unknown --policy-steps {other}: auto, always, never").into());
             }
         },
+        method,
+        max_states: if method == SolveMethod::Compiled {
+            SolveOptions::default().max_states
+        } else {
+            usize::MAX
+        },
         ..SolveOptions::default()
+    };
+    let reference = if args.against_compiled {
+        Some(solve(space.clone(), &SolveOptions::default())?)
+    } else {
+        None
     };
     let started = Instant::now();
     let table = solve(space, &options)?;
@@ -211,6 +240,13 @@ fn solve_space<S: EndgameSpace>(space: S, args: &Args) -> Result<(), Box<dyn std
         elapsed,
         options.thread_count(),
     )?;
+    if let Some(reference) = reference {
+        writeln!(
+            out,
+            "largest difference from the compiled method: {:.2e}",
+            table.largest_difference(&reference)
+        )?;
+    }
     if let Some((path, size)) = written {
         writeln!(out, "wrote {} ({size} bytes)", path.display())?;
     }
