@@ -3,7 +3,8 @@
 //! within the tolerance).
 
 use senet_ai::endgame::{
-    EndgameSpace, EndgameTable, KendallEndgame, RegencyEndgame, SolveMethod, SolveOptions, solve,
+    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, RegencyEndgame, SolveMethod,
+    SolveOptions, solve,
 };
 use senet_kendall::{Kendall, ThrowTiming};
 use senet_regency::Regency;
@@ -69,6 +70,24 @@ fn lean_and_on_disk_values_do_not_depend_on_the_number_of_threads() {
         RegencyEndgame::new(Regency::default(), 1).unwrap(),
         SolveMethod::OnDisk,
     );
+}
+
+/// Compiled programs name a successor in 29 bits, on disk as in memory: Kendall's four
+/// pieces a side (2.27 billion positions) are refused before any memory is spent.
+#[test]
+fn on_disk_refuses_more_positions_than_its_programs_can_name() {
+    let space = KendallEndgame::new(kendall_immediate(), 4).unwrap();
+    let options = SolveOptions {
+        max_states: usize::MAX,
+        ..options(SolveMethod::OnDisk, 1)
+    };
+    assert!(matches!(
+        solve(space, &options),
+        Err(EndgameError::TooLarge {
+            states: 2_271_127_168,
+            limit: 536_870_912
+        })
+    ));
 }
 
 /// Every position up to three pieces a side of Regency (Kendall's slow cycles take plain

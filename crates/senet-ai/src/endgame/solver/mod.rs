@@ -198,8 +198,9 @@ pub fn solve<S: EndgameSpace>(
 ) -> Result<EndgameTable<S>, EndgameError> {
     let count = space.state_count();
     let limit = match options.method {
-        SolveMethod::Compiled => options.max_states.min(PAYLOAD as usize + 1),
-        SolveMethod::Lean | SolveMethod::OnDisk => options.max_states,
+        // Compiled programs name successors in 29 bits.
+        SolveMethod::Compiled | SolveMethod::OnDisk => options.max_states.min(PAYLOAD as usize + 1),
+        SolveMethod::Lean => options.max_states,
     };
     if count > limit {
         return Err(EndgameError::TooLarge {
