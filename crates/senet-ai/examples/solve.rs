@@ -58,6 +58,9 @@ struct Args {
     /// two tables' values.
     #[arg(long)]
     against_compiled: bool,
+    /// Print the positions of each layer and stop, without solving.
+    #[arg(long)]
+    sizes: bool,
 }
 
 static VERBOSITY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
@@ -161,6 +164,19 @@ fn solve_space<S: EndgameSpace + Clone>(
     args: &Args,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let spec = space.rules().spec();
+    if args.sizes {
+        let mut out = std::io::stdout().lock();
+        for (layer, range) in space.layers().into_iter().enumerate() {
+            writeln!(
+                out,
+                "{spec}, k = {}: layer {layer}, {} positions, {} up to its end",
+                args.pieces,
+                range.len(),
+                range.end
+            )?;
+        }
+        return Ok(());
+    }
     let method = match args.method.as_str() {
         "compiled" => SolveMethod::Compiled,
         "on-disk" => SolveMethod::OnDisk,
