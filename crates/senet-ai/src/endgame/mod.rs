@@ -220,7 +220,7 @@ pub enum EndgameError {
         /// The largest change in the last sweep.
         change: f64,
     },
-    /// The scratch file of [`SolveMethod::OnDisk`](solver::SolveMethod::OnDisk) could not
+    /// The scratch file of [`SolveMethod::OnDisk`] could not
     /// be written or read.
     #[error("the solver's scratch file {path}: {source}")]
     Scratch {

@@ -144,6 +144,21 @@
 //! solution of the equations than the one the sweeps from ½ reach, one in which play that a
 //! side could keep going forever is not worth a draw.
 //!
+//! # Methods
+//!
+//! All of the above is [`SolveMethod::Compiled`], which keeps each layer's programs in
+//! memory (about 100 bytes a position for Regency). Two methods keep little more than the
+//! values, and sweep each layer whole, in place, without components, slow states swept on
+//! their own or policy steps (so they suit Regency, not Kendall's slow cycles); they stop on
+//! the same rule and measure the same residual:
+//!
+//! - [`SolveMethod::OnDisk`] compiles each layer in the same order, writes the programs to
+//!   a scratch file and reads them back once a sweep; in memory, 8 bytes a position and 10
+//!   a position of the layer being solved (its values in sweep order, its sort keys).
+//! - [`SolveMethod::Lean`] recomputes each right-hand side from the turn machine whenever
+//!   it is evaluated; a sweep evaluates fixed waves of positions from the values before
+//!   each wave, on the threads.
+//!
 //! # Threads
 //!
 //! Steps 1 and 2 run on [`SolveOptions::threads`] threads with `std::thread::scope`. The

@@ -35,7 +35,7 @@ pub struct SolveOptions {
     pub method: SolveMethod,
 }
 
-/// How the solver holds the equations (see the [module documentation](super#two-methods)).
+/// How the solver holds the equations (see the [module documentation](super#methods)).
 /// Both stop on the same rule; their values differ by less than the tolerance's effect on
 /// either (`docs/players.md` gives the measured differences).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
