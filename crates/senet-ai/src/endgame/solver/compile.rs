@@ -5,6 +5,7 @@ use core::ops::Range;
 use senet_core::{Board, MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
+use super::lean::sweep_order;
 use super::parallel::in_chunks;
 use super::program::{
     CHANCE, CHUNK, FINAL_FLIP, FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, LayerProgram, MAXIMUM, MINIMUM,
@@ -34,23 +35,7 @@ pub(super) fn compile_layer<S: EndgameSpace>(
     layer: Range<usize>,
     threads: usize,
 ) -> Result<LayerProgram, EndgameError> {
-    // Sweep order: most progress first, index order among equals.
-    let starts: Vec<usize> = layer.clone().step_by(CHUNK).collect();
-    let keyed_chunks = in_chunks(&starts, threads, |start| {
-        (start..(start + CHUNK).min(layer.end))
-            .map(|index| {
-                let state = state_at(space, index)?;
-                Ok((u32::MAX - progress(space.rules(), &state), index as u32))
-            })
-            .collect::<Result<Vec<(u32, u32)>, EndgameError>>()
-    })?;
-    let mut keyed: Vec<(u32, u32)> = keyed_chunks.into_iter().flatten().collect();
-    keyed.sort_unstable();
-    let mut place_of = vec![0u32; layer.len()];
-    for (place, &(_, index)) in keyed.iter().enumerate() {
-        place_of[index as usize - layer.start] = place as u32;
-    }
-    let order: Vec<u32> = keyed.into_iter().map(|(_, index)| index).collect();
+    let (order, place_of) = places(space, layer.clone(), threads)?;
     let context = Context {
         space,
         layer,
@@ -70,6 +55,23 @@ pub(super) fn compile_layer<S: EndgameSpace>(
         chunks,
         offsets,
     })
+}
+
+/// The sweep order of `layer` (most progress first, index order among equals): the index
+/// at each place, and the place of each index (less the layer's start).
+pub(super) fn places<S: EndgameSpace>(
+    space: &S,
+    layer: Range<usize>,
+    threads: usize,
+) -> Result<(Vec<u32>, Vec<u32>), EndgameError> {
+    let mut order = sweep_order(space, layer.clone(), threads)?;
+    let mut place_of = vec![0u32; layer.len()];
+    for (place, index) in order.iter_mut().enumerate() {
+        place_of[*index as usize] = place as u32;
+        // Fits: so does the layer's end (`sweep_order`).
+        *index += layer.start as u32;
+    }
+    Ok((order, place_of))
 }
 
 /// What compiling a state needs to know about its layer.

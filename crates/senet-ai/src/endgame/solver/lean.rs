@@ -11,7 +11,7 @@ use super::compile::{checked_state, progress, state_at};
 use super::options::PolicyStepReport;
 use super::parallel::in_chunks;
 use super::program::CHUNK;
-use super::sweep::{Equations, note_hot};
+use super::sweep::{Equations, update};
 use crate::player::outcome_value;
 
 /// Places evaluated together from the values before them, spread over the threads: large
@@ -267,13 +267,7 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
             let fresh = &mut fresh[..wave.len()];
             self.evaluate_wave(wave, probabilities, local, solved, fresh)?;
             for (&place, &total) in wave.iter().zip(fresh.iter()) {
-                let place = place as usize;
-                let change = (total - local[place]).abs();
-                largest = largest.max(change);
-                if let Some((threshold, most, hot)) = &mut record {
-                    note_hot(hot, place, change, *threshold, *most);
-                }
-                local[place] = total;
+                largest = largest.max(update(local, place as usize, total, &mut record));
             }
         }
         Ok(largest)

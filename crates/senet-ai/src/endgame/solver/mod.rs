@@ -340,15 +340,15 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         }
         let seconds = solver.started.elapsed().as_secs_f64();
         let residual = program.residual(probabilities, &local, values);
-        self.finish_layer(
-            layer_number,
+        let done = Done {
+            layer: layer_number,
             states,
             evaluations,
             most_sweeps,
             residual,
             seconds,
-            stats,
-        );
+        };
+        self.finish_layer(done, stats);
         for (&index, &value) in program.order.iter().zip(&local) {
             values[index as usize] = value;
         }
@@ -398,14 +398,8 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         if let Some(error) = equations.take_failure() {
             return Err(error);
         }
-        let evaluations = u64::from(sweeps) * states as u64;
         self.finish_layer(
-            layer_number,
-            states,
-            evaluations,
-            sweeps,
-            residual,
-            seconds,
+            Done::whole(layer_number, states, sweeps, residual, seconds),
             stats,
         );
         Ok(())
@@ -470,14 +464,8 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         let residual = on_disk::pass(&scratch, probabilities, &mut local, values, false)?;
         drop(scratch);
         on_disk::write_back(space, layer, self.threads, &local, values)?;
-        let evaluations = u64::from(sweeps) * states as u64;
         self.finish_layer(
-            layer_number,
-            states,
-            evaluations,
-            sweeps,
-            residual,
-            seconds,
+            Done::whole(layer_number, states, sweeps, residual, seconds),
             stats,
         );
         Ok(())
@@ -506,32 +494,46 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
     }
 
     /// Records a solved layer's figures and reports it.
-    #[allow(clippy::too_many_arguments)]
-    fn finish_layer(
-        &self,
-        layer: usize,
-        states: usize,
-        evaluations: u64,
-        most_sweeps: u32,
-        residual: f64,
-        seconds: f64,
-        stats: &mut SolveStats,
-    ) {
+    fn finish_layer(&self, done: Done, stats: &mut SolveStats) {
         // In whole layers' worth of evaluations, rounded up.
-        let layer_sweeps = evaluations.div_ceil(states.max(1) as u64);
+        let layer_sweeps = done.evaluations.div_ceil(done.states.max(1) as u64);
         stats.sweeps = stats
             .sweeps
             .saturating_add(u32::try_from(layer_sweeps).unwrap_or(u32::MAX));
-        stats.max_component_sweeps = stats.max_component_sweeps.max(most_sweeps);
+        stats.max_component_sweeps = stats.max_component_sweeps.max(done.most_sweeps);
         // Later layers never change this layer, so its residual is final now.
-        stats.residual = stats.residual.max(residual);
+        stats.residual = stats.residual.max(done.residual);
         (self.report)(SolveEvent::Solved {
+            layer: done.layer,
+            evaluations: done.evaluations,
+            most_sweeps: done.most_sweeps,
+            residual: done.residual,
+            seconds: done.seconds,
+        });
+    }
+}
+
+/// A solved layer's figures.
+struct Done {
+    layer: usize,
+    states: usize,
+    evaluations: u64,
+    most_sweeps: u32,
+    residual: f64,
+    seconds: f64,
+}
+
+impl Done {
+    /// The figures of a layer swept whole `sweeps` times.
+    fn whole(layer: usize, states: usize, sweeps: u32, residual: f64, seconds: f64) -> Done {
+        Done {
             layer,
-            evaluations,
-            most_sweeps,
+            states,
+            evaluations: u64::from(sweeps) * states as u64,
+            most_sweeps: sweeps,
             residual,
             seconds,
-        });
+        }
     }
 }
 

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use super::super::{EndgameError, EndgameSpace};
-use super::compile::{Context, compile_chunk};
-use super::lean::{level_starts, progress_keys, sweep_order};
+use super::compile::{Context, compile_chunk, places};
+use super::lean::{level_starts, progress_keys};
 use super::parallel::in_chunks;
 use super::program::{CHUNK, right_hand_side};
 
@@ -51,13 +51,7 @@ pub(super) fn write_programs<S: EndgameSpace>(
     folder: &Path,
     name: &str,
 ) -> Result<Scratch, EndgameError> {
-    let mut order = sweep_order(space, layer.clone(), threads)?;
-    let mut place_of = vec![0u32; layer.len()];
-    for (place, index) in order.iter_mut().enumerate() {
-        place_of[*index as usize] = place as u32;
-        // Fits: the layer's end does (`progress_keys`).
-        *index += layer.start as u32;
-    }
+    let (order, place_of) = places(space, layer.clone(), threads)?;
     // Named for the process and the solve: several solves may run at once.
     static SOLVES: AtomicU64 = AtomicU64::new(0);
     let solve = SOLVES.fetch_add(1, Ordering::Relaxed);

@@ -220,12 +220,7 @@ pub(super) trait Equations: Sync {
         for &place in places {
             let place = place as usize;
             let total = self.right_hand_side(place, probabilities, local, solved);
-            let change = (total - local[place]).abs();
-            largest = largest.max(change);
-            if let Some((threshold, most, hot)) = &mut record {
-                note_hot(hot, place, change, *threshold, *most);
-            }
-            local[place] = total;
+            largest = largest.max(update(local, place, total, &mut record));
         }
         largest
     }
@@ -241,13 +236,25 @@ pub(super) trait Equations: Sync {
     }
 }
 
-/// Appends `place` to the hot list when its value moved by more than `threshold` and the
-/// list holds at most `most`.
+/// Sets the value at `place` to `total` and returns how far it moved; with `record`, notes
+/// the place as hot when it moved by more than the threshold and the list holds at most its
+/// limit.
 #[inline]
-pub(super) fn note_hot(hot: &mut Vec<u32>, place: usize, change: f64, threshold: f64, most: usize) {
-    if change > threshold && hot.len() <= most {
+pub(super) fn update(
+    local: &mut [f64],
+    place: usize,
+    total: f64,
+    record: &mut Option<(f64, usize, &mut Vec<u32>)>,
+) -> f64 {
+    let change = (total - local[place]).abs();
+    if let Some((threshold, most, hot)) = record
+        && change > *threshold
+        && hot.len() <= *most
+    {
         hot.push(place as u32);
     }
+    local[place] = total;
+    change
 }
 
 #[cfg(test)]
