@@ -56,9 +56,9 @@ pub(crate) struct SolveArgs {
     /// How the solver holds its equations: `compiled` (in memory, fastest), `on-disk`
     /// (compiled into a scratch file in TMPDIR and read back each sweep: at most 16 bytes a
     /// position in memory, about 80 a position of the largest layer on disk), `lean`
-    /// (recomputed at each evaluation: no disk, far slower), or `auto`: compiled when its
-    /// estimated peak fits the memory, on-disk otherwise.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "compiled", "on-disk", "lean"])]
+    /// (recomputed at each evaluation: no disk, far slower). The last two sweep plainly,
+    /// without the policy steps Kendall's slow cycles need: they are for Regency.
+    #[arg(long, default_value = "compiled", value_parser = ["compiled", "on-disk", "lean"])]
     method: String,
 }
 
@@ -131,13 +131,10 @@ fn solve(
         (Some(limit), _) => (Some(limit), "--max-memory"),
         (None, available) => (available, "the memory available now"),
     };
-    let fits = |peak: u64| limit.is_none_or(|limit| peak <= limit);
     let method = match args.method.as_str() {
-        "compiled" => SolveMethod::Compiled,
         "on-disk" => SolveMethod::OnDisk,
         "lean" => SolveMethod::Lean,
-        _ if fits(compiled_peak) => SolveMethod::Compiled,
-        _ => SolveMethod::OnDisk,
+        _ => SolveMethod::Compiled,
     };
     let peak = if method == SolveMethod::Compiled {
         compiled_peak
@@ -147,10 +144,15 @@ fn solve(
     if let Some(limit) = limit
         && peak > limit
     {
+        let lean = if method == SolveMethod::Compiled && lean_peak <= limit {
+            format!(" (--method on-disk takes about {})", size(lean_peak))
+        } else {
+            String::new()
+        };
         return Err(CliError::input(format!(
             "--pieces {pieces}: solving {} takes about {} at its peak ({positions} \
-             positions, {method:?} method), more than the {} of {source}; free memory or \
-             raise --max-memory",
+             positions), more than the {} of {source}; free memory or raise \
+             --max-memory{lean}",
             rules.spec(),
             size(peak),
             size(limit)
@@ -161,8 +163,12 @@ fn solve(
     let options = SolveOptions {
         progress: Some(show_progress),
         method,
-        // The memory check above is the limit.
-        max_states: usize::MAX,
+        // The memory check above is the limit of the lean methods.
+        max_states: if method == SolveMethod::Compiled {
+            options.max_states
+        } else {
+            usize::MAX
+        },
         ..*options
     };
     let solved = rules.solve_endgame_file(pieces, &options, encoding);
