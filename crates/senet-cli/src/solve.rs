@@ -55,7 +55,7 @@ pub(crate) struct SolveArgs {
     max_memory: Option<u64>,
     /// How the solver holds its equations: `compiled` (in memory, fastest), `on-disk`
     /// (compiled into a scratch file in TMPDIR and read back each sweep: at most 16 bytes a
-    /// position in memory, about 80 a position of the largest layer on disk), `lean`
+    /// position in memory, about 75 a position of the largest layer on disk), `lean`
     /// (recomputed at each evaluation: no disk, far slower). The last two sweep plainly,
     /// without the policy steps Kendall's slow cycles need: they are for Regency.
     #[arg(long, default_value = "compiled", value_parser = ["compiled", "on-disk", "lean"])]
