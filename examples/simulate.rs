@@ -15,11 +15,11 @@ use std::time::Instant;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use senet::batch::{BatchRun, Instructions};
+use senet::batch::{BatchRun, Instructions, play_one_by_one};
 use senet::registry::{AnyRuleset, DEFAULT_RULESET, RulesetVisitor};
 use senet::rng;
 use senet::stats::SimulationSummary;
-use senet::{DEFAULT_TURN_CAP, MoveList, Playout, Ruleset, Side, random_playout};
+use senet::{DEFAULT_TURN_CAP, Playout, Ruleset, Side};
 
 #[derive(Parser, Debug)]
 #[command(about = "Play seeded random games of Senet and summarise them")]
@@ -73,36 +73,19 @@ impl RulesetVisitor for Simulate<'_> {
             .map(|chunk| {
                 let games = chunk * CHUNK..((chunk + 1) * CHUNK).min(args.games);
                 let mut summary = SimulationSummary::default();
-                let mut add =
-                    |playout: Playout| summary.add(&playout.end, playout.decisions, playout.turns);
-                let instructions = match args.engine {
-                    Engine::Scalar => {
-                        let mut scratch = MoveList::new();
-                        for index in games.clone() {
-                            let mut rng = rng::seeded(args.seed, index);
-                            let mut state = rules.initial_state();
-                            add(random_playout(
-                                rules,
-                                &mut state,
-                                &mut rng,
-                                &mut scratch,
-                                args.turn_cap,
-                            ));
-                        }
-                        progress.inc(games.end - games.start);
-                        return summary;
-                    }
-                    Engine::Batch => Instructions::Detect,
-                    Engine::BatchBaseline => Instructions::Baseline,
+                let streams = |index| rng::seeded(args.seed, index);
+                let add = |_, playout: Playout| {
+                    summary.add(&playout.end, playout.decisions, playout.turns)
                 };
-                let run = BatchRun::new(games.clone())
-                    .with_turn_cap(args.turn_cap)
-                    .with_instructions(instructions);
-                rules.play_random_batch(
-                    &run,
-                    |index| rng::seeded(args.seed, index),
-                    |_, playout| add(playout),
-                );
+                let run = BatchRun::new(games.clone()).with_turn_cap(args.turn_cap);
+                match args.engine {
+                    Engine::Scalar => play_one_by_one(rules, &run, streams, add),
+                    Engine::Batch => rules.play_random_batch(&run, streams, add),
+                    Engine::BatchBaseline => {
+                        let run = run.with_instructions(Instructions::Baseline);
+                        rules.play_random_batch(&run, streams, add);
+                    }
+                }
                 progress.inc(games.end - games.start);
                 summary
             })
