@@ -437,10 +437,15 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         // The layer's values in sweep order, as its programs name them; the earlier layers'
         // in `values`, which is written only once the layer is solved.
         let mut local = vec![0.5; states];
+        let mut changes = vec![0.0f32; states];
+        let mut extrapolation = on_disk::Extrapolation::default();
         let started = Instant::now();
         let mut sweeps = 0;
         loop {
-            let change = on_disk::pass(&scratch, probabilities, &mut local, values, true)?;
+            let sweep = on_disk::Pass::Sweep {
+                changes: &mut changes,
+            };
+            let change = on_disk::pass(&scratch, probabilities, &mut local, values, sweep)?;
             sweeps += 1;
             if states >= sweep::REPORTED_STATES {
                 report(SolveEvent::Sweep {
@@ -459,9 +464,19 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             if sweeps >= self.options.max_sweeps {
                 return Err(EndgameError::NotConverged { sweeps, change });
             }
+            if let Some(stretch) = extrapolation.after_sweep(change) {
+                on_disk::extrapolate(&mut local, &changes, stretch);
+            }
         }
+        drop(changes);
         let seconds = started.elapsed().as_secs_f64();
-        let residual = on_disk::pass(&scratch, probabilities, &mut local, values, false)?;
+        let residual = on_disk::pass(
+            &scratch,
+            probabilities,
+            &mut local,
+            values,
+            on_disk::Pass::Measure,
+        )?;
         drop(scratch);
         on_disk::write_back(space, layer, self.threads, &local, values)?;
         self.finish_layer(
