@@ -9,12 +9,12 @@
 //! ```
 
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Parser;
 use senet_ai::endgame::{
-    EndgameSpace, KendallEndgame, PolicyStepReport, PolicySteps, RegencyEndgame, SolveEvent,
-    SolveMethod, SolveOptions, ValueEncoding, solve,
+    Checkpoint, EndgameSpace, KendallEndgame, PolicyStepReport, PolicySteps, RegencyEndgame,
+    SolveEvent, SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
 };
 use senet_core::{Ruleset, RulesetSpec};
 use senet_kendall::Kendall;
@@ -61,6 +61,22 @@ struct Args {
     /// Print the positions of each layer and stop, without solving.
     #[arg(long)]
     sizes: bool,
+    /// Keep the solve's progress in this file (after every layer, and every
+    /// `--checkpoint-minutes` inside a layer solved on disk) and go on from it when it
+    /// exists; removed once the table is written with `--out`.
+    #[arg(long)]
+    checkpoint: Option<std::path::PathBuf>,
+    /// Minutes between two saves of the progress inside a layer.
+    #[arg(long, default_value_t = 10.0)]
+    checkpoint_minutes: f64,
+    /// Save the progress and stop after this many minutes (needs `--checkpoint`).
+    #[arg(long)]
+    stop_after_minutes: Option<f64>,
+}
+
+fn minutes(value: f64, flag: &str) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(value * 60.0)
+        .map_err(|_| format!("--{flag} {value}: a number of minutes, at least 0"))
 }
 
 static VERBOSITY: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
@@ -209,7 +225,23 @@ fn solve_space<S: EndgameSpace + Clone>(
         None
     };
     let started = Instant::now();
-    let table = solve(space, &options)?;
+    let table = match &args.checkpoint {
+        Some(path) => {
+            let checkpoint = Checkpoint {
+                path: path.clone(),
+                every: minutes(args.checkpoint_minutes, "checkpoint-minutes")?,
+                stop_after: args
+                    .stop_after_minutes
+                    .map(|m| minutes(m, "stop-after-minutes"))
+                    .transpose()?,
+            };
+            solve_resumable(space, &options, &checkpoint)?
+        }
+        None if args.stop_after_minutes.is_some() => {
+            return Err("--stop-after-minutes needs --checkpoint to save the progress in".into());
+        }
+        None => solve(space, &options)?,
+    };
     let elapsed = started.elapsed().as_secs_f64();
     let stats = table.stats();
     // The table first, so that a closed stdout (`| head`) cannot cost it; then the report,
@@ -228,6 +260,10 @@ fn solve_space<S: EndgameSpace + Clone>(
             file.write_all(&bytes)?;
             file.as_file().sync_all()?;
             file.persist(path)?;
+            // The table holds everything the checkpoint did.
+            if let Some(checkpoint) = &args.checkpoint {
+                std::fs::remove_file(checkpoint)?;
+            }
             Some((path, bytes.len()))
         }
         None => None,

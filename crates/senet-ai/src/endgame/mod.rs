@@ -52,7 +52,8 @@ pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
 pub use regency::RegencyEndgame;
 pub use solver::{
-    PolicyStepReport, PolicySteps, SolveEvent, SolveMethod, SolveOptions, SolveStats, solve,
+    Checkpoint, PolicyStepReport, PolicySteps, SolveEvent, SolveMethod, SolveOptions, SolveStats,
+    solve, solve_resumable,
 };
 pub use table::{EndgameTable, ValueEncoding, read_table_bytes};
 
@@ -228,6 +229,26 @@ pub enum EndgameError {
         path: String,
         /// What failed.
         source: std::io::Error,
+    },
+    /// A solve with a [`Checkpoint`](solver::Checkpoint) ran out of the time it was given
+    /// and saved its progress.
+    #[error(
+        "the solve stopped as asked, {layers} layers solved; its progress is saved in {path}: \
+         run it again with that checkpoint to go on"
+    )]
+    Stopped {
+        /// The checkpoint file.
+        path: String,
+        /// The layers solved so far.
+        layers: usize,
+    },
+    /// A solve's checkpoint file could not be written or read, or is of another solve.
+    #[error("the solve's checkpoint {path}: {reason}")]
+    Checkpoint {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
     },
     /// A position given to the table could not be read.
     #[error(transparent)]

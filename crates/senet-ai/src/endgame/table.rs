@@ -327,9 +327,28 @@ impl<'a> ByteReader<'a> {
 
 /// The 64-bit FNV-1a hash.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    let mut hash = Fnv1a::new();
+    hash.update(bytes);
+    hash.finish()
+}
+
+/// The 64-bit FNV-1a hash of bytes given a piece at a time.
+pub(crate) struct Fnv1a(u64);
+
+impl Fnv1a {
+    pub(crate) fn new() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    pub(crate) fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// The solved values of every position of an [`EndgameSpace`]: the probability that the

@@ -170,6 +170,7 @@
 // (steps 1 and 2, its threads in `parallel`) and `program`, the compiled words and their
 // evaluation; `components`, step 3; `sweep`, step 4 and its schedule; `hot`, slow states
 // swept on their own; `policy` and `linear`, policy steps and their equations.
+mod checkpoint;
 mod compile;
 mod components;
 mod hot;
@@ -189,6 +190,8 @@ use std::time::Instant;
 use senet_core::{Ruleset, ThrowingDevice};
 
 use super::{EndgameError, EndgameSpace, EndgameTable};
+pub use checkpoint::Checkpoint;
+use checkpoint::{InLayer, Keeper};
 use compile::compile_layer;
 use components::components;
 use lean::{LeanEquations, sweep_order};
@@ -210,6 +213,48 @@ use sweep::{ComponentSolver, Equations};
 pub fn solve<S: EndgameSpace>(
     space: S,
     options: &SolveOptions,
+) -> Result<EndgameTable<S>, EndgameError> {
+    solve_with(space, options, None)
+}
+
+/// Solves like [`solve`], saving its progress in `checkpoint` after every layer and, inside
+/// a layer swept on disk ([`SolveMethod::OnDisk`]), every [`Checkpoint::every`]. A solve
+/// that finds the file goes on from it, and ends with the same values, bit for bit, as one
+/// that was never stopped. A checkpoint of another solve (another space, ruleset, rules
+/// revision, method, tolerance or policy steps) or a damaged one is refused with
+/// [`EndgameError::Checkpoint`]. With [`Checkpoint::stop_after`] the solve saves and stops
+/// with [`EndgameError::Stopped`] once its time is up. The file is left in place when the
+/// solve ends: remove it once the table is safely written.
+///
+/// ```
+/// use senet::ai::endgame::{Checkpoint, EndgameError, RegencyEndgame, SolveOptions, solve, solve_resumable};
+/// use senet::Regency;
+/// use std::time::Duration;
+///
+/// let space = || RegencyEndgame::new(Regency::default(), 2).unwrap();
+/// let path = std::env::temp_dir().join(format!("doc-{}.senet-checkpoint", std::process::id()));
+/// let mut checkpoint = Checkpoint::new(&path);
+/// checkpoint.stop_after = Some(Duration::ZERO); // stop after the first layer
+/// let stopped = solve_resumable(space(), &SolveOptions::default(), &checkpoint);
+/// assert!(matches!(stopped, Err(EndgameError::Stopped { layers: 1, .. })));
+/// checkpoint.stop_after = None;
+/// let resumed = solve_resumable(space(), &SolveOptions::default(), &checkpoint).unwrap();
+/// let direct = solve(space(), &SolveOptions::default()).unwrap();
+/// assert_eq!(resumed.values(), direct.values());
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+pub fn solve_resumable<S: EndgameSpace>(
+    space: S,
+    options: &SolveOptions,
+    checkpoint: &Checkpoint,
+) -> Result<EndgameTable<S>, EndgameError> {
+    solve_with(space, options, Some(checkpoint))
+}
+
+fn solve_with<S: EndgameSpace>(
+    space: S,
+    options: &SolveOptions,
+    checkpoint: Option<&Checkpoint>,
 ) -> Result<EndgameTable<S>, EndgameError> {
     let count = space.state_count();
     let limit = match options.method {
@@ -260,7 +305,27 @@ pub fn solve<S: EndgameSpace>(
         },
         report: &report,
     };
-    for (layer_number, layer) in layers.into_iter().enumerate() {
+    let mut keeper = checkpoint.map(|checkpoint| Keeper::new(checkpoint, &space, options));
+    let (first_layer, mut in_layer) = match &keeper {
+        Some(keeper) => {
+            let starts: Vec<usize> = layers.iter().map(|l| l.start).chain([count]).collect();
+            match keeper.load(&starts)? {
+                Some(saved) => {
+                    stats = saved.stats;
+                    match options.method {
+                        SolveMethod::OnDisk => values.extend_from_slice(&saved.values),
+                        _ => values[..saved.values.len()].copy_from_slice(&saved.values),
+                    }
+                    (saved.layers, saved.in_layer)
+                }
+                None => (0, None),
+            }
+        }
+        None => (0, None),
+    };
+    let layer_count = layers.len();
+    for (layer_number, layer) in layers.into_iter().enumerate().skip(first_layer) {
+        let end = layer.end;
         match options.method {
             SolveMethod::Compiled => {
                 run.compiled_layer(&space, layer_number, layer, &mut values, &mut stats)?;
@@ -269,7 +334,19 @@ pub fn solve<S: EndgameSpace>(
                 run.lean_layer(&space, layer_number, layer, &mut values, &mut stats)?;
             }
             SolveMethod::OnDisk => {
-                run.disk_layer(&space, layer_number, layer, &mut values, &mut stats)?;
+                let resume = in_layer.take();
+                let layer_run = DiskLayer {
+                    number: layer_number,
+                    layer,
+                    keeper: keeper.as_mut(),
+                };
+                run.disk_layer(&space, layer_run, resume, &mut values, &mut stats)?;
+            }
+        }
+        if let Some(keeper) = keeper.as_mut() {
+            keeper.save(&stats, layer_number + 1, &values[..end], None)?;
+            if keeper.time_is_up() && layer_number + 1 < layer_count {
+                return Err(keeper.stopped(layer_number + 1));
             }
         }
     }
@@ -405,13 +482,17 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         Ok(())
     }
 
-    /// Solves `layer` from programs on disk: swept whole, in place, until a sweep changes
-    /// no value by more than the tolerance.
+    /// Solves a layer from programs on disk: swept whole, in place, until a sweep changes
+    /// no value by more than the tolerance, from `resume` if a checkpoint held its progress.
     fn disk_layer<S: EndgameSpace>(
         &self,
         space: &S,
-        layer_number: usize,
-        layer: Range<usize>,
+        DiskLayer {
+            number: layer_number,
+            layer,
+            mut keeper,
+        }: DiskLayer<'_, '_>,
+        resume: Option<InLayer>,
         values: &mut Vec<f64>,
         stats: &mut SolveStats,
     ) -> Result<(), EndgameError> {
@@ -432,21 +513,26 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             seconds: compiling.elapsed().as_secs_f64(),
         });
         stats.program_words = stats.program_words.max(scratch.words);
-        stats.components += 1;
+        // Progress saved inside the layer was saved with the layer counted.
+        stats.components += usize::from(resume.is_none());
         stats.largest_component = stats.largest_component.max(states);
         // The layer's values in sweep order, as its programs name them; the earlier layers'
         // in `values`, which is written only once the layer is solved.
-        let mut local = vec![0.5; states];
-        let mut changes = vec![0.0f32; states];
-        let mut extrapolation = on_disk::Extrapolation::default();
+        let mut progress = resume.unwrap_or_else(|| InLayer {
+            sweeps: 0,
+            extrapolation: on_disk::Extrapolation::default(),
+            local: vec![0.5; states],
+            changes: vec![0.0; states],
+        });
         let started = Instant::now();
-        let mut sweeps = 0;
         loop {
             let sweep = on_disk::Pass::Sweep {
-                changes: &mut changes,
+                changes: &mut progress.changes,
             };
-            let change = on_disk::pass(&scratch, probabilities, &mut local, values, sweep)?;
-            sweeps += 1;
+            let change =
+                on_disk::pass(&scratch, probabilities, &mut progress.local, values, sweep)?;
+            progress.sweeps += 1;
+            let sweeps = progress.sweeps;
             if states >= sweep::REPORTED_STATES {
                 report(SolveEvent::Sweep {
                     layer: layer_number,
@@ -464,10 +550,22 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             if sweeps >= self.options.max_sweeps {
                 return Err(EndgameError::NotConverged { sweeps, change });
             }
-            if let Some(stretch) = extrapolation.after_sweep(change) {
-                on_disk::extrapolate(&mut local, &changes, stretch);
+            if let Some(stretch) = progress.extrapolation.after_sweep(change) {
+                on_disk::extrapolate(&mut progress.local, &progress.changes, stretch);
+            }
+            if let Some(keeper) = keeper.as_deref_mut().filter(|keeper| keeper.due()) {
+                keeper.save(stats, layer_number, values, Some(&progress))?;
+                if keeper.time_is_up() {
+                    return Err(keeper.stopped(layer_number));
+                }
             }
         }
+        let InLayer {
+            sweeps,
+            mut local,
+            changes,
+            ..
+        } = progress;
         drop(changes);
         let seconds = started.elapsed().as_secs_f64();
         let residual = on_disk::pass(
@@ -526,6 +624,13 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             seconds: done.seconds,
         });
     }
+}
+
+/// A layer to solve on disk, and where its progress is saved.
+struct DiskLayer<'k, 'c> {
+    number: usize,
+    layer: Range<usize>,
+    keeper: Option<&'k mut Keeper<'c>>,
 }
 
 /// A solved layer's figures.

@@ -198,6 +198,16 @@ pub(super) struct Extrapolation {
 }
 
 impl Extrapolation {
+    /// The state saved by [`saved`](Self::saved).
+    pub(super) fn resumed(changes: Vec<f64>, since: u32) -> Extrapolation {
+        Extrapolation { changes, since }
+    }
+
+    /// Every sweep's largest change so far, and the sweeps since the last step.
+    pub(super) fn saved(&self) -> (&[f64], u32) {
+        (&self.changes, self.since)
+    }
+
     /// Records a sweep's largest change; returns the factor to stretch the last changes
     /// by, when convergence has been steady enough for it.
     pub(super) fn after_sweep(&mut self, change: f64) -> Option<f64> {
