@@ -30,8 +30,8 @@ use core::fmt;
 use std::sync::Arc;
 
 use senet_ai::endgame::{
-    EndgameError, PositionOracle, SolveOptions, SolveStats, ValueEncoding, read_for,
-    solve_file_for, solve_for, solve_size_for, supports_endgame,
+    Checkpoint, EndgameError, PositionOracle, SolveOptions, SolveStats, ValueEncoding, read_for,
+    solve_file_for, solve_file_resumable_for, solve_for, solve_size_for, supports_endgame,
 };
 use senet_ai::{Analysis, PlayerError, PlayerSpec, PlayerSpecError};
 use senet_core::rand_core::Rng;
@@ -280,6 +280,18 @@ impl AnyRuleset {
         encoding: ValueEncoding,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
         with_rules!(*self, ref r => solve_file_for(r, max_pieces, options, encoding))
+    }
+
+    /// Like [`solve_endgame_file`](Self::solve_endgame_file), keeping the solve's progress in
+    /// `checkpoint` and going on from it (see [`senet_ai::endgame::solve_resumable`]).
+    pub fn solve_endgame_file_resumable(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+        encoding: ValueEncoding,
+        checkpoint: &Checkpoint,
+    ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
+        with_rules!(*self, ref r => solve_file_resumable_for(r, max_pieces, options, encoding, checkpoint))
     }
 
     /// The positions and the estimated peak memory in bytes of solving the endgames with up

@@ -10,7 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use senet::registry::{AnyRuleset, DEFAULT_RULESET};
 use senet_ai::endgame::{
-    EndgameError, SolveEvent, SolveMethod, SolveOptions, SolveStats, ValueEncoding,
+    Checkpoint, EndgameError, SolveEvent, SolveMethod, SolveOptions, SolveStats, ValueEncoding,
 };
 
 use crate::error::{CliError, parse_rules};
@@ -60,6 +60,11 @@ pub(crate) struct SolveArgs {
     /// without the policy steps Kendall's slow cycles need: they are for Regency.
     #[arg(long, default_value = "compiled", value_parser = ["compiled", "on-disk", "lean"])]
     method: String,
+    /// Keep the solve's progress in this file, after every layer and every 10 minutes
+    /// inside a layer solved on disk, and go on from it when it exists: a solve that is
+    /// stopped loses at most those minutes. Removed once the table is written.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
 }
 
 /// Bytes a position the on-disk and lean methods take at their peak (measured: Regency
@@ -118,6 +123,7 @@ fn solve(
         let argument = match e {
             EndgameError::Pieces { .. } => "--pieces",
             EndgameError::Unsupported(_) | EndgameError::UnsupportedOptions { .. } => "--rules",
+            EndgameError::Checkpoint { .. } => "--checkpoint",
             _ => "cannot solve",
         };
         CliError::input(format!("{argument}: {e}"))
@@ -171,7 +177,12 @@ fn solve(
         },
         ..*options
     };
-    let solved = rules.solve_endgame_file(pieces, &options, encoding);
+    let solved = match &args.checkpoint {
+        Some(path) => {
+            rules.solve_endgame_file_resumable(pieces, &options, encoding, &Checkpoint::new(path))
+        }
+        None => rules.solve_endgame_file(pieces, &options, encoding),
+    };
     progress.bar.finish_and_clear();
     solved.map_err(refused)
 }
@@ -266,6 +277,16 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     let (bytes, stats) = solve(&rules, args, &options, encoding)?;
     let seconds = started.elapsed().as_secs_f64();
     files::write_atomically(&args.out, &bytes).map_err(|e| cannot_write(args, &e))?;
+    // The table holds everything the checkpoint did.
+    if let Some(checkpoint) = &args.checkpoint
+        && let Err(e) = std::fs::remove_file(checkpoint)
+    {
+        writeln!(
+            out,
+            "could not remove the checkpoint {}: {e}",
+            checkpoint.display()
+        )?;
+    }
     writeln!(
         out,
         "{rules}: endgames with up to {} a side, {} positions solved in {seconds:.1} s \

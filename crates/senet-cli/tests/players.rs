@@ -297,3 +297,54 @@ fn computer_players_play_whole_games_that_repeat_with_the_seed() {
     assert!(out.contains("solving the regency endgames"), "{out}");
     assert!(out.contains("White (W): perfect:1"), "{out}");
 }
+
+/// With --checkpoint, a solve writes the same table, removes its checkpoint once the table
+/// is written, and refuses a checkpoint file that is not one.
+#[test]
+fn a_checkpointed_solve_writes_the_same_table_and_refuses_a_bad_checkpoint() {
+    let plain = temp_file("checkpointed-plain.tables");
+    let table = temp_file("checkpointed.tables");
+    let checkpoint = temp_file("checkpointed.senet-checkpoint");
+    let (plain_text, table_text) = (plain.to_str().unwrap(), table.to_str().unwrap());
+    let checkpoint_text = checkpoint.to_str().unwrap();
+    senet(&[
+        "solve", "--pieces", "2", "--method", "on-disk", "--out", plain_text,
+    ])
+    .ok();
+    senet(&[
+        "solve",
+        "--pieces",
+        "2",
+        "--method",
+        "on-disk",
+        "--out",
+        table_text,
+        "--checkpoint",
+        checkpoint_text,
+    ])
+    .ok();
+    assert_eq!(
+        std::fs::read(&plain).unwrap(),
+        std::fs::read(&table).unwrap()
+    );
+    assert!(
+        !checkpoint.exists(),
+        "the checkpoint is removed once the table is written"
+    );
+    std::fs::write(&checkpoint, b"SENETCKP and then nonsense").unwrap();
+    senet(&[
+        "solve",
+        "--pieces",
+        "1",
+        "--out",
+        table_text,
+        "--checkpoint",
+        checkpoint_text,
+    ])
+    .refused("--checkpoint");
+    assert!(
+        checkpoint.exists(),
+        "a refused checkpoint is left for its owner to look at"
+    );
+    std::fs::remove_file(&checkpoint).unwrap();
+}

@@ -23,8 +23,8 @@ use senet_core::Ruleset;
 
 use super::table::TableHeader;
 use super::{
-    EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SolveStats,
-    ValueEncoding, solve,
+    Checkpoint, EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SolveStats,
+    ValueEncoding, solve, solve_resumable,
 };
 
 /// A ruleset with an endgame space: builds the space of its endgames from the ruleset value.
@@ -90,6 +90,7 @@ trait ErasedEndgame<R: Ruleset> {
         max_pieces: u8,
         options: &SolveOptions,
         encoding: ValueEncoding,
+        checkpoint: Option<&Checkpoint>,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError>;
     fn read(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
     fn size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError>;
@@ -119,8 +120,14 @@ impl<E: EndgameRules> ErasedEndgame<E> for Typed<E> {
         max_pieces: u8,
         options: &SolveOptions,
         encoding: ValueEncoding,
+        checkpoint: Option<&Checkpoint>,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
-        let table = self.0.solve_endgames(max_pieces, options)?;
+        let table = match checkpoint {
+            Some(checkpoint) => {
+                solve_resumable(self.0.endgame_space(max_pieces)?, options, checkpoint)?
+            }
+            None => self.0.solve_endgames(max_pieces, options)?,
+        };
         Ok((table.to_bytes(encoding), *table.stats()))
     }
 
@@ -225,7 +232,19 @@ pub fn solve_file_for<R: Ruleset>(
     options: &SolveOptions,
     encoding: ValueEncoding,
 ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
-    erased_or_unsupported(rules)?.solve_file(max_pieces, options, encoding)
+    erased_or_unsupported(rules)?.solve_file(max_pieces, options, encoding, None)
+}
+
+/// Like [`solve_file_for`], keeping the solve's progress in `checkpoint` and going on from
+/// it (see [`solve_resumable`]).
+pub fn solve_file_resumable_for<R: Ruleset>(
+    rules: &R,
+    max_pieces: u8,
+    options: &SolveOptions,
+    encoding: ValueEncoding,
+    checkpoint: &Checkpoint,
+) -> Result<(Vec<u8>, SolveStats), EndgameError> {
+    erased_or_unsupported(rules)?.solve_file(max_pieces, options, encoding, Some(checkpoint))
 }
 
 /// What solving the endgames of `rules` with up to `max_pieces` pieces a side would take,

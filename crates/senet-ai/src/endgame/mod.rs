@@ -45,7 +45,8 @@ use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, Thr
 use thiserror::Error;
 
 pub use dispatch::{
-    EndgameRules, read_for, solve_file_for, solve_for, solve_size_for, supports_endgame,
+    EndgameRules, read_for, solve_file_for, solve_file_resumable_for, solve_for, solve_size_for,
+    supports_endgame,
 };
 #[cfg(feature = "kendall")]
 pub use kendall::KendallEndgame;
