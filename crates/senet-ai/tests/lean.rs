@@ -70,6 +70,11 @@ fn lean_and_on_disk_values_do_not_depend_on_the_number_of_threads() {
         RegencyEndgame::new(Regency::default(), 1).unwrap(),
         SolveMethod::OnDisk,
     );
+    // On disk with policy steps (Kendall's slow cycles).
+    same_on_any_threads(
+        KendallEndgame::new(kendall_immediate(), 1).unwrap(),
+        SolveMethod::OnDisk,
+    );
 }
 
 /// Compiled programs name a successor in 29 bits, on disk as in memory: Kendall's four
@@ -90,15 +95,19 @@ fn on_disk_refuses_more_positions_than_its_programs_can_name() {
     ));
 }
 
-/// Every position up to three pieces a side of Regency (Kendall's slow cycles take plain
-/// sweeps, the only ones these methods have, thousands of rounds from two pieces a side
-/// on). Minutes in a release build: `cargo test --release -p senet-ai --test lean --
-/// --ignored` (CI runs it).
+/// Every position up to three pieces a side of Regency and of Kendall with immediate
+/// throws (on disk, Kendall's slow states get policy steps as in memory). About 20 minutes
+/// and 11 GB in a release build, most of it the compiled solver's Kendall: `cargo test
+/// --release -p senet-ai --test lean -- --ignored` (CI runs it).
 #[test]
 #[ignore = "minutes in a release build; CI runs it"]
 fn on_disk_agrees_with_the_compiled_solver_up_to_three_pieces() {
     compare(
         RegencyEndgame::new(Regency::default(), 3).unwrap(),
+        SolveMethod::OnDisk,
+    );
+    compare(
+        KendallEndgame::new(kendall_immediate(), 3).unwrap(),
         SolveMethod::OnDisk,
     );
 }

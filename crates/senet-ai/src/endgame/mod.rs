@@ -231,7 +231,7 @@ pub enum EndgameError {
         /// What failed.
         source: std::io::Error,
     },
-    /// A solve with a [`Checkpoint`](solver::Checkpoint) ran out of the time it was given
+    /// A solve with a [`Checkpoint`] ran out of the time it was given
     /// and saved its progress.
     #[error(
         "the solve stopped as asked, {layers} layers solved; its progress is saved in {path}: \

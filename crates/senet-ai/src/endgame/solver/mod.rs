@@ -148,16 +148,23 @@
 //!
 //! All of the above is [`SolveMethod::Compiled`], which keeps each layer's programs in
 //! memory (about 100 bytes a position for Regency). Two methods keep little more than the
-//! values, and sweep each layer whole, in place, without components, slow states swept on
-//! their own or policy steps (so they suit Regency, not Kendall's slow cycles); they stop on
-//! the same rule and measure the same residual:
+//! values and sweep each layer whole, in place, without splitting it into components; they
+//! stop on the same rule and measure the same residual:
 //!
 //! - [`SolveMethod::OnDisk`] compiles each layer in the same order, writes the programs to
-//!   a scratch file and reads them back once a sweep; in memory, 8 bytes a position and 10
-//!   a position of the layer being solved (its values in sweep order, its sort keys).
+//!   a scratch file and reads them back once a sweep; in memory, 8 bytes a position and 12
+//!   a position of the layer being solved (its values in sweep order and their last
+//!   changes; its sort keys while the values are written back). Where the space has slow
+//!   cycles (policy steps wanted, as for Kendall), the sweep that finds the slow states
+//!   copies their programs to memory, at most a sixteenth of the layer's, and those states
+//!   are swept on their own and given policy steps as in a compiled component. Elsewhere
+//!   (Regency), a steady slow convergence is extrapolated now and then.
 //! - [`SolveMethod::Lean`] recomputes each right-hand side from the turn machine whenever
 //!   it is evaluated; a sweep evaluates fixed waves of positions from the values before
-//!   each wave, on the threads.
+//!   each wave, on the threads. It takes no policy steps: it suits Regency, not Kendall's
+//!   slow cycles.
+//!
+//! A long solve can keep its progress in a [`Checkpoint`] ([`solve_resumable`]).
 //!
 //! # Threads
 //!
@@ -169,7 +176,8 @@
 // The code by concern: `options`, what a solve is asked and what it reports; `compile`
 // (steps 1 and 2, its threads in `parallel`) and `program`, the compiled words and their
 // evaluation; `components`, step 3; `sweep`, step 4 and its schedule; `hot`, slow states
-// swept on their own; `policy` and `linear`, policy steps and their equations.
+// swept on their own; `policy` and `linear`, policy steps and their equations; `lean` and
+// `on_disk`, the two methods that keep little in memory; `checkpoint`, saved progress.
 mod checkpoint;
 mod compile;
 mod components;
@@ -490,7 +498,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         DiskLayer {
             number: layer_number,
             layer,
-            mut keeper,
+            keeper,
         }: DiskLayer<'_, '_>,
         resume: Option<InLayer>,
         values: &mut Vec<f64>,
@@ -516,6 +524,37 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         // Progress saved inside the layer was saved with the layer counted.
         stats.components += usize::from(resume.is_none());
         stats.largest_component = stats.largest_component.max(states);
+        let started = Instant::now();
+        let (sweeps, mut local) = if self.steps_wanted {
+            self.disk_components(&scratch, layer_number, values, stats)?
+        } else {
+            self.disk_sweeps(&scratch, layer_number, keeper, resume, values, stats)?
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let residual = on_disk::residual(&scratch, probabilities, &mut local, values)?;
+        drop(scratch);
+        on_disk::write_back(space, layer, self.threads, &local, values)?;
+        self.finish_layer(
+            Done::whole(layer_number, states, sweeps, residual, seconds),
+            stats,
+        );
+        Ok(())
+    }
+
+    /// Whole sweeps of a layer on disk, extrapolated where they converge steadily, from
+    /// `resume`, saved now and then by `keeper`. Returns the sweeps and the layer's values
+    /// in sweep order.
+    fn disk_sweeps(
+        &self,
+        scratch: &on_disk::Scratch,
+        layer_number: usize,
+        mut keeper: Option<&mut Keeper<'_>>,
+        resume: Option<InLayer>,
+        values: &[f64],
+        stats: &SolveStats,
+    ) -> Result<(u32, Vec<f64>), EndgameError> {
+        let (probabilities, report) = (self.probabilities, self.report);
+        let states = scratch.states;
         // The layer's values in sweep order, as its programs name them; the earlier layers'
         // in `values`, which is written only once the layer is solved.
         let mut progress = resume.unwrap_or_else(|| InLayer {
@@ -526,11 +565,13 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         });
         let started = Instant::now();
         loop {
-            let sweep = on_disk::Pass::Sweep {
-                changes: &mut progress.changes,
-            };
-            let change =
-                on_disk::pass(&scratch, probabilities, &mut progress.local, values, sweep)?;
+            let change = on_disk::sweep(
+                scratch,
+                probabilities,
+                &mut progress.local,
+                values,
+                &mut progress.changes,
+            )?;
             progress.sweeps += 1;
             let sweeps = progress.sweeps;
             if states >= sweep::REPORTED_STATES {
@@ -560,28 +601,35 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
                 }
             }
         }
-        let InLayer {
-            sweeps,
-            mut local,
-            changes,
-            ..
-        } = progress;
-        drop(changes);
-        let seconds = started.elapsed().as_secs_f64();
-        let residual = on_disk::pass(
-            &scratch,
-            probabilities,
-            &mut local,
-            values,
-            on_disk::Pass::Measure,
-        )?;
-        drop(scratch);
-        on_disk::write_back(space, layer, self.threads, &local, values)?;
-        self.finish_layer(
-            Done::whole(layer_number, states, sweeps, residual, seconds),
-            stats,
-        );
-        Ok(())
+        Ok((progress.sweeps, progress.local))
+    }
+
+    /// A layer on disk solved as the compiled method solves a component: whole sweeps read
+    /// from disk, and the states that converge slowly swept on their own and given policy
+    /// steps from copies of their programs in memory (at most a sixteenth of the layer).
+    /// Returns the whole sweeps and the layer's values in sweep order.
+    fn disk_components(
+        &self,
+        scratch: &on_disk::Scratch,
+        layer_number: usize,
+        values: &[f64],
+        stats: &mut SolveStats,
+    ) -> Result<(u32, Vec<f64>), EndgameError> {
+        let states = scratch.states;
+        let equations = on_disk::DiskEquations {
+            scratch,
+            most_copied: states / COPIED_SHARE,
+            copied: Mutex::default(),
+            failure: Mutex::new(None),
+        };
+        let places: Vec<u32> = (0..states as u32).collect();
+        let mut local = vec![0.5; states];
+        let mut solver = self.component_solver(&equations, values, layer_number, stats);
+        let sweeps = solver.solve(&places, &mut local);
+        if let Some(error) = equations.take_failure() {
+            return Err(error);
+        }
+        Ok((sweeps?, local))
     }
 
     fn component_solver<'a, E: Equations>(
@@ -625,6 +673,10 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         });
     }
 }
+
+/// On disk, the most states whose programs are copied to memory for the sweeps of slow
+/// states and the policy steps: a sixteenth of the layer.
+const COPIED_SHARE: usize = 16;
 
 /// A layer to solve on disk, and where its progress is saved.
 struct DiskLayer<'k, 'c> {

@@ -5,14 +5,18 @@ use core::ops::Range;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use super::super::{EndgameError, EndgameSpace};
 use super::compile::{Context, compile_chunk, places};
 use super::lean::{level_starts, progress_keys};
+use super::options::PolicyStepReport;
 use super::parallel::in_chunks;
+use super::policy::{Programs, frozen_step};
 use super::program::{CHUNK, right_hand_side};
+use super::sweep::{Equations, update};
 
 /// Chunks compiled at a time (per thread) before they are written: what bounds the memory
 /// the compiled words take on their way to the file.
@@ -23,6 +27,8 @@ const READ_AHEAD: usize = 4;
 /// A scratch file, removed when dropped.
 pub(super) struct Scratch {
     path: PathBuf,
+    /// The layer's positions, a program each.
+    pub(super) states: usize,
     /// Words written, over all chunks.
     pub(super) words: usize,
 }
@@ -60,7 +66,11 @@ pub(super) fn write_programs<S: EndgameSpace>(
         std::process::id()
     ));
     let file = File::create(&path).map_err(|e| scratch_error(&path, e))?;
-    let mut scratch = Scratch { path, words: 0 };
+    let mut scratch = Scratch {
+        path,
+        states: order.len(),
+        words: 0,
+    };
     let mut out = BufWriter::new(file);
     let context = Context {
         space,
@@ -106,24 +116,16 @@ pub(super) fn write_back<S: EndgameSpace>(
     Ok(())
 }
 
-/// What a pass over the layer does with the right-hand sides it computes.
-pub(super) enum Pass<'a> {
-    /// Only measures the largest `|right-hand side − value|`.
-    Measure,
-    /// A Gauss–Seidel sweep: each value replaced by its right-hand side as it is computed,
-    /// and the change written to the place's entry of `changes`.
-    Sweep { changes: &'a mut [f32] },
-}
-
 /// One pass over the layer in sweep order, reading the programs back (on a thread of its
-/// own, a few chunks ahead). Returns the largest `|right-hand side − value|`.
+/// own, a few chunks ahead): `visit(place, right-hand side, program, values)` for each place
+/// in turn, which may write the place's value (a Gauss–Seidel sweep).
 pub(super) fn pass(
     scratch: &Scratch,
     probabilities: &[f64],
     local: &mut [f64],
     solved: &[f64],
-    mut what: Pass<'_>,
-) -> Result<f64, EndgameError> {
+    mut visit: impl FnMut(usize, f64, &[u32], &mut [f64]),
+) -> Result<(), EndgameError> {
     let path = scratch.path.as_path();
     let file = File::open(path).map_err(|e| scratch_error(path, e))?;
     std::thread::scope(|scope| {
@@ -139,7 +141,6 @@ pub(super) fn pass(
                 }
             }
         });
-        let mut largest: f64 = 0.0;
         for first in (0..local.len()).step_by(CHUNK) {
             let words = receive
                 .recv()
@@ -150,17 +151,193 @@ pub(super) fn pass(
                 .map_err(|e| scratch_error(path, e))?;
             let mut at = 0;
             for place in first..(first + CHUNK).min(local.len()) {
+                let start = at;
                 let total = right_hand_side(&words, &mut at, probabilities, local, solved);
-                let change = total - local[place];
-                largest = largest.max(change.abs());
-                if let Pass::Sweep { changes } = &mut what {
-                    local[place] = total;
-                    changes[place] = change as f32;
-                }
+                visit(place, total, &words[start..at], local);
             }
         }
-        Ok(largest)
+        Ok(())
     })
+}
+
+/// The largest `|right-hand side − value|` over the layer.
+pub(super) fn residual(
+    scratch: &Scratch,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+) -> Result<f64, EndgameError> {
+    let mut largest: f64 = 0.0;
+    pass(
+        scratch,
+        probabilities,
+        local,
+        solved,
+        |place, total, _, local| {
+            largest = largest.max((total - local[place]).abs());
+        },
+    )?;
+    Ok(largest)
+}
+
+/// A Gauss–Seidel sweep of the layer that writes each value's change to `changes`. Returns
+/// the largest.
+pub(super) fn sweep(
+    scratch: &Scratch,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+    changes: &mut [f32],
+) -> Result<f64, EndgameError> {
+    let mut largest: f64 = 0.0;
+    pass(
+        scratch,
+        probabilities,
+        local,
+        solved,
+        |place, total, _, local| {
+            let change = total - local[place];
+            largest = largest.max(change.abs());
+            local[place] = total;
+            changes[place] = change as f32;
+        },
+    )?;
+    Ok(largest)
+}
+
+/// The programs of some places of the layer, copied aside during a sweep.
+#[derive(Default)]
+pub(super) struct CopiedPrograms {
+    /// The places, ascending.
+    places: Vec<u32>,
+    /// Where each place's program starts in `words`.
+    starts: Vec<usize>,
+    words: Vec<u32>,
+}
+
+impl CopiedPrograms {
+    fn clear(&mut self) {
+        self.places.clear();
+        self.starts.clear();
+        self.words.clear();
+    }
+
+    fn push(&mut self, place: usize, program: &[u32]) {
+        self.places.push(place as u32);
+        self.starts.push(self.words.len());
+        self.words.extend_from_slice(program);
+    }
+}
+
+impl Programs for CopiedPrograms {
+    fn program(&self, place: usize) -> (&[u32], usize) {
+        let row = self
+            .places
+            .binary_search(&(place as u32))
+            .expect("only the places copied are evaluated from memory");
+        (&self.words, self.starts[row])
+    }
+}
+
+/// The equations of a layer on disk as [`ComponentSolver`](super::sweep::ComponentSolver)
+/// sees them: a sweep of the whole layer reads the scratch file, and copies aside the
+/// programs of the places it records as converging slowly, which the sweeps of those places
+/// alone and the policy steps then evaluate from memory.
+pub(super) struct DiskEquations<'a> {
+    pub(super) scratch: &'a Scratch,
+    /// The places copied aside: at most this many (more are left to the whole sweeps).
+    pub(super) most_copied: usize,
+    pub(super) copied: Mutex<CopiedPrograms>,
+    /// The first error of a sweep, which cannot return one.
+    pub(super) failure: Mutex<Option<EndgameError>>,
+}
+
+impl DiskEquations<'_> {
+    pub(super) fn take_failure(&self) -> Option<EndgameError> {
+        lock(&self.failure).take()
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Equations for DiskEquations<'_> {
+    fn right_hand_side(
+        &self,
+        place: usize,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+    ) -> f64 {
+        let copied = lock(&self.copied);
+        let (words, mut at) = copied.program(place);
+        right_hand_side(words, &mut at, probabilities, local, solved)
+    }
+
+    fn policy_step(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+        slot: &mut [u32],
+    ) -> PolicyStepReport {
+        let copied = lock(&self.copied);
+        frozen_step(&*copied, probabilities, local, solved, hot, slot)
+    }
+
+    fn sweep(
+        &self,
+        places: &[u32],
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        mut record: Option<(f64, usize, &mut Vec<u32>)>,
+    ) -> f64 {
+        if places.len() < local.len() {
+            let copied = lock(&self.copied);
+            let mut largest: f64 = 0.0;
+            for &place in places {
+                let place = place as usize;
+                let (words, mut at) = copied.program(place);
+                let total = right_hand_side(words, &mut at, probabilities, local, solved);
+                largest = largest.max(update(local, place, total, &mut record));
+            }
+            return largest;
+        }
+        // A whole sweep: what it records is what the next steps work on.
+        let mut copied = lock(&self.copied);
+        copied.clear();
+        if let Some((_, most, _)) = &mut record {
+            *most = (*most).min(self.most_copied);
+        }
+        let mut largest: f64 = 0.0;
+        let swept = pass(
+            self.scratch,
+            probabilities,
+            local,
+            solved,
+            |place, total, program, local| {
+                let before = record.as_ref().map_or(0, |(_, _, hot)| hot.len());
+                largest = largest.max(update(local, place, total, &mut record));
+                if record
+                    .as_ref()
+                    .is_some_and(|(_, _, hot)| hot.len() > before)
+                {
+                    copied.push(place, program);
+                }
+            },
+        );
+        if let Err(e) = swept {
+            lock(&self.failure).get_or_insert(e);
+            // Nothing converges without the programs: the solve stops on the error.
+            return f64::INFINITY;
+        }
+        largest
+    }
 }
 
 fn read_chunk(reader: &mut impl Read) -> std::io::Result<Vec<u32>> {

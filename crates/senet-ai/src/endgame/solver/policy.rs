@@ -4,7 +4,7 @@ use super::components::components;
 use super::linear::{Rows, solve_dense, solve_sparse};
 use super::options::PolicyStepReport;
 use super::program::{
-    Equations, LayerProgram, PAYLOAD, TAG_SHIFT, TERMINAL_VALUES, evaluate, skip,
+    LayerProgram, PAYLOAD, TAG_SHIFT, TERMINAL_VALUES, evaluate, right_hand_side, skip,
 };
 
 /// Components up to this many states are solved exactly (dense elimination); larger ones
@@ -14,188 +14,208 @@ const DENSE_MOST: usize = 64;
 /// that play never leaves under the frozen decisions: its equations are singular.
 const ESCAPE: f64 = 1e-12;
 
-impl LayerProgram {
-    /// One policy step on the places `hot` (ascending): freezes every decision of their
-    /// right-hand sides at the move that is best for the current values, and solves the
-    /// linear equations that are left for their values, the rest of the layer held fixed.
-    /// `slot` has an entry per place of the layer, all `u32::MAX`, and is left so.
-    pub(super) fn frozen_step(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        slot: &mut [u32],
-    ) -> PolicyStepReport {
-        let mut report = PolicyStepReport::default();
-        self.solve_frozen(probabilities, local, solved, hot, slot, &mut report);
-        // Not repeated with the decisions that are best for the new values (Howard's policy
-        // iteration): that can reach another solution of the equations, one in which an
-        // endless cycle is not worth a draw.
-        report.residual = self.residual_at(probabilities, local, solved, hot);
-        report
-    }
+/// Where the program of a place starts: in a layer's compiled chunks ([`LayerProgram`]), or
+/// among the programs of some places copied aside (the on-disk method's hot states).
+pub(super) trait Programs {
+    /// The words holding the program of `place`, and where in them it starts.
+    fn program(&self, place: usize) -> (&[u32], usize);
+}
 
-    /// The largest `|V(s) − right-hand side(s)|` over the places of `starts`.
-    fn residual_at(
-        &self,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-        places: &[u32],
-    ) -> f64 {
-        let mut largest: f64 = 0.0;
-        for &place in places {
-            let place = place as usize;
-            let total = self.right_hand_side(place, probabilities, local, solved);
-            largest = largest.max((total - local[place]).abs());
-        }
-        largest
+impl Programs for LayerProgram {
+    fn program(&self, place: usize) -> (&[u32], usize) {
+        LayerProgram::program(self, place)
     }
+}
 
-    /// Freezes every decision of the right-hand sides of the places `hot` at the move that
-    /// is best for the current values, and solves the linear equations that are left
-    /// (`slot` as for [`frozen_step`](Self::frozen_step)).
-    fn solve_frozen(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        slot: &mut [u32],
-        report: &mut PolicyStepReport,
-    ) {
-        for (i, &place) in hot.iter().enumerate() {
-            slot[place as usize] = i as u32;
+/// One policy step on the places `hot` (ascending): freezes every decision of their
+/// right-hand sides at the move that is best for the current values, and solves the linear
+/// equations that are left for their values, the rest of the layer held fixed. `slot` has
+/// an entry per place of the layer, all `u32::MAX`, and is left so.
+pub(super) fn frozen_step<P: Programs>(
+    programs: &P,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+    hot: &[u32],
+    slot: &mut [u32],
+) -> PolicyStepReport {
+    let mut report = PolicyStepReport::default();
+    solve_frozen(
+        programs,
+        probabilities,
+        local,
+        solved,
+        hot,
+        slot,
+        &mut report,
+    );
+    // Not repeated with the decisions that are best for the new values (Howard's policy
+    // iteration): that can reach another solution of the equations, one in which an
+    // endless cycle is not worth a draw.
+    report.residual = residual_at(programs, probabilities, local, solved, hot);
+    report
+}
+
+/// The largest `|V(s) − right-hand side(s)|` over the places of `places`.
+fn residual_at<P: Programs>(
+    programs: &P,
+    probabilities: &[f64],
+    local: &[f64],
+    solved: &[f64],
+    places: &[u32],
+) -> f64 {
+    let mut largest: f64 = 0.0;
+    for &place in places {
+        let place = place as usize;
+        let (words, mut at) = programs.program(place);
+        let total = right_hand_side(words, &mut at, probabilities, local, solved);
+        largest = largest.max((total - local[place]).abs());
+    }
+    largest
+}
+
+/// Freezes every decision of the right-hand sides of the places `hot` at the move that is
+/// best for the current values, and solves the linear equations that are left (`slot` as
+/// for [`frozen_step`]).
+fn solve_frozen<P: Programs>(
+    programs: &P,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+    hot: &[u32],
+    slot: &mut [u32],
+    report: &mut PolicyStepReport,
+) {
+    for (i, &place) in hot.iter().enumerate() {
+        slot[place as usize] = i as u32;
+    }
+    let mut rows = Rows::default();
+    rows.start.push(0);
+    let mut terms: Vec<(u32, f64)> = Vec::new();
+    for &place in hot {
+        terms.clear();
+        let mut constant = 0.0;
+        let (words, mut at) = programs.program(place as usize);
+        let linear = Linear {
+            words,
+            probabilities,
+            local,
+            solved,
+            slot,
+        };
+        for &p in probabilities {
+            linear.expression(&mut at, p, &mut terms, &mut constant);
         }
-        let mut rows = Rows::default();
-        rows.start.push(0);
-        let mut terms: Vec<(u32, f64)> = Vec::new();
-        for &place in hot {
-            terms.clear();
-            let mut constant = 0.0;
-            let (words, mut at) = self.program(place as usize);
-            let linear = Linear {
-                words,
-                probabilities,
-                local,
-                solved,
-                slot,
-            };
-            for &p in probabilities {
-                linear.expression(&mut at, p, &mut terms, &mut constant);
+        terms.sort_unstable_by_key(|&(column, _)| column);
+        let mut last = u32::MAX;
+        for &(column, coefficient) in &terms {
+            if column == last {
+                *rows.coefficient.last_mut().expect("a term was pushed") += coefficient;
+            } else {
+                rows.column.push(column);
+                rows.coefficient.push(coefficient);
+                last = column;
             }
-            terms.sort_unstable_by_key(|&(column, _)| column);
-            let mut last = u32::MAX;
-            for &(column, coefficient) in &terms {
-                if column == last {
-                    *rows.coefficient.last_mut().expect("a term was pushed") += coefficient;
+        }
+        rows.constant.push(constant);
+        rows.start.push(rows.column.len());
+    }
+    // The slots go back to unused for the next step.
+    for &place in hot {
+        slot[place as usize] = u32::MAX;
+    }
+    let (members, bounds) = components(&rows);
+    let mut x: Vec<f64> = hot.iter().map(|&place| local[place as usize]).collect();
+    let mut position = vec![u32::MAX; hot.len()];
+    report.components = bounds.len() - 1;
+    report.left = 0;
+    report.singular = 0;
+    report.largest_left = 0;
+    let mut matrix = Vec::new();
+    let mut right = Vec::new();
+    let mut sparse = Rows::default();
+    for bound in bounds.windows(2) {
+        let component = &members[bound[0]..bound[1]];
+        let n = component.len();
+        for (k, &i) in component.iter().enumerate() {
+            position[i as usize] = k as u32;
+        }
+        // Right-hand sides with everything outside the component (solved already, or
+        // held fixed) moved into the constants; I − A inside, as dense rows for a small
+        // component, as sparse rows for a large one.
+        let mut escapes = false;
+        let dense = n <= DENSE_MOST;
+        matrix.clear();
+        if dense {
+            matrix.resize(n * n, 0.0);
+            for k in 0..n {
+                matrix[k * n + k] = 1.0;
+            }
+        } else {
+            sparse.start.clear();
+            sparse.start.push(0);
+            sparse.column.clear();
+            sparse.coefficient.clear();
+        }
+        right.clear();
+        for (k, &i) in component.iter().enumerate() {
+            let i = i as usize;
+            let mut b = rows.constant[i];
+            let mut inside = 0.0;
+            for t in rows.start[i]..rows.start[i + 1] {
+                let j = rows.column[t] as usize;
+                let a = rows.coefficient[t];
+                let at = position[j];
+                if at == u32::MAX {
+                    b += a * x[j];
                 } else {
-                    rows.column.push(column);
-                    rows.coefficient.push(coefficient);
-                    last = column;
-                }
-            }
-            rows.constant.push(constant);
-            rows.start.push(rows.column.len());
-        }
-        // The slots go back to unused for the next step.
-        for &place in hot {
-            slot[place as usize] = u32::MAX;
-        }
-        let (members, bounds) = components(&rows);
-        let mut x: Vec<f64> = hot.iter().map(|&place| local[place as usize]).collect();
-        let mut position = vec![u32::MAX; hot.len()];
-        report.components = bounds.len() - 1;
-        report.left = 0;
-        report.singular = 0;
-        report.largest_left = 0;
-        let mut matrix = Vec::new();
-        let mut right = Vec::new();
-        let mut sparse = Rows::default();
-        for bound in bounds.windows(2) {
-            let component = &members[bound[0]..bound[1]];
-            let n = component.len();
-            for (k, &i) in component.iter().enumerate() {
-                position[i as usize] = k as u32;
-            }
-            // Right-hand sides with everything outside the component (solved already, or
-            // held fixed) moved into the constants; I − A inside, as dense rows for a small
-            // component, as sparse rows for a large one.
-            let mut escapes = false;
-            let dense = n <= DENSE_MOST;
-            matrix.clear();
-            if dense {
-                matrix.resize(n * n, 0.0);
-                for k in 0..n {
-                    matrix[k * n + k] = 1.0;
-                }
-            } else {
-                sparse.start.clear();
-                sparse.start.push(0);
-                sparse.column.clear();
-                sparse.coefficient.clear();
-            }
-            right.clear();
-            for (k, &i) in component.iter().enumerate() {
-                let i = i as usize;
-                let mut b = rows.constant[i];
-                let mut inside = 0.0;
-                for t in rows.start[i]..rows.start[i + 1] {
-                    let j = rows.column[t] as usize;
-                    let a = rows.coefficient[t];
-                    let at = position[j];
-                    if at == u32::MAX {
-                        b += a * x[j];
+                    inside += a.abs();
+                    if dense {
+                        matrix[k * n + at as usize] -= a;
                     } else {
-                        inside += a.abs();
-                        if dense {
-                            matrix[k * n + at as usize] -= a;
-                        } else {
-                            sparse.column.push(at);
-                            sparse.coefficient.push(a);
-                        }
-                    }
-                }
-                escapes |= inside < 1.0 - ESCAPE;
-                right.push(b);
-                if !dense {
-                    sparse.start.push(sparse.column.len());
-                }
-            }
-            let solution = if !escapes {
-                None
-            } else if dense {
-                solve_dense(&mut matrix, &mut right, n)
-            } else {
-                let guess: Vec<f64> = component.iter().map(|&i| x[i as usize]).collect();
-                let solved = solve_sparse(&sparse, &right, guess);
-                report.krylov_iterations = report.krylov_iterations.max(solved.iterations);
-                report.krylov_residual = report.krylov_residual.max(solved.residual);
-                solved.x
-            };
-            match solution {
-                Some(values) => {
-                    report.largest = report.largest.max(n);
-                    for (&i, v) in component.iter().zip(values) {
-                        x[i as usize] = v.clamp(0.0, 1.0);
-                    }
-                }
-                None => {
-                    report.left += n;
-                    report.largest_left = report.largest_left.max(n);
-                    if !escapes {
-                        report.singular += n;
+                        sparse.column.push(at);
+                        sparse.coefficient.push(a);
                     }
                 }
             }
-            for &i in component {
-                position[i as usize] = u32::MAX;
+            escapes |= inside < 1.0 - ESCAPE;
+            right.push(b);
+            if !dense {
+                sparse.start.push(sparse.column.len());
             }
         }
-        for (&place, &value) in hot.iter().zip(&x) {
-            local[place as usize] = value;
+        let solution = if !escapes {
+            None
+        } else if dense {
+            solve_dense(&mut matrix, &mut right, n)
+        } else {
+            let guess: Vec<f64> = component.iter().map(|&i| x[i as usize]).collect();
+            let solved = solve_sparse(&sparse, &right, guess);
+            report.krylov_iterations = report.krylov_iterations.max(solved.iterations);
+            report.krylov_residual = report.krylov_residual.max(solved.residual);
+            solved.x
+        };
+        match solution {
+            Some(values) => {
+                report.largest = report.largest.max(n);
+                for (&i, v) in component.iter().zip(values) {
+                    x[i as usize] = v.clamp(0.0, 1.0);
+                }
+            }
+            None => {
+                report.left += n;
+                report.largest_left = report.largest_left.max(n);
+                if !escapes {
+                    report.singular += n;
+                }
+            }
         }
+        for &i in component {
+            position[i as usize] = u32::MAX;
+        }
+    }
+    for (&place, &value) in hot.iter().zip(&x) {
+        local[place as usize] = value;
     }
 }
 
@@ -282,7 +302,7 @@ impl Linear<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{LOCAL_SAME, MAXIMUM, TERMINAL};
+    use crate::endgame::solver::program::{Equations, LOCAL_SAME, MAXIMUM, TERMINAL};
 
     #[test]
     fn a_policy_step_solves_a_slow_cycle_at_once_and_leaves_an_endless_one() {

@@ -105,7 +105,7 @@ impl Equations for LayerProgram {
         hot: &[u32],
         slot: &mut [u32],
     ) -> PolicyStepReport {
-        self.frozen_step(probabilities, local, solved, hot, slot)
+        super::policy::frozen_step(self, probabilities, local, solved, hot, slot)
     }
 }
 
