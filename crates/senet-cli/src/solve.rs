@@ -26,7 +26,7 @@ use crate::limits::check_threads;
 /// Supported: regency (any options) and kendall(throw_timing=immediate) (any other options).
 /// Up to 2 pieces a side takes seconds; 3 takes minutes for Regency and far longer for
 /// Kendall; 4 of Regency fits only --method on-disk, and its sweeps take hours
-/// (docs/players.md). On a terminal, a bar on stderr shows the positions solved, layer
+/// (docs/players.md): --checkpoint keeps the progress of a solve that is stopped. On a terminal, a bar on stderr shows the positions solved, layer
 /// by layer, with an estimate of the time left.
 #[derive(Args, Debug)]
 pub(crate) struct SolveArgs {

@@ -289,6 +289,10 @@ impl Equations for DiskEquations<'_> {
         frozen_step(&*copied, probabilities, local, solved, hot, slot)
     }
 
+    fn failed(&self) -> bool {
+        lock(&self.failure).is_some()
+    }
+
     fn sweep(
         &self,
         places: &[u32],

@@ -98,6 +98,10 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
             let record = (look || policy_step).then_some((threshold, most_hot, &mut hot));
             let change = program.sweep(places, probabilities, local, solved, record);
             sweeps += 1;
+            if program.failed() {
+                // The caller takes the failure from the equations.
+                return Ok(sweeps);
+            }
             if policy_step && (change > options.tolerance || polishing) && !hot.is_empty() {
                 let started = Instant::now();
                 if self.slot.is_empty() {
@@ -203,6 +207,12 @@ pub(super) trait Equations: Sync {
         hot: &[u32],
         slot: &mut [u32],
     ) -> PolicyStepReport;
+
+    /// Whether evaluating failed (a scratch file could not be read, say): the sweeps stop,
+    /// and the caller asks the equations why.
+    fn failed(&self) -> bool {
+        false
+    }
 
     /// One Gauss–Seidel sweep over `places` in their order: each value is replaced by its
     /// right-hand side as it is computed. Returns the largest change; with `record`, the
