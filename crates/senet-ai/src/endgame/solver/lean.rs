@@ -301,7 +301,9 @@ struct Sides<'a> {
 
 impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
     fn failed(&self) -> bool {
-        self.failure.lock().map_or(true, |failure| failure.is_some())
+        self.failure
+            .lock()
+            .map_or(true, |failure| failure.is_some())
     }
 
     fn right_hand_side(
