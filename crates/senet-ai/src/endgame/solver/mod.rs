@@ -531,7 +531,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             self.disk_sweeps(&scratch, layer_number, keeper, resume, values, stats)?
         };
         let seconds = started.elapsed().as_secs_f64();
-        let residual = on_disk::residual(&scratch, probabilities, &mut local, values)?;
+        let residual = on_disk::sweep(&scratch, probabilities, &mut local, values, None)?;
         drop(scratch);
         on_disk::write_back(space, layer, self.threads, &local, values)?;
         self.finish_layer(
@@ -570,7 +570,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
                 probabilities,
                 &mut progress.local,
                 values,
-                &mut progress.changes,
+                Some(&mut progress.changes),
             )?;
             progress.sweeps += 1;
             let sweeps = progress.sweeps;

@@ -160,34 +160,14 @@ pub(super) fn pass(
     })
 }
 
-/// The largest `|right-hand side − value|` over the layer.
-pub(super) fn residual(
-    scratch: &Scratch,
-    probabilities: &[f64],
-    local: &mut [f64],
-    solved: &[f64],
-) -> Result<f64, EndgameError> {
-    let mut largest: f64 = 0.0;
-    pass(
-        scratch,
-        probabilities,
-        local,
-        solved,
-        |place, total, _, local| {
-            largest = largest.max((total - local[place]).abs());
-        },
-    )?;
-    Ok(largest)
-}
-
-/// A Gauss–Seidel sweep of the layer that writes each value's change to `changes`. Returns
-/// the largest.
+/// A pass that returns the largest `|right-hand side − value|` over the layer; with
+/// `changes`, a Gauss–Seidel sweep that writes each value and its change as it goes.
 pub(super) fn sweep(
     scratch: &Scratch,
     probabilities: &[f64],
     local: &mut [f64],
     solved: &[f64],
-    changes: &mut [f32],
+    mut changes: Option<&mut [f32]>,
 ) -> Result<f64, EndgameError> {
     let mut largest: f64 = 0.0;
     pass(
@@ -198,8 +178,10 @@ pub(super) fn sweep(
         |place, total, _, local| {
             let change = total - local[place];
             largest = largest.max(change.abs());
-            local[place] = total;
-            changes[place] = change as f32;
+            if let Some(changes) = changes.as_deref_mut() {
+                local[place] = total;
+                changes[place] = change as f32;
+            }
         },
     )?;
     Ok(largest)
