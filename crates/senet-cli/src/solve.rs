@@ -273,6 +273,14 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     // Check the path first, so that a long solve does not end in one that cannot be
     // written; the file itself is written only once the table is complete.
     files::check_writable(&args.out).map_err(|e| cannot_write(args, &e))?;
+    if let Some(checkpoint) = &args.checkpoint {
+        files::check_writable(checkpoint).map_err(|e| {
+            CliError::input(format!(
+                "--checkpoint: cannot write {}: {e}",
+                checkpoint.display()
+            ))
+        })?;
+    }
     let started = Instant::now();
     let (bytes, stats) = solve(&rules, args, &options, encoding)?;
     let seconds = started.elapsed().as_secs_f64();

@@ -347,4 +347,12 @@ fn a_checkpointed_solve_writes_the_same_table_and_refuses_a_bad_checkpoint() {
         "a refused checkpoint is left for its owner to look at"
     );
     std::fs::remove_file(&checkpoint).unwrap();
+    senet(&[
+        "solve",
+        "--out",
+        table_text,
+        "--checkpoint",
+        "/no/such/dir/checkpoint",
+    ])
+    .refused("--checkpoint: cannot write");
 }
