@@ -16,7 +16,7 @@ use super::options::PolicyStepReport;
 use super::parallel::in_chunks;
 use super::policy::{Programs, frozen_step};
 use super::program::{CHUNK, right_hand_side};
-use super::sweep::{Equations, update};
+use super::sweep::{Equations, sweep_places, update};
 
 /// Chunks compiled at a time (per thread) before they are written: what bounds the memory
 /// the compiled words take on their way to the file.
@@ -285,14 +285,10 @@ impl Equations for DiskEquations<'_> {
     ) -> f64 {
         if places.len() < local.len() {
             let copied = lock(&self.copied);
-            let mut largest: f64 = 0.0;
-            for &place in places {
-                let place = place as usize;
+            return sweep_places(places, local, record, |place, local| {
                 let (words, mut at) = copied.program(place);
-                let total = right_hand_side(words, &mut at, probabilities, local, solved);
-                largest = largest.max(update(local, place, total, &mut record));
-            }
-            return largest;
+                right_hand_side(words, &mut at, probabilities, local, solved)
+            });
         }
         // A whole sweep: what it records is what the next steps work on.
         let mut copied = lock(&self.copied);

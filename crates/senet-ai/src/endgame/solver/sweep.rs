@@ -224,15 +224,11 @@ pub(super) trait Equations: Sync {
         probabilities: &[f64],
         local: &mut [f64],
         solved: &[f64],
-        mut record: Option<(f64, usize, &mut Vec<u32>)>,
+        record: Option<(f64, usize, &mut Vec<u32>)>,
     ) -> f64 {
-        let mut largest: f64 = 0.0;
-        for &place in places {
-            let place = place as usize;
-            let total = self.right_hand_side(place, probabilities, local, solved);
-            largest = largest.max(update(local, place, total, &mut record));
-        }
-        largest
+        sweep_places(places, local, record, |place, local| {
+            self.right_hand_side(place, probabilities, local, solved)
+        })
     }
 
     /// The Bellman residual of the layer: the largest `|V(s) − right-hand side(s)|`.
@@ -244,6 +240,23 @@ pub(super) trait Equations: Sync {
         }
         largest
     }
+}
+
+/// A Gauss–Seidel sweep over `places` in their order, `right_hand_side(place, values)`
+/// giving each new value (see [`Equations::sweep`]).
+pub(super) fn sweep_places(
+    places: &[u32],
+    local: &mut [f64],
+    mut record: Option<(f64, usize, &mut Vec<u32>)>,
+    mut right_hand_side: impl FnMut(usize, &[f64]) -> f64,
+) -> f64 {
+    let mut largest: f64 = 0.0;
+    for &place in places {
+        let place = place as usize;
+        let total = right_hand_side(place, local);
+        largest = largest.max(update(local, place, total, &mut record));
+    }
+    largest
 }
 
 /// Sets the value at `place` to `total` and returns how far it moved; with `record`, notes
