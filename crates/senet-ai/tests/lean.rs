@@ -111,11 +111,13 @@ fn on_disk_agrees_with_the_compiled_solver_on_regency_up_to_three_pieces() {
 }
 
 /// Every position up to three pieces a side of Kendall with immediate throws (on disk, its
-/// slow states get policy steps as in memory). Most of an hour and 11 GB in a release
-/// build, more than CI's budget: `cargo test --release -p senet-ai --test lean --
-/// --ignored kendall` (docs/players.md gives the last run).
+/// slow states get policy steps as in memory). Most of an hour and 11 GB in a release build,
+/// more than CI's budget: `cargo test --release -p senet-ai --test lean -- --ignored
+/// kendall`. It fails today: both solves end within the tolerance of the Bellman equation,
+/// but some values differ by 1.65e-2 (docs/players.md, "Four pieces a side"), so one of the
+/// two reaches another solution of the equations; which one is not yet known.
 #[test]
-#[ignore = "most of an hour in a release build"]
+#[ignore = "fails today (values 1.65e-2 apart, docs/players.md); most of an hour"]
 fn on_disk_agrees_with_the_compiled_solver_on_kendall_up_to_three_pieces() {
     compare(
         KendallEndgame::new(kendall_immediate(), 3).unwrap(),

@@ -54,7 +54,8 @@ pub enum SolveMethod {
     /// own and policy steps from copies of their programs where the space has slow cycles
     /// (see the [module documentation](super#methods)). 8 bytes a position and 12 a
     /// position of the largest layer in memory, about 75 bytes a position of the largest
-    /// layer on disk (Regency).
+    /// layer on disk (Regency). For Kendall its values at 3 pieces a side do not yet agree
+    /// with the compiled method's (`docs/players.md`): use the compiled method there.
     OnDisk,
 }
 
