@@ -180,16 +180,16 @@ impl<'a> Keeper<'a> {
         }
         let stats = read_stats(input)?;
         let layers = input.size(layer_starts.len() - 1)?;
-        let values = input.f64s(layer_starts[layers])?;
+        let values = input.values(layer_starts[layers], false, f64::from_le_bytes)?;
         let in_layer = match input.bytes::<1>()? {
             [0] => None,
             [1] if layers + 1 < layer_starts.len() => {
                 let states = layer_starts[layers + 1] - layer_starts[layers];
                 let sweeps = u32::from_le_bytes(input.bytes()?);
                 let since = u32::from_le_bytes(input.bytes()?);
-                let history = input.f64s_at_most(sweeps as usize)?;
-                let local = input.f64s(states)?;
-                let changes = input.f32s(states)?;
+                let history = input.values(sweeps as usize, true, f64::from_le_bytes)?;
+                let local = input.values(states, false, f64::from_le_bytes)?;
+                let changes = input.values(states, false, f32::from_le_bytes)?;
                 Some(InLayer {
                     sweeps,
                     extrapolation: Extrapolation::resumed(history, since),
@@ -252,7 +252,7 @@ impl<'a> Keeper<'a> {
             out.put(&number.to_le_bytes())?;
         }
         out.put(&(layers as u64).to_le_bytes())?;
-        out.f64s(values)?;
+        out.values(values.iter().map(|v| v.to_le_bytes()))?;
         match in_layer {
             None => out.put(&[0])?,
             Some(in_layer) => {
@@ -260,12 +260,9 @@ impl<'a> Keeper<'a> {
                 out.put(&in_layer.sweeps.to_le_bytes())?;
                 let (history, since) = in_layer.extrapolation.saved();
                 out.put(&since.to_le_bytes())?;
-                out.f64s(history)?;
-                out.f64s(&in_layer.local)?;
-                out.put(&(in_layer.changes.len() as u64).to_le_bytes())?;
-                for change in &in_layer.changes {
-                    out.put(&change.to_le_bytes())?;
-                }
+                out.values(history.iter().map(|v| v.to_le_bytes()))?;
+                out.values(in_layer.local.iter().map(|v| v.to_le_bytes()))?;
+                out.values(in_layer.changes.iter().map(|v| v.to_le_bytes()))?;
             }
         }
         let sum = out.hash.finish();
@@ -329,10 +326,14 @@ impl<W: Write> Output<W> {
         self.writer.write_all(bytes)
     }
 
-    fn f64s(&mut self, values: &[f64]) -> std::io::Result<()> {
-        self.put(&(values.len() as u64).to_le_bytes())?;
-        for value in values {
-            self.put(&value.to_le_bytes())?;
+    /// Values after their count.
+    fn values<const N: usize>(
+        &mut self,
+        items: impl ExactSizeIterator<Item = [u8; N]>,
+    ) -> std::io::Result<()> {
+        self.put(&(items.len() as u64).to_le_bytes())?;
+        for item in items {
+            self.put(&item)?;
         }
         Ok(())
     }
@@ -367,35 +368,17 @@ impl<R: Read> Input<R> {
             .ok_or_else(|| format!("damaged (a count of {value}, at most {most} expected)"))
     }
 
-    /// `expected` values, after their count.
-    fn f64s(&mut self, expected: usize) -> Result<Vec<f64>, String> {
-        self.exact(expected)?;
-        (0..expected)
-            .map(|_| Ok(f64::from_le_bytes(self.bytes()?)))
-            .collect()
-    }
-
-    /// At most `most` values, after their count.
-    fn f64s_at_most(&mut self, most: usize) -> Result<Vec<f64>, String> {
-        let count = self.size(most)?;
-        (0..count)
-            .map(|_| Ok(f64::from_le_bytes(self.bytes()?)))
-            .collect()
-    }
-
-    fn f32s(&mut self, expected: usize) -> Result<Vec<f32>, String> {
-        self.exact(expected)?;
-        (0..expected)
-            .map(|_| Ok(f32::from_le_bytes(self.bytes()?)))
-            .collect()
-    }
-
-    fn exact(&mut self, expected: usize) -> Result<(), String> {
-        let found = self.size(usize::MAX)?;
-        if found == expected {
-            Ok(())
-        } else {
-            Err(format!("damaged ({found} values where {expected} belong)"))
+    /// Values after their count, which must be `expected`, or at most that with `at_most`.
+    fn values<const N: usize, T>(
+        &mut self,
+        expected: usize,
+        at_most: bool,
+        decode: fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, String> {
+        let count = self.size(expected)?;
+        if !at_most && count != expected {
+            return Err(format!("damaged ({count} values where {expected} belong)"));
         }
+        (0..count).map(|_| Ok(decode(self.bytes()?))).collect()
     }
 }
