@@ -66,6 +66,16 @@ fn on_disk_a_solve_stopped_after_every_sweep_ends_as_one_run_through() {
 }
 
 #[test]
+fn on_disk_a_solve_stopped_between_settling_slow_states_ends_as_one_run_through() {
+    // With two pieces a side, whole sweeps of Regency's layers on disk now and then settle
+    // the states still moving on their own, from copies of their programs.
+    let regency = RegencyEndgame::new(Regency::default(), 2).unwrap();
+    let direct = solve(regency.clone(), &on_disk()).unwrap();
+    assert!(direct.stats().hot_sweeps > 0, "{:?}", direct.stats());
+    stop_at_every_chance(&regency, &on_disk(), "regency-2");
+}
+
+#[test]
 fn compiled_a_solve_stopped_after_every_layer_ends_as_one_run_through() {
     let space = RegencyEndgame::new(Regency::default(), 2).unwrap();
     stop_at_every_chance(&space, &SolveOptions::default(), "regency-2");

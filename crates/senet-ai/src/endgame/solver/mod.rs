@@ -158,7 +158,11 @@
 //!   cycles (policy steps wanted, as for Kendall), the sweep that finds the slow states
 //!   copies their programs to memory, at most a sixteenth of the layer's, and those states
 //!   are swept on their own and given policy steps as in a compiled component. Elsewhere
-//!   (Regency), a steady slow convergence is extrapolated now and then.
+//!   (Regency), a steady slow convergence is extrapolated now and then, and every 16th
+//!   whole sweep from the 32nd copies the programs of the states that moved most (at most
+//!   half a sixteenth of the layer, chosen by the changes of the sweep before), which are
+//!   then swept on their own as hot states: a small slow component would otherwise set the
+//!   pace of every whole sweep of the layer.
 //! - [`SolveMethod::Lean`] recomputes each right-hand side from the turn machine whenever
 //!   it is evaluated; a sweep evaluates fixed waves of positions from the values before
 //!   each wave, on the threads. It takes no policy steps: it suits Regency, not Kendall's
@@ -531,7 +535,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             self.disk_sweeps(&scratch, layer_number, keeper, resume, values, stats)?
         };
         let seconds = started.elapsed().as_secs_f64();
-        let residual = on_disk::sweep(&scratch, probabilities, &mut local, values, None)?;
+        let residual = on_disk::sweep(&scratch, probabilities, &mut local, values, None, None)?;
         drop(scratch);
         on_disk::write_back(space, layer, self.threads, &local, values)?;
         self.finish_layer(
@@ -544,6 +548,12 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
     /// Whole sweeps of a layer on disk, extrapolated where they converge steadily, from
     /// `resume`, saved now and then by `keeper`. Returns the sweeps and the layer's values
     /// in sweep order.
+    ///
+    /// Now and then (as the compiled method does in a component) a whole sweep notes the
+    /// states still moving and copies their programs to memory; when they are at most a
+    /// sixteenth of the layer they are swept on their own until they settle. A layer holds
+    /// several components, and the slowest of them, a small share of the layer, would
+    /// otherwise set the pace of every whole sweep.
     fn disk_sweeps(
         &self,
         scratch: &on_disk::Scratch,
@@ -551,7 +561,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         mut keeper: Option<&mut Keeper<'_>>,
         resume: Option<InLayer>,
         values: &[f64],
-        stats: &SolveStats,
+        stats: &mut SolveStats,
     ) -> Result<(u32, Vec<f64>), EndgameError> {
         let (probabilities, report) = (self.probabilities, self.report);
         let states = scratch.states;
@@ -563,25 +573,73 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             local: vec![0.5; states],
             changes: vec![0.0; states],
         });
+        let mut equations = on_disk::DiskEquations {
+            scratch,
+            most_copied: states / COPIED_SHARE,
+            copied: Mutex::default(),
+            failure: Mutex::new(None),
+        };
+        let mut hot = Vec::new();
         let started = Instant::now();
         loop {
+            let look = sweep::looks_for_hot(progress.sweeps);
+            let last_change = progress.extrapolation.last_change();
+            let copied = equations
+                .copied
+                .get_mut()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let noting = look.then(|| on_disk::NotingHot {
+                threshold: on_disk::hot_threshold(
+                    &progress.changes,
+                    last_change * sweep::HOT_SHARE,
+                    equations.most_copied,
+                ),
+                most: equations.most_copied,
+                places: &mut hot,
+                copied,
+            });
             let change = on_disk::sweep(
                 scratch,
                 probabilities,
                 &mut progress.local,
                 values,
                 Some(&mut progress.changes),
+                noting,
             )?;
             progress.sweeps += 1;
             let sweeps = progress.sweeps;
+            if change > self.options.tolerance
+                && let Some(stretch) = progress.extrapolation.after_sweep(change)
+            {
+                on_disk::extrapolate(&mut progress.local, &progress.changes, stretch);
+            }
+            let settle = look
+                && change > self.options.tolerance
+                && !hot.is_empty()
+                && hot.len() <= equations.most_copied;
+            let settled = if settle {
+                let settled = sweep::settle_layer_hot(
+                    &equations,
+                    probabilities,
+                    &mut progress.local,
+                    values,
+                    &hot,
+                    (change, self.options.tolerance),
+                );
+                stats.hot_states = stats.hot_states.max(hot.len());
+                stats.hot_sweeps += settled;
+                settled
+            } else {
+                0
+            };
             if states >= sweep::REPORTED_STATES {
                 report(SolveEvent::Sweep {
                     layer: layer_number,
                     states,
                     sweep: sweeps,
                     change,
-                    hot: 0,
-                    hot_sweeps: 0,
+                    hot: if look { hot.len() } else { 0 },
+                    hot_sweeps: settled,
                     seconds: started.elapsed().as_secs_f64(),
                 });
             }
@@ -590,9 +648,6 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             }
             if sweeps >= self.options.max_sweeps {
                 return Err(EndgameError::NotConverged { sweeps, change });
-            }
-            if let Some(stretch) = progress.extrapolation.after_sweep(change) {
-                on_disk::extrapolate(&mut progress.local, &progress.changes, stretch);
             }
             if let Some(keeper) = keeper.as_deref_mut().filter(|keeper| keeper.due()) {
                 keeper.save(stats, layer_number, values, Some(&progress))?;

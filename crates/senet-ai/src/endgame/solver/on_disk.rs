@@ -161,30 +161,80 @@ pub(super) fn pass(
 }
 
 /// A pass that returns the largest `|right-hand side − value|` over the layer; with
-/// `changes`, a Gauss–Seidel sweep that writes each value and its change as it goes.
+/// `changes`, a Gauss–Seidel sweep that writes each value and its change as it goes, and
+/// with `hot` as well, one that notes the places whose value moved by more than its
+/// threshold and copies their programs aside (see [`NotingHot`]).
 pub(super) fn sweep(
     scratch: &Scratch,
     probabilities: &[f64],
     local: &mut [f64],
     solved: &[f64],
     mut changes: Option<&mut [f32]>,
+    mut hot: Option<NotingHot<'_>>,
 ) -> Result<f64, EndgameError> {
+    if let Some(noting) = hot.as_mut() {
+        noting.places.clear();
+        noting.copied.clear();
+    }
     let mut largest: f64 = 0.0;
     pass(
         scratch,
         probabilities,
         local,
         solved,
-        |place, total, _, local| {
+        |place, total, program, local| {
             let change = total - local[place];
             largest = largest.max(change.abs());
             if let Some(changes) = changes.as_deref_mut() {
                 local[place] = total;
                 changes[place] = change as f32;
+                if let Some(noting) = hot.as_mut()
+                    && change.abs() > noting.threshold
+                    && noting.places.len() <= noting.most
+                {
+                    noting.places.push(place as u32);
+                    noting.copied.push(place, program);
+                }
             }
         },
     )?;
     Ok(largest)
+}
+
+/// The threshold for noting hot places in the next whole sweep: `floor`, or higher where
+/// more than `most / 2` places moved by more than `floor` in the last sweep (`changes`),
+/// the lowest power of two above which at most that many did.
+///
+/// A layer holds many components, and the values of the states that lead into a slow one
+/// follow it, a little less each step away: far more states move by 1% of the largest change
+/// than the slow component holds. Those that move most are the slow component's own; settled
+/// on their own, they take the states that follow them along in the next whole sweeps.
+pub(super) fn hot_threshold(changes: &[f32], floor: f64, most: usize) -> f64 {
+    // By binary exponent: the biased exponent of an f32 is its bits 23 to 30.
+    let mut counts = [0usize; 256];
+    for change in changes {
+        counts[((change.to_bits() >> 23) & 0xff) as usize] += 1;
+    }
+    let mut above = 0;
+    let mut threshold = f64::INFINITY;
+    for exponent in (1..255).rev() {
+        above += counts[exponent];
+        if above > most / 2 {
+            break;
+        }
+        threshold = 2f64.powi(exponent as i32 - 127);
+    }
+    threshold.max(floor)
+}
+
+/// What a whole sweep notes of the places that still move: those whose value moved by more
+/// than `threshold`, in `places` with their programs in `copied`, until one more than
+/// `most` are noted (then there are too many to sweep on their own).
+pub(super) struct NotingHot<'a> {
+    pub(super) threshold: f64,
+    pub(super) most: usize,
+    pub(super) places: &'a mut Vec<u32>,
+    pub(super) copied: &'a mut CopiedPrograms,
 }
 
 /// The programs of some places of the layer, copied aside during a sweep.
@@ -198,7 +248,7 @@ pub(super) struct CopiedPrograms {
 }
 
 impl CopiedPrograms {
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.places.clear();
         self.starts.clear();
         self.words.clear();
@@ -369,6 +419,11 @@ impl Extrapolation {
     /// Every sweep's largest change so far, and the sweeps since the last step.
     pub(super) fn saved(&self) -> (&[f64], u32) {
         (&self.changes, self.since)
+    }
+
+    /// The largest change of the last sweep recorded (infinite before the first).
+    pub(super) fn last_change(&self) -> f64 {
+        self.changes.last().copied().unwrap_or(f64::INFINITY)
     }
 
     /// Records a sweep's largest change; returns the factor to stretch the last changes

@@ -51,7 +51,7 @@ pub enum SolveMethod {
     /// Each layer's right-hand sides compiled as for [`Compiled`](SolveMethod::Compiled),
     /// but written to a scratch file in the system's temporary folder (`TMPDIR`) and read
     /// back once a sweep, the layer swept whole in place; slow states get sweeps of their
-    /// own and policy steps from copies of their programs where the space has slow cycles
+    /// own from copies of their programs, and policy steps where the space has slow cycles
     /// (see the [module documentation](super#methods)). 8 bytes a position and 12 a
     /// position of the largest layer in memory, about 75 bytes a position of the largest
     /// layer on disk (Regency). For Kendall its values at 3 pieces a side do not yet agree

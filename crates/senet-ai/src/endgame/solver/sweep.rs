@@ -15,7 +15,7 @@ const HOT_START: u32 = 32;
 const HOT_EVERY: u32 = 16;
 /// A state is *hot* when its value moved by more than this share of the previous sweep's
 /// largest change.
-const HOT_SHARE: f64 = 0.01;
+pub(super) const HOT_SHARE: f64 = 0.01;
 /// Hot states are swept on their own only when they are at most this share of the
 /// component (1/8): otherwise the whole component is converging slowly, and whole sweeps
 /// are as good.
@@ -82,8 +82,7 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
             let policy_step = self.steps_wanted
                 && sweeps >= POLICY_START
                 && (polishing || (sweeps - POLICY_START).is_multiple_of(POLICY_EVERY));
-            let look =
-                !policy_step && (polishing || (sweeps >= HOT_START && sweeps % HOT_EVERY == 0));
+            let look = !policy_step && (polishing || looks_for_hot(sweeps));
             let threshold = if polishing || policy_step {
                 fine
             } else {
@@ -182,6 +181,28 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
         self.hot = hot;
         Ok(sweeps)
     }
+}
+
+/// Whether a component's whole sweep after `sweeps` others looks for hot states.
+pub(super) fn looks_for_hot(sweeps: u32) -> bool {
+    sweeps >= HOT_START && sweeps.is_multiple_of(HOT_EVERY)
+}
+
+/// Sweeps the hot states of a whole layer on their own (see [`settle_hot`]) after a whole
+/// sweep that changed values by up to `change`, to 1% of that change (but no finer than a
+/// thousandth of `tolerance`), within a budget of 32 whole sweeps' worth of evaluations.
+/// Returns the sweeps made.
+pub(super) fn settle_layer_hot<E: Equations>(
+    equations: &E,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+    hot: &[u32],
+    (change, tolerance): (f64, f64),
+) -> u32 {
+    let target = (tolerance * HOT_PRECISION).max(change * HOT_SHARE);
+    let budget = local.len().saturating_mul(HOT_BUDGET);
+    settle_hot(equations, probabilities, local, solved, hot, target, budget)
 }
 
 /// The equations of a layer, one per place: what the sweeps need of them. The compiled
