@@ -72,7 +72,7 @@ fn on_disk_a_solve_stopped_between_settling_slow_states_ends_as_one_run_through(
     let regency = RegencyEndgame::new(Regency::default(), 2).unwrap();
     let direct = solve(regency.clone(), &on_disk()).unwrap();
     assert!(direct.stats().hot_sweeps > 0, "{:?}", direct.stats());
-    stop_at_every_chance(&regency, &on_disk(), "regency-2");
+    stop_at_every_chance(&regency, &on_disk(), "regency-2-on-disk");
 }
 
 #[test]
