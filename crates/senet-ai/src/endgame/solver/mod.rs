@@ -190,6 +190,7 @@ mod lean;
 mod linear;
 mod on_disk;
 mod options;
+mod packed;
 mod parallel;
 mod policy;
 mod program;

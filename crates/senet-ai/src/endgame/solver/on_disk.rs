@@ -13,6 +13,7 @@ use super::super::{EndgameError, EndgameSpace};
 use super::compile::{Context, compile_chunk, places};
 use super::lean::{level_starts, progress_keys};
 use super::options::PolicyStepReport;
+use super::packed;
 use super::parallel::in_chunks;
 use super::policy::{Programs, frozen_step};
 use super::program::{CHUNK, right_hand_side};
@@ -23,6 +24,9 @@ use super::sweep::{Equations, sweep_places, update};
 const CHUNKS_IN_FLIGHT: usize = 4;
 /// Chunks read ahead of the sweep.
 const READ_AHEAD: usize = 4;
+/// More words than a chunk of [`CHUNK`] states ever takes (Kendall's longest programs are a
+/// few hundred words): a larger count in a chunk's header means a damaged file.
+const CHUNK_WORDS_MOST: usize = CHUNK * 4096;
 
 /// A scratch file, removed when dropped.
 pub(super) struct Scratch {
@@ -48,8 +52,9 @@ fn scratch_error(path: &Path, source: std::io::Error) -> EndgameError {
 }
 
 /// Compiles `layer` in its sweep order (see [`sweep_order`]) chunk by chunk into a file in
-/// `folder`, each chunk a word count (`u64`) and its words, little-endian, the successors in
-/// the layer named by their place in the sweep order.
+/// `folder`, each chunk its word count and byte count (`u64`, little-endian) and its words
+/// packed (see [`packed`]), the successors in the layer named by their place in the sweep
+/// order.
 pub(super) fn write_programs<S: EndgameSpace>(
     space: &S,
     layer: Range<usize>,
@@ -83,12 +88,11 @@ pub(super) fn write_programs<S: EndgameSpace>(
         let compiled = in_chunks(batch, threads, |first| compile_chunk(&context, first))?;
         for (words, _) in compiled {
             scratch.words += words.len();
-            let mut bytes = Vec::with_capacity(8 + 4 * words.len());
-            bytes.extend_from_slice(&(words.len() as u64).to_le_bytes());
-            for word in words {
-                bytes.extend_from_slice(&word.to_le_bytes());
-            }
-            out.write_all(&bytes)
+            let mut bytes = Vec::with_capacity(2 * words.len());
+            packed::pack(&words, &mut bytes);
+            out.write_all(&(words.len() as u64).to_le_bytes())
+                .and_then(|()| out.write_all(&(bytes.len() as u64).to_le_bytes()))
+                .and_then(|()| out.write_all(&bytes))
                 .map_err(|e| scratch_error(&scratch.path, e))?;
         }
     }
@@ -372,17 +376,23 @@ impl Equations for DiskEquations<'_> {
     }
 }
 
+/// Reads a chunk written by [`write_programs`]: its word count, its byte count and its
+/// words packed (see [`packed`]).
 fn read_chunk(reader: &mut impl Read) -> std::io::Result<Vec<u32>> {
-    let mut count = [0u8; 8];
-    reader.read_exact(&mut count)?;
-    let count = usize::try_from(u64::from_le_bytes(count))
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "chunk too large"))?;
-    let mut bytes = vec![0u8; count * 4];
+    let mut read_count = || {
+        let mut bytes = [0u8; 8];
+        reader.read_exact(&mut bytes)?;
+        usize::try_from(u64::from_le_bytes(bytes))
+            .ok()
+            // A packed word takes at most 6 bytes.
+            .filter(|&n| n <= CHUNK_WORDS_MOST * 6)
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "chunk too large"))
+    };
+    let count = read_count()?;
+    let length = read_count()?;
+    let mut bytes = vec![0u8; length];
     reader.read_exact(&mut bytes)?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect())
+    packed::unpack(&bytes, count)
 }
 
 /// Sweeps before the first extrapolation, and between two: the ratio of two sweeps' changes
