@@ -114,8 +114,9 @@ fn on_disk_agrees_with_the_compiled_solver_on_regency_up_to_three_pieces() {
 /// slow states get policy steps as in memory). Most of an hour and 11 GB in a release build,
 /// more than CI's budget: `cargo test --release -p senet-ai --test lean -- --ignored
 /// kendall`. It fails today: both solves end within the tolerance of the Bellman equation,
-/// but some values differ by 1.65e-2 (docs/players.md, "Four pieces a side"), so one of the
-/// two reaches another solution of the equations; which one is not yet known.
+/// but some values differ by 1.65e-2 (docs/players.md, "Four pieces a side"). The on-disk
+/// method sweeps whole layers, the schedule that was shown to miss the sweeps-from-½ values
+/// where a side may wait; it needs components on disk to pass.
 #[test]
 #[ignore = "fails today (values 1.65e-2 apart, docs/players.md); most of an hour"]
 fn on_disk_agrees_with_the_compiled_solver_on_kendall_up_to_three_pieces() {

@@ -53,9 +53,9 @@ pub enum SolveMethod {
     /// back once a sweep, the layer swept whole in place; slow states get sweeps of their
     /// own from copies of their programs, and policy steps where the space has slow cycles
     /// (see the [module documentation](super#methods)). 8 bytes a position and 12 a
-    /// position of the largest layer in memory, about 75 bytes a position of the largest
-    /// layer on disk (Regency). For Kendall its values at 3 pieces a side do not yet agree
-    /// with the compiled method's (`docs/players.md`): use the compiled method there.
+    /// position of the largest layer in memory, about 42 bytes a position of the largest
+    /// layer on disk (Regency, packed). For Kendall its values at 3 pieces a side are not
+    /// those of the compiled method, which are right (`docs/players.md`): use that there.
     OnDisk,
 }
 
