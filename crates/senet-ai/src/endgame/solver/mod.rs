@@ -159,10 +159,11 @@
 //!   copies their programs to memory, at most a sixteenth of the layer's, and those states
 //!   are swept on their own and given policy steps as in a compiled component. Elsewhere
 //!   (Regency), a steady slow convergence is extrapolated now and then, and every 16th
-//!   whole sweep from the 32nd copies the programs of the states that moved most (at most
-//!   half a sixteenth of the layer, chosen by the changes of the sweep before), which are
-//!   then swept on their own as hot states: a small slow component would otherwise set the
-//!   pace of every whole sweep of the layer.
+//!   whole sweep from the 32nd copies the programs of the states that moved most (a
+//!   threshold chosen from the changes of the sweep before so that about half a sixteenth
+//!   of the layer at most passes it), and when they are at most a sixteenth of the layer
+//!   they are swept on their own as hot states: a small slow component would otherwise set
+//!   the pace of every whole sweep of the layer.
 //! - [`SolveMethod::Lean`] recomputes each right-hand side from the turn machine whenever
 //!   it is evaluated; a sweep evaluates fixed waves of positions from the values before
 //!   each wave, on the threads. It takes no policy steps: it suits Regency, not Kendall's
