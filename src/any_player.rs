@@ -30,14 +30,16 @@ use core::fmt;
 use std::sync::Arc;
 
 use senet_ai::endgame::{
-    Checkpoint, EndgameError, PositionOracle, SolveOptions, SolveStats, ValueEncoding, read_for,
-    solve_file_for, solve_file_resumable_for, solve_for, solve_size_for, supports_endgame,
+    Checkpoint, EndgameError, PositionOracle, SolveOptions, SolveStats, ValueEncoding,
+    pieces_solved_quickly, read_for, solve_file_for, solve_file_resumable_for, solve_for,
+    solve_size_for, supports_endgame,
 };
 use senet_ai::{Analysis, PlayerError, PlayerSpec, PlayerSpecError};
 use senet_core::rand_core::Rng;
 use senet_core::{Move, Ruleset};
 
 use crate::AnyGame;
+use crate::simulation::MOST_PIECES_SOLVED_ON_DEMAND;
 use crate::registry::{
     AnyRuleset, PlayerOf, from_rules, with_player, with_player_and_game, with_rules,
 };
@@ -264,11 +266,27 @@ impl AnyRuleset {
     /// use senet::registry::AnyRuleset;
     /// assert!(AnyRuleset::parse("regency").unwrap().supports_endgame());
     /// assert!(AnyRuleset::parse("kendall(throw_timing=immediate)").unwrap().supports_endgame());
-    /// assert!(!AnyRuleset::parse("kendall").unwrap().supports_endgame());
+    /// assert!(AnyRuleset::parse("kendall").unwrap().supports_endgame());
     /// assert!(!AnyRuleset::parse("bell").unwrap().supports_endgame());
     /// ```
     pub fn supports_endgame(&self) -> bool {
         with_rules!(*self, ref r => supports_endgame(r))
+    }
+
+    /// The most pieces a side whose endgames a front end solves when a run starts: those
+    /// that take seconds ([`MOST_PIECES_SOLVED_ON_DEMAND`], 1 for Kendall with stored
+    /// throws). Larger tables are solved once with `senet solve` and read from a file.
+    ///
+    /// ```
+    /// use senet::registry::AnyRuleset;
+    /// assert_eq!(AnyRuleset::parse("regency").unwrap().endgame_pieces_on_demand(), 2);
+    /// assert_eq!(AnyRuleset::parse("kendall").unwrap().endgame_pieces_on_demand(), 1);
+    /// ```
+    ///
+    /// [`MOST_PIECES_SOLVED_ON_DEMAND`]: crate::simulation::MOST_PIECES_SOLVED_ON_DEMAND
+    pub fn endgame_pieces_on_demand(&self) -> u8 {
+        let quick = with_rules!(*self, ref r => pieces_solved_quickly(r));
+        quick.map_or(MOST_PIECES_SOLVED_ON_DEMAND, |k| k.min(MOST_PIECES_SOLVED_ON_DEMAND))
     }
 
     /// Solves the endgames with up to `max_pieces` pieces a side and returns the table file

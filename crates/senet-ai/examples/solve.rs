@@ -292,6 +292,13 @@ fn solve_space<S: EndgameSpace + Clone>(
         elapsed,
         options.thread_count(),
     )?;
+    if stats.truncation > 0.0 {
+        writeln!(
+            out,
+            "the longest turns, left out, move a value by at most {:.2e}",
+            stats.truncation
+        )?;
+    }
     if let Some(reference) = reference {
         writeln!(
             out,

@@ -14,7 +14,7 @@ use senet_ai::endgame::{
     EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, SolveOptions,
     ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
-use senet_ai::{Perfect, Player, PlayerSpec, PlayerSpecError, ValueKind};
+use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
@@ -230,28 +230,11 @@ fn tables_round_trip_through_the_file_format_and_refuse_other_options() {
 }
 
 #[test]
-fn stored_throws_are_a_typed_error_everywhere() {
+fn tables_of_immediate_throws_are_no_use_to_stored_throws() {
+    // Stored throws have their own space and solver (`tests/stored_throws.rs`).
     let stored = Kendall::default();
-    assert!(!supports_endgame(&stored));
+    assert!(supports_endgame(&stored));
     assert!(supports_endgame(&immediate()));
-    assert!(matches!(
-        KendallEndgame::new(stored, 1),
-        Err(EndgameError::UnsupportedOptions { .. })
-    ));
-    let Err(error) = solve_for(&stored, 1, &SolveOptions::default()) else {
-        panic!("stored throws were solved");
-    };
-    assert!(
-        error.to_string().contains("throw_timing=immediate"),
-        "{error}"
-    );
-    assert!(matches!(
-        "perfect:1".parse::<PlayerSpec>().unwrap().build(&stored),
-        Err(PlayerSpecError::Endgame(
-            EndgameError::UnsupportedOptions { .. }
-        ))
-    ));
-    // A table file of immediate throws is no use to stored throws either.
     let bytes = one_piece().to_bytes(ValueEncoding::U16);
     assert!(read_for(&stored, &bytes).is_err());
     // Pieces out of range.

@@ -366,7 +366,7 @@ impl Comparison {
 }
 
 /// Refuses, before any game is played, a perfect player on a ruleset it has no endgame
-/// tables for.
+/// tables for, or whose tables take minutes or more to solve.
 fn check_ladder(ladder: &[PlayerSpec], rules: &AnyRuleset) -> Result<(), CliError> {
     match ladder.iter().find(|p| matches!(p, PlayerSpec::Perfect(_))) {
         Some(perfect) if !rules.supports_endgame() => Err(CliError::input(format!(
@@ -374,6 +374,15 @@ fn check_ladder(ladder: &[PlayerSpec], rules: &AnyRuleset) -> Result<(), CliErro
              other --skill-rules, or another player)",
             rules.spec()
         ))),
+        Some(&PlayerSpec::Perfect(pieces)) if pieces > rules.endgame_pieces_on_demand() => {
+            Err(CliError::input(format!(
+                "--ladder: perfect:{pieces} needs endgame tables of {pieces} pieces a side of \
+                 {}, which take minutes or more to solve (choose perfect:{} or other \
+                 --skill-rules)",
+                rules.spec(),
+                rules.endgame_pieces_on_demand()
+            )))
+        }
         _ => Ok(()),
     }
 }

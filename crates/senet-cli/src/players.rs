@@ -3,13 +3,14 @@
 //! Computer players are named as `senet_ai::PlayerSpec` parses them (`random`, `greedy`,
 //! `expectiminimax:3`, `mcts:500`, `perfect`, …); this module adds `human` and builds the
 //! players for a ruleset. The perfect player needs endgame tables: read from `--tables FILE`,
-//! or solved when the command starts (up to [`MOST_PIECES_SOLVED_ON_DEMAND`] pieces a side).
+//! or solved when the command starts (up to [`AnyRuleset::endgame_pieces_on_demand`] pieces
+//! a side).
 
 use std::path::Path;
 
 use senet::rand_core::Rng;
 use senet::registry::AnyRuleset;
-use senet::simulation::{Lineup, MOST_PIECES_SOLVED_ON_DEMAND, perfect_pieces, random_pick};
+use senet::simulation::{Lineup, perfect_pieces, random_pick};
 use senet::{AnyGame, AnyPlayer, AnyTables, Move};
 use senet_ai::endgame::{SolveOptions, read_table_bytes};
 use senet_ai::{PlayerSpec, PlayerSpecError};
@@ -106,7 +107,7 @@ pub(crate) struct Roster {
 impl Roster {
     /// Prepares `specs` for `rules`: reads `tables` when given (it must have been solved for
     /// this ruleset, options and rules revision), or solves the tables a perfect player needs
-    /// (at most [`MOST_PIECES_SOLVED_ON_DEMAND`] pieces a side), telling `notes` what it
+    /// (at most [`AnyRuleset::endgame_pieces_on_demand`] pieces a side), telling `notes` what it
     /// does. Fails with a one-line message for a perfect player without usable tables.
     pub(crate) fn new(
         rules: &AnyRuleset,
@@ -137,11 +138,13 @@ impl Roster {
                 notes(&format!("endgame tables: {}", tables.describe()));
                 Some(tables)
             }
-            (None, Some(pieces)) if pieces > MOST_PIECES_SOLVED_ON_DEMAND => {
+            (None, Some(pieces)) if pieces > rules.endgame_pieces_on_demand() => {
                 return Err(CliError::input(format!(
-                    "--players: perfect:{pieces} needs --tables FILE (tables of more than \
-                     {MOST_PIECES_SOLVED_ON_DEMAND} pieces a side take minutes or more to solve; \
-                     make them once with `senet solve --rules {} --pieces {pieces} --out FILE`)",
+                    "--players: perfect:{pieces} needs --tables FILE (tables of more than {} \
+                     pieces a side of {} take minutes or more to solve; make them once with \
+                     `senet solve --rules {} --pieces {pieces} --out FILE`)",
+                    rules.endgame_pieces_on_demand(),
+                    rules.spec(),
                     rules.spec()
                 )));
             }

@@ -206,7 +206,7 @@ fn bad_arguments_are_refused_in_one_line_with_status_2() {
         (&["--ladder", "random,mcts:0"], "mcts"),
         (
             &["--ladder", "random,perfect", "--skill-rules", "kendall"],
-            "endgame tables",
+            "take minutes or more",
         ),
         (&["--out", file], "not a directory"),
         (&["--bogus"], "--bogus"),

@@ -88,7 +88,8 @@ fn bad_player_arguments_are_one_line_errors() {
     }
     senet(&["play", "--players", "human,wizard"]).refused("unknown player `wizard`");
     senet(&["play", "--players", "mcts:0,human"]).refused("at least 1");
-    // A perfect player where there are no tables: Bell, and Kendall with stored throws.
+    // A perfect player where there are no tables: Bell; and Kendall with stored throws,
+    // whose tables of two pieces a side are not solved on demand.
     senet(&["simulate", "--rules", "bell", "--players", "perfect,random"])
         .refused("no endgame tables for `bell`");
     senet(&[
@@ -98,7 +99,7 @@ fn bad_player_arguments_are_one_line_errors() {
         "--players",
         "perfect,random",
     ])
-    .refused("throw_timing=immediate");
+    .refused("perfect:2 needs --tables FILE (tables of more than 1 pieces a side of kendall");
     senet(&[
         "simulate",
         "--players",
@@ -187,7 +188,7 @@ fn solve_refuses_what_it_cannot_solve() {
     let path = temp_file("refused.tables");
     let path_text = path.to_str().unwrap();
     senet(&["solve", "--rules", "bell", "--out", path_text]).refused("--rules");
-    senet(&["solve", "--rules", "kendall", "--out", path_text]).refused("throw_timing=immediate");
+    senet(&["solve", "--rules", "piccione", "--out", path_text]).refused("--rules");
     senet(&["solve", "--pieces", "0", "--out", path_text]).refused("--pieces");
     senet(&["solve", "--pieces", "6", "--out", path_text]).refused("--pieces");
     senet(&["solve", "--tolerance", "0", "--out", path_text]).refused("--tolerance");

@@ -7,8 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use senet::registry::AnyRuleset;
 use senet::simulation::{
-    Lineup, MAX_GAMES, MAX_THREADS, MOST_PIECES_SOLVED_ON_DEMAND, MatchSummary, SimulationReport,
-    perfect_pieces,
+    Lineup, MAX_GAMES, MAX_THREADS, MatchSummary, SimulationReport, perfect_pieces,
 };
 use senet::{AnyPlayer, AnyTables};
 use senet_ai::endgame::{SolveOptions, read_table_bytes};
@@ -261,7 +260,7 @@ fn players_arg(players: &Bound<'_, PyAny>) -> PyResult<[PlayerSpec; 2]> {
 
 /// The tables the perfect players among `specs` play from: `given`, which must cover as
 /// many pieces as they ask for, or solved now (at most
-/// [`MOST_PIECES_SOLVED_ON_DEMAND`] pieces a side), as `senet simulate` does.
+/// `AnyRuleset::endgame_pieces_on_demand` pieces a side), as `senet simulate` does.
 pub(crate) fn perfect_tables(
     py: Python<'_>,
     rules: &AnyRuleset,
@@ -276,11 +275,12 @@ pub(crate) fn perfect_tables(
             )))
         }
         (Some(tables), _) => Ok(Some(tables)),
-        (None, Some(pieces)) if pieces > MOST_PIECES_SOLVED_ON_DEMAND => {
+        (None, Some(pieces)) if pieces > rules.endgame_pieces_on_demand() => {
             Err(TablesError::new_err(format!(
                 "perfect:{pieces} needs tables: solve them once with senet.Tables.solve or \
-                 `senet solve` (more than {MOST_PIECES_SOLVED_ON_DEMAND} pieces a side take \
-                 minutes or more)"
+                 `senet solve` (more than {} pieces a side of {} take minutes or more)",
+                rules.endgame_pieces_on_demand(),
+                rules.spec()
             )))
         }
         (None, Some(pieces)) => py

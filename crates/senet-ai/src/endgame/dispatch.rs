@@ -39,8 +39,7 @@ pub trait EndgameRules: Ruleset {
     /// The space of its endgames.
     type Space: EndgameSpace<Rules = Self>;
 
-    /// The configurations that have a space, for messages: `regency`,
-    /// `kendall(throw_timing=immediate)`.
+    /// The configurations that have a space, for messages: `regency`, `kendall`.
     const ENDGAME_SPECS: &'static str;
 
     /// Bytes a solve takes per position at its peak, measured with 3 pieces a side
@@ -48,9 +47,22 @@ pub trait EndgameRules: Ruleset {
     /// whose programs are longer, 10.5 GB for 49.1 million.
     const PEAK_BYTES_PER_POSITION: u64 = 100;
 
-    /// Whether this configuration has a space (Kendall's only with immediate throws).
+    /// Whether this configuration has a space.
     fn has_endgame_space(&self) -> bool {
         true
+    }
+
+    /// Bytes a solve of this configuration takes per position at its peak:
+    /// [`PEAK_BYTES_PER_POSITION`](EndgameRules::PEAK_BYTES_PER_POSITION) unless the
+    /// configuration is solved another way.
+    fn peak_bytes_per_position(&self) -> u64 {
+        Self::PEAK_BYTES_PER_POSITION
+    }
+
+    /// The most pieces a side whose endgames solve in seconds, so that a front end may solve
+    /// them when a run starts: 2, unless the configuration is slower.
+    fn pieces_solved_quickly(&self) -> u8 {
+        2
     }
 
     /// The space of positions with at most `max_pieces` pieces a side on the board; fails
@@ -94,6 +106,7 @@ trait ErasedEndgame<R: Ruleset> {
     ) -> Result<(Vec<u8>, SolveStats), EndgameError>;
     fn read(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
     fn size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError>;
+    fn pieces_solved_quickly(&self) -> u8;
 }
 
 /// What a solve takes whatever its size (threads, tables of the space); Regency with 2
@@ -138,9 +151,13 @@ impl<E: EndgameRules> ErasedEndgame<E> for Typed<E> {
     fn size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError> {
         let positions = self.0.endgame_space(max_pieces)?.state_count();
         let peak = (positions as u64)
-            .saturating_mul(E::PEAK_BYTES_PER_POSITION)
+            .saturating_mul(self.0.peak_bytes_per_position())
             .saturating_add(BASE_BYTES);
         Ok((positions, peak))
+    }
+
+    fn pieces_solved_quickly(&self) -> u8 {
+        self.0.pieces_solved_quickly()
     }
 }
 
@@ -189,10 +206,26 @@ fn erased_or_unsupported<R: Ruleset>(rules: &R) -> Result<Box<dyn ErasedEndgame<
     erased(rules).ok_or_else(|| EndgameError::Unsupported(rules.spec().to_string()))
 }
 
-/// Whether this build can solve endgames of `rules`, with its options (Kendall's only with
-/// immediate throws).
+/// Whether this build can solve endgames of `rules`, with its options.
 pub fn supports_endgame<R: Ruleset>(rules: &R) -> bool {
     erased(rules).is_some_and(|e| e.supported())
+}
+
+/// The most pieces a side whose endgames of `rules` solve in seconds
+/// ([`EndgameRules::pieces_solved_quickly`]), `None` when this build has no space for them.
+///
+/// ```
+/// use senet::ai::endgame::pieces_solved_quickly;
+/// use senet::kendall::{Kendall, ThrowTiming};
+/// assert_eq!(pieces_solved_quickly(&senet::Regency::default()), Some(2));
+/// assert_eq!(pieces_solved_quickly(&Kendall::default()), Some(1));
+/// let immediate = Kendall::default().with_throw_timing(ThrowTiming::Immediate);
+/// assert_eq!(pieces_solved_quickly(&immediate), Some(2));
+/// ```
+pub fn pieces_solved_quickly<R: Ruleset>(rules: &R) -> Option<u8> {
+    erased(rules)
+        .filter(|e| e.supported())
+        .map(|e| e.pieces_solved_quickly())
 }
 
 /// Solves the endgames of `rules` with up to `max_pieces` pieces a side and returns the

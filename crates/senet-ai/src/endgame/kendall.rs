@@ -5,7 +5,11 @@ use core::ops::Range;
 use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
-use super::{EndgameError, EndgameRules, EndgameSpace, expand};
+use super::{
+    Checkpoint, EndgameError, EndgameRules, EndgameSpace, SolveOptions, SolveStats, expand,
+};
+
+mod stored;
 
 /// Squares a piece can stand on: all thirty (27 is the water, K-13; 28–30 are exits, K-11).
 const SQUARES: usize = 30;
@@ -16,9 +20,14 @@ const MOST_PIECES: usize = 7;
 const MUST_MOVE_SQUARES: usize = 26;
 /// The water (K-13), as a position (square − 1).
 const WATER: u32 = 26;
+/// Bytes a solve with stored throws takes per position, measured with 2 pieces a side
+/// while sweeping (1.0 GB for 803,390 positions, `docs/players.md`): two levels of
+/// positions between moves, each board with every multiset of throws of its level.
+const STORED_PEAK_BYTES_PER_POSITION: u64 = 1_300;
 
-/// The Kendall positions with immediate throws (`kendall(throw_timing=immediate)`) and at
-/// most `k` pieces a side on the board, waiting for a throw.
+/// The Kendall positions with at most `k` pieces a side on the board, waiting for a throw:
+/// with immediate throws (`kendall(throw_timing=immediate)`) every such position, with stored
+/// throws (the default) those where a turn starts.
 ///
 /// Between two throws a Kendall position with immediate throws is the board, the side to
 /// act, and the piece each side must move on its next decision (K-15). Once each side has
@@ -56,11 +65,27 @@ const WATER: u32 = 26;
 /// Groups are ordered by `a + b` (the layers: a piece borne off never comes back), plain
 /// before must-move.
 ///
+/// **Stored throws** (K-4, the default timing). A turn collects throws until a 2 or a 3 and
+/// then spends them one move at a time; nobody decides while they are collected. The space
+/// indexes the turn starts: the positions above, in which the side to act has thrown
+/// nothing yet, and after them the turn starts whose piece that must move is mine (my piece
+/// went back to 15 at the end of my last turn), which the whole next turn depends on:
+///
+/// ```text
+/// mine must: offset + ((x − 1) · C(29, a − 1) + rank(my other pieces among the squares x
+///                       leaves)) · C(30 − a, b) + rank(theirs among the squares mine leave)
+/// ```
+///
+/// (either side may be in the water there). The generic solver cannot follow such a turn
+/// from one indexed position to the next, so the space solves itself
+/// ([`EndgameSpace::solve_own`]): the method, what it leaves out (turns of more than
+/// [`MOST_AGAIN_THROWS`](KendallEndgame::MOST_AGAIN_THROWS) throws that throw again) and
+/// what it assumes are in `docs/players.md`, "Kendall with stored throws". One layer holds
+/// the whole space.
+///
 /// Options: `pieces`, `starting_throw`, `trap` and `home_row` are all supported (they change
 /// the moves, not what a position between throws remembers; `starting_throw` lies behind
-/// these positions, since each side has borne off a piece). Stored throws (K-4, the
-/// default timing) are not: a space for them would index the stored throws as well, and
-/// [`KendallEndgame::new`] refuses them with [`EndgameError::UnsupportedOptions`].
+/// these positions, since each side has borne off a piece).
 ///
 /// ```
 /// use senet::ai::endgame::{EndgameSpace, KendallEndgame};
@@ -77,8 +102,13 @@ const WATER: u32 = 26;
 /// let must = rules.parse_position(&format!("{}W..........B.... b must_move_w=15", ".".repeat(14)))
 ///     .unwrap();
 /// assert!(space.index(&must).unwrap() >= 30 * 29);
-/// // Stored throws are not supported.
-/// assert!(KendallEndgame::new(Kendall::default(), 1).is_err());
+/// // Stored throws: the turn starts, with those whose piece that must move is mine.
+/// let stored = KendallEndgame::new(Kendall::default(), 1).unwrap();
+/// assert_eq!(stored.state_count(), 30 * 29 + 26 * 28 + 26 * 29);
+/// let mine = Kendall::default()
+///     .parse_position(&format!("{}B..........W.... b must_move_b=15", ".".repeat(14)))
+///     .unwrap();
+/// assert!(stored.index(&mine).unwrap() >= 30 * 29 + 26 * 28);
 /// ```
 #[derive(Clone, Debug)]
 pub struct KendallEndgame {
@@ -89,7 +119,13 @@ pub struct KendallEndgame {
     groups: Vec<Group>,
     /// `group_of[kind][a][b]`: the group of that kind with `a` pieces of mine and `b` of
     /// theirs.
-    group_of: [[[usize; MOST_PIECES + 1]; MOST_PIECES + 1]; 2],
+    group_of: [[[usize; MOST_PIECES + 1]; MOST_PIECES + 1]; 3],
+    /// Whether the throws are stored (K-4): the positions whose piece that must move is
+    /// mine are then indexed too, after all the others.
+    stored: bool,
+    /// Positions in which no piece of mine must move: with stored throws, also the positions
+    /// between two moves of a turn.
+    without_mine: usize,
     layers: Vec<Range<usize>>,
     total: usize,
 }
@@ -98,7 +134,10 @@ pub struct KendallEndgame {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Plain = 0,
+    /// Their piece must move.
     MustMove = 1,
+    /// My piece must move (stored throws only).
+    MineMust = 2,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -115,18 +154,15 @@ struct Group {
 }
 
 impl KendallEndgame {
+    /// With stored throws: the most throws of 1, 4 or 5 (each "throw again", K-4) a turn
+    /// collects in the solve. A longer turn, with probability (6/16)^14 = 1.1e-6, is
+    /// counted as lost and then as won, and the table keeps the midpoint
+    /// ([`SolveStats::truncation`]).
+    pub const MOST_AGAIN_THROWS: usize = stored::MOST_AGAIN;
+
     /// The space of positions with at most `max_pieces` pieces a side on the board
-    /// (1 up to the option `pieces`). Fails for stored throws and for a number of pieces out
-    /// of range.
+    /// (1 up to the option `pieces`). Fails for a number of pieces out of range.
     pub fn new(rules: Kendall, max_pieces: u8) -> Result<KendallEndgame, EndgameError> {
-        if rules.throw_timing() != ThrowTiming::Immediate {
-            return Err(EndgameError::UnsupportedOptions {
-                spec: rules.spec().to_string(),
-                reason: "only immediate throws (throw_timing=immediate) are supported; \
-                         stored throws would need the stored throws indexed too"
-                    .to_string(),
-            });
-        }
         let pieces = rules.pieces_per_side();
         if !(1..=pieces).contains(&max_pieces) {
             return Err(EndgameError::Pieces {
@@ -144,43 +180,45 @@ impl KendallEndgame {
         }
         let k = max_pieces;
         let mut groups = Vec::new();
-        let mut layers = Vec::new();
-        let mut group_of = [[[usize::MAX; MOST_PIECES + 1]; MOST_PIECES + 1]; 2];
+        let mut group_of = [[[usize::MAX; MOST_PIECES + 1]; MOST_PIECES + 1]; 3];
         let mut start = 0;
+        let mut add = |kind: Kind, mine: u8, theirs: u8, start: &mut usize| {
+            let (a, b) = (usize::from(mine), usize::from(theirs));
+            let (count, stride, mine_count) = shape(&binomial, kind, a, b);
+            group_of[kind as usize][a][b] = groups.len();
+            groups.push(Group {
+                kind,
+                mine,
+                theirs,
+                start: *start,
+                count,
+                stride,
+                mine_count,
+            });
+            *start += count;
+        };
+        let mut layers = Vec::new();
         for sum in 2..=2 * k {
             let layer_start = start;
             for kind in [Kind::Plain, Kind::MustMove] {
                 for mine in 1..=k {
-                    let Some(theirs) = sum.checked_sub(mine).filter(|t| (1..=k).contains(t)) else {
-                        continue;
-                    };
-                    let (a, b) = (usize::from(mine), usize::from(theirs));
-                    let (count, stride, mine_count) = match kind {
-                        Kind::Plain => {
-                            let stride = binomial[SQUARES - a][b];
-                            (binomial[SQUARES][a] * stride, stride, 0)
-                        }
-                        Kind::MustMove => {
-                            let stride = binomial[SQUARES - 1 - a][b - 1];
-                            // Mine avoid the square of their piece and the water.
-                            let mine_count = binomial[SQUARES - 2][a];
-                            (MUST_MOVE_SQUARES * mine_count * stride, stride, mine_count)
-                        }
-                    };
-                    group_of[kind as usize][a][b] = groups.len();
-                    groups.push(Group {
-                        kind,
-                        mine,
-                        theirs,
-                        start,
-                        count,
-                        stride,
-                        mine_count,
-                    });
-                    start += count;
+                    if let Some(theirs) = sum.checked_sub(mine).filter(|t| (1..=k).contains(t)) {
+                        add(kind, mine, theirs, &mut start);
+                    }
                 }
             }
             layers.push(layer_start..start);
+        }
+        let without_mine = start;
+        let stored = rules.throw_timing() == ThrowTiming::Stored;
+        if stored {
+            for mine in 1..=k {
+                for theirs in 1..=k {
+                    add(Kind::MineMust, mine, theirs, &mut start);
+                }
+            }
+            // The solver for stored throws takes the space whole.
+            layers = core::iter::once(0..start).collect();
         }
         Ok(KendallEndgame {
             rules,
@@ -188,6 +226,8 @@ impl KendallEndgame {
             binomial,
             groups,
             group_of,
+            stored,
+            without_mine,
             layers,
             total: start,
         })
@@ -286,6 +326,36 @@ struct Parts {
     must: Option<(Whose, u8)>,
 }
 
+/// The positions of a group of `kind` with `a` pieces of mine and `b` of theirs, the
+/// placements of the last-ranked pieces for each placement of the others (the stride), and
+/// for must-move groups the placements of the pieces ranked between the two.
+fn shape(
+    binomial: &[[usize; MOST_PIECES + 1]; SQUARES + 1],
+    kind: Kind,
+    a: usize,
+    b: usize,
+) -> (usize, usize, usize) {
+    match kind {
+        Kind::Plain => {
+            let stride = binomial[SQUARES - a][b];
+            (binomial[SQUARES][a] * stride, stride, 0)
+        }
+        Kind::MustMove => {
+            let stride = binomial[SQUARES - 1 - a][b - 1];
+            // Mine avoid the square of their piece and the water.
+            let mine_count = binomial[SQUARES - 2][a];
+            (MUST_MOVE_SQUARES * mine_count * stride, stride, mine_count)
+        }
+        Kind::MineMust => {
+            // My piece that must move stands on 1–26, my others anywhere else, theirs
+            // anywhere mine leave: either side may be in the water (K-12, K-13).
+            let stride = binomial[SQUARES - a][b];
+            let mine_count = binomial[SQUARES - 1][a - 1];
+            (MUST_MOVE_SQUARES * mine_count * stride, stride, mine_count)
+        }
+    }
+}
+
 /// Packs the bits of `mask` that lie outside `taken` (which it does not meet): bit j of the
 /// result is set when the j-th position not in `taken` is in `mask`.
 #[inline]
@@ -302,11 +372,21 @@ fn compress(mut mask: u32, taken: u32) -> u32 {
 
 impl EndgameRules for Kendall {
     type Space = KendallEndgame;
-    const ENDGAME_SPECS: &'static str = "kendall(throw_timing=immediate)";
+    const ENDGAME_SPECS: &'static str = "kendall";
     const PEAK_BYTES_PER_POSITION: u64 = 214;
 
-    fn has_endgame_space(&self) -> bool {
-        self.throw_timing() == ThrowTiming::Immediate
+    fn peak_bytes_per_position(&self) -> u64 {
+        match self.throw_timing() {
+            ThrowTiming::Immediate => Self::PEAK_BYTES_PER_POSITION,
+            ThrowTiming::Stored => STORED_PEAK_BYTES_PER_POSITION,
+        }
+    }
+
+    fn pieces_solved_quickly(&self) -> u8 {
+        match self.throw_timing() {
+            ThrowTiming::Immediate => 2,
+            ThrowTiming::Stored => 1,
+        }
     }
 
     fn endgame_space(&self, max_pieces: u8) -> Result<KendallEndgame, EndgameError> {
@@ -318,6 +398,36 @@ impl EndgameSpace for KendallEndgame {
     type Rules = Kendall;
 
     const LAYOUT: &'static str = "kendall-immediate-endgame-v1";
+
+    fn layout(&self) -> &'static str {
+        if self.stored {
+            "kendall-stored-endgame-v1"
+        } else {
+            Self::LAYOUT
+        }
+    }
+
+    fn solve_own(
+        &self,
+        options: &SolveOptions,
+        checkpoint: Option<&Checkpoint>,
+    ) -> Option<Result<(Vec<f64>, SolveStats), EndgameError>> {
+        if !self.stored {
+            return None;
+        }
+        Some(match checkpoint {
+            Some(checkpoint) => Err(EndgameError::Checkpoint {
+                path: checkpoint.path.display().to_string(),
+                reason: "Kendall's stored throws are solved without checkpoints".to_string(),
+            }),
+            None => stored::solve(self, options),
+        })
+    }
+
+    fn own_residual(&self, values: &[f64]) -> Option<Result<f64, EndgameError>> {
+        let threads = SolveOptions::default().thread_count();
+        self.stored.then(|| stored::residual(self, values, threads))
+    }
 
     fn rules(&self) -> &Kendall {
         &self.rules
@@ -354,6 +464,15 @@ impl EndgameSpace for KendallEndgame {
                 let outer = x as usize * group.mine_count + self.rank(mine);
                 Some(group.start + outer * group.stride + self.rank(others))
             }
+            Some((Whose::Mine, square)) if self.stored => {
+                let group = &self.groups[self.group_of[Kind::MineMust as usize][a][b]];
+                let x = u32::from(square) - 1;
+                let must = 1u32 << x;
+                let others = compress(parts.mine & !must, must);
+                let theirs = compress(parts.theirs, parts.mine);
+                let outer = x as usize * group.mine_count + self.rank(others);
+                Some(group.start + outer * group.stride + self.rank(theirs))
+            }
             Some((Whose::Mine, _)) => None,
         }
     }
@@ -389,20 +508,39 @@ impl EndgameSpace for KendallEndgame {
                 );
                 (mine, expand(others, mine | must) | must, Some(x + 1))
             }
+            Kind::MineMust => {
+                let outer = offset / group.stride;
+                let x = outer / group.mine_count;
+                let must = 1u32 << x;
+                let others = self.unrank(outer % group.mine_count, group.mine - 1, SQUARES - 1);
+                let mine = expand(others, must) | must;
+                let theirs = self.unrank(
+                    offset % group.stride,
+                    group.theirs,
+                    SQUARES - usize::from(group.mine),
+                );
+                (mine, expand(theirs, mine), Some(x + 1))
+            }
         };
         let squares = |positions: u32| SquareSet::from_bits_truncate(positions << 1);
         let board = BitBoard::from_pieces(squares(mine), squares(theirs)).ok()?;
         // The side to act is Black; pieces not on the board are off.
         let mut setup = Setup::new(board, Side::Black);
         if let Some(square) = must {
-            setup.push_field("must_move_w", square);
+            let field = match group.kind {
+                Kind::MineMust => "must_move_b",
+                _ => "must_move_w",
+            };
+            setup.push_field(field, square);
         }
         self.rules.read_setup(&setup).ok()
     }
 
     fn passes_through(&self, state: &KendallState) -> bool {
-        self.parts(state)
-            .is_some_and(|parts| matches!(parts.must, Some((Whose::Mine, _))))
+        !self.stored
+            && self
+                .parts(state)
+                .is_some_and(|parts| matches!(parts.must, Some((Whose::Mine, _))))
     }
 
     /// A side holding 26 and 27 may wait in the water for a 4 while forced moves shuffle
@@ -465,26 +603,42 @@ mod tests {
         let must = 26 * (28 + 28 * 28 + 378 + 378 * 27);
         assert_eq!(space.state_count(), plain + must);
         assert_eq!(space.layers().len(), 3);
+        // Stored throws add the turn starts whose piece that must move is mine.
+        let stored = KendallEndgame::new(Kendall::default(), 2).unwrap();
+        let mine = 26 * (29 + 406 + 29 * 28 + 29 * 378);
+        assert_eq!(stored.state_count(), plain + must + mine);
+        let layers = stored.layers();
+        assert_eq!((layers.len(), layers[0].end), (1, plain + must + mine));
     }
 
     #[test]
     fn every_index_gives_a_state_that_indexes_back() {
-        for rules in [immediate(), immediate().with_pieces(PieceCount::Five)] {
+        let stored = Kendall::default();
+        for rules in [
+            immediate(),
+            immediate().with_pieces(PieceCount::Five),
+            stored,
+        ] {
             let space = KendallEndgame::new(rules, 2).unwrap();
             for index in 0..space.state_count() {
                 let state = space.state(index).unwrap();
                 assert_eq!(space.index(&state), Some(index), "{index}");
                 assert!(!space.passes_through(&state));
+                // With stored throws, the turn starts whose piece that must move is mine
+                // come last.
+                let mine = state.must_move(state.to_move()).is_some();
+                assert_eq!(mine, index >= space.without_mine, "{index}");
             }
             assert!(space.state(space.state_count()).is_none());
         }
     }
 
     #[test]
-    fn stored_throws_and_pieces_out_of_range_are_refused() {
+    fn pieces_out_of_range_are_refused() {
+        assert!(KendallEndgame::new(Kendall::default(), 2).is_ok());
         assert!(matches!(
-            KendallEndgame::new(Kendall::default(), 2),
-            Err(EndgameError::UnsupportedOptions { .. })
+            KendallEndgame::new(Kendall::default(), 0),
+            Err(EndgameError::Pieces { requested: 0, .. })
         ));
         assert!(matches!(
             KendallEndgame::new(immediate(), 0),

@@ -45,8 +45,8 @@ use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, Thr
 use thiserror::Error;
 
 pub use dispatch::{
-    EndgameRules, read_for, solve_file_for, solve_file_resumable_for, solve_for, solve_size_for,
-    supports_endgame,
+    EndgameRules, pieces_solved_quickly, read_for, solve_file_for, solve_file_resumable_for,
+    solve_for, solve_size_for, supports_endgame,
 };
 #[cfg(feature = "kendall")]
 pub use kendall::KendallEndgame;
@@ -125,6 +125,36 @@ pub trait EndgameSpace: Send + Sync + 'static {
     fn passes_through(&self, state: &<Self::Rules as Ruleset>::State) -> bool {
         let _ = state;
         false
+    }
+
+    /// The name of the indexing scheme of this space: [`LAYOUT`](EndgameSpace::LAYOUT),
+    /// unless the space indexes differently under some options (Kendall's with stored
+    /// throws).
+    fn layout(&self) -> &'static str {
+        Self::LAYOUT
+    }
+
+    /// A solver of the space's own, for a space whose turns [`solve`] cannot follow from one
+    /// indexed position to the next: the values in index order and the figures, or `None`
+    /// (the default) to be solved by [`solve`]. Kendall's stored throws use it: a turn
+    /// collects any number of throws before its first move (see [`KendallEndgame`]).
+    /// It is called before anything else of the solve, with the `checkpoint` of
+    /// [`solve_resumable`] if any, so it checks the sizes itself and keeps the checkpoint or
+    /// refuses it ([`EndgameError::Checkpoint`]).
+    fn solve_own(
+        &self,
+        options: &SolveOptions,
+        checkpoint: Option<&Checkpoint>,
+    ) -> Option<Result<(Vec<f64>, SolveStats), EndgameError>> {
+        let _ = (options, checkpoint);
+        None
+    }
+
+    /// With [`solve_own`](EndgameSpace::solve_own): the largest Bellman residual of `values`
+    /// in the space's own equation, which [`EndgameTable::bellman_residual`] reports.
+    fn own_residual(&self, values: &[f64]) -> Option<Result<f64, EndgameError>> {
+        let _ = values;
+        None
     }
 
     /// Whether some positions converge so slowly under plain sweeps (a side that can wait

@@ -18,7 +18,7 @@
 //! | 44 | 2 | length `a` of the ruleset specification |
 //! | 46 | `a` | the canonical ruleset specification, UTF-8, e.g. `regency(house_of_water=true)` |
 //! | 46 + `a` | 2 | length `b` of the layout name |
-//! | 48 + `a` | `b` | the layout name ([`EndgameSpace::LAYOUT`]), UTF-8 |
+//! | 48 + `a` | `b` | the layout name ([`EndgameSpace::layout`]), UTF-8 |
 //! | 48 + `a` + `b` | `n·e` | the values in index order, as fixed point: `round(v · (2^(8e) − 1))` |
 //! | end − 8 | 8 | FNV-1a 64-bit hash of every byte before it |
 //!
@@ -421,8 +421,13 @@ impl<S: EndgameSpace> EndgameTable<S> {
     }
 
     /// Checks the Bellman equation at every position, straight from the turn machine (not
-    /// from the solver's compiled programs): the largest `|V(s) − right-hand side(s)|`.
+    /// from the solver's compiled programs): the largest `|V(s) − right-hand side(s)|`. A
+    /// space with a solver of its own checks its own equation
+    /// ([`EndgameSpace::own_residual`]).
     pub fn bellman_residual(&self) -> Result<f64, EndgameError> {
+        if let Some(own) = self.space.own_residual(&self.values) {
+            return own;
+        }
         let rules = self.space.rules();
         let lookup = |s: &<S::Rules as Ruleset>::State| self.value(s);
         let mut largest: f64 = 0.0;
@@ -456,7 +461,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
         out.extend_from_slice(&self.stats.residual.to_bits().to_le_bytes());
         out.extend_from_slice(&self.stats.sweeps.to_le_bytes());
         out.extend_from_slice(&<S::Rules as Ruleset>::RULES_REVISION.to_le_bytes());
-        for text in [spec.as_str(), S::LAYOUT] {
+        for text in [spec.as_str(), self.space.layout()] {
             // Specifications and layout names are short; cut rather than fail on absurd ones.
             let bytes = &text.as_bytes()[..text.len().min(usize::from(u16::MAX))];
             out.extend_from_slice(&(bytes.len() as u16).to_le_bytes());
@@ -504,10 +509,10 @@ impl<S: EndgameSpace> EndgameTable<S> {
                 expected: revision,
             });
         }
-        if header.layout != S::LAYOUT {
+        if header.layout != space.layout() {
             return Err(TableError::LayoutMismatch {
                 table: header.layout,
-                expected: S::LAYOUT.to_string(),
+                expected: space.layout().to_string(),
             });
         }
         if header.max_pieces != space.max_pieces() {

@@ -325,6 +325,13 @@ fn build_player(
     let PlayerSpec::Perfect(pieces) = *spec else {
         return AnyPlayer::new(spec, rules).map_err(|e| ApiError::bad(format!("player: {e}")));
     };
+    let quick = rules.endgame_pieces_on_demand();
+    if pieces > quick {
+        return Err(ApiError::bad(format!(
+            "player {spec}: the server solves tables of at most {quick} pieces a side of {}",
+            rules.spec()
+        )));
+    }
     let key = (rules.to_string(), pieces);
     let cached = shared.tables.lock().ok().and_then(|t| t.get(&key).cloned());
     let tables = match cached {

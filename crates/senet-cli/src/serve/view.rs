@@ -339,7 +339,8 @@ pub(crate) struct RulesetView {
     id: &'static str,
     name: &'static str,
     options: Vec<OptionView>,
-    /// Whether the perfect player (endgame tables) plays this ruleset at its defaults.
+    /// Whether the perfect player the page offers (tables of 2 pieces a side, solved on
+    /// demand) plays this ruleset at its defaults; Kendall's stored throws take minutes.
     perfect: bool,
 }
 
@@ -360,7 +361,8 @@ pub(crate) fn rulesets() -> Vec<RulesetView> {
                     doc: o.doc,
                 })
                 .collect(),
-            perfect: AnyRuleset::parse(info.id).is_ok_and(|r| r.supports_endgame()),
+            perfect: AnyRuleset::parse(info.id)
+                .is_ok_and(|r| r.supports_endgame() && r.endgame_pieces_on_demand() >= 2),
         })
         .collect()
 }

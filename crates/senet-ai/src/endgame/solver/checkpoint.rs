@@ -94,7 +94,7 @@ impl<'a> Keeper<'a> {
         let description = format!(
             "layout {}, {}, revision {}, {} pieces, {} positions, {:?}, tolerance {:e}, \
              policy steps {:?}",
-            S::LAYOUT,
+            space.layout(),
             rules.spec(),
             <S::Rules as Ruleset>::RULES_REVISION,
             space.max_pieces(),
@@ -312,6 +312,8 @@ fn read_stats(input: &mut Input<impl Read>) -> Result<SolveStats, String> {
         hot_sweeps: count(n[10])?,
         policy_steps: count(n[11])?,
         largest_policy_component: size(n[12])?,
+        // Only the generic solver keeps checkpoints, and it leaves no turn out.
+        truncation: 0.0,
     })
 }
 

@@ -193,6 +193,7 @@ mod on_disk;
 mod options;
 mod packed;
 mod parallel;
+pub(crate) use parallel::in_chunks;
 mod policy;
 mod program;
 mod sweep;
@@ -270,6 +271,10 @@ fn solve_with<S: EndgameSpace>(
     options: &SolveOptions,
     checkpoint: Option<&Checkpoint>,
 ) -> Result<EndgameTable<S>, EndgameError> {
+    if let Some(own) = space.solve_own(options, checkpoint) {
+        let (values, stats) = own?;
+        return Ok(EndgameTable::from_parts(space, values, stats));
+    }
     let count = space.state_count();
     let limit = match options.method {
         // Compiled programs name successors in 29 bits.

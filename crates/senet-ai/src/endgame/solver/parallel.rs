@@ -6,7 +6,7 @@ use super::super::EndgameError;
 /// the order of `items` (the first error, in that order, if any fails). Thread `t` takes the
 /// items `t`, `t + threads`, …: the items are the fixed split of the work, and each result
 /// depends on its item only, so the results are the same for any number of threads.
-pub(super) fn in_chunks<T, W>(
+pub(crate) fn in_chunks<T, W>(
     items: &[usize],
     threads: usize,
     work: W,

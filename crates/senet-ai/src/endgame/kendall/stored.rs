@@ -1,0 +1,621 @@
+//! Kendall's endgames with stored throws (K-4), solved a turn at a time.
+//!
+//! A turn collects throws until a 2 or a 3 and then spends them, one move each, in the order
+//! the player likes. Nobody decides anything while the throws are collected, so the value of
+//! a position at the start of a turn is
+//!
+//! ```text
+//! V(s) = Σ_M p(M) · W(s, M)        W(b, R) = max over the moves m of b with R:
+//!                                              1 − V(turn start after m)   if m ends the turn
+//!                                              W(b after m, R − throw(m))   otherwise
+//! ```
+//!
+//! over the multisets `M` a turn can collect: `a` ones, `b` fours and `c` fives (each
+//! "throw again", K-4) and the 2 or 3 that ends the throwing, with probability
+//! `(a+b+c)! / (a! b! c!) · (4/16)^a (1/16)^b (1/16)^c · p(2 or 3)` (K-2). `W` is the value,
+//! for the side to act, of a position between two moves of a turn: the board and the throws
+//! `R` still to spend.
+//!
+//! The positions at the start of a turn are those of [`KendallEndgame`] with stored throws;
+//! the positions between two moves are boards of the same space (the side to act, its
+//! opponent's piece that must move) paired with every multiset `R`. Those are far too many to
+//! keep (485,956 boards × 1,679 multisets with 2 pieces a side), so a sweep computes `W` one
+//! *level* of `|R|` at a time, each level from the one below, and keeps two levels only. One
+//! sweep gives every `V` from the previous sweep's (Jacobi), until no value changes by more
+//! than the tolerance. Where a side waits in the water for a 4 (K-14) the values creep: with
+//! 2 pieces a side the largest change shrinks by only 0.98 a sweep (`docs/players.md`).
+//!
+//! **What is left out.** A turn may collect up to 60 throws (item 9 of the gaps in
+//! `docs/rules/kendall.md`); the multisets kept hold at most [`MOST_AGAIN`] throws of 1, 4 or
+//! 5, and a turn that collects more (probability `(6/16)^(MOST_AGAIN + 1)`, about 1.1e-6)
+//! counts as lost in one solve and as won in a second: every value of the game lies between
+//! the two. The table keeps their midpoint, and [`SolveStats::truncation`] half their
+//! largest difference.
+//!
+//! **What is assumed, and tested.** Which moves a throw `t` allows depends on the board and
+//! on which values are held (a 4 held lets a piece in the water wait, K-14; K-15 asks whether
+//! any held throw can move the piece that must move), not on how many of each: the solver
+//! asks the ruleset once for every set of values held. A move's result depends only on the
+//! board. The tests check the values against the ruleset's own turn, expanded throw by throw
+//! and move by move.
+
+use std::time::Instant;
+
+use senet_core::{Move, MoveList, Phase, Ruleset, Setup, Side, ThrowingDevice};
+use senet_kendall::{Kendall, KendallState};
+
+use super::KendallEndgame;
+use crate::endgame::solver::in_chunks;
+use crate::endgame::{EndgameError, EndgameSpace, SolveEvent, SolveOptions, SolveStats};
+
+/// The most throws of 1, 4 or 5 a turn's multisets keep (see the module documentation).
+pub(super) const MOST_AGAIN: usize = 13;
+
+/// A move's end: the game is won.
+const WIN: u32 = u32::MAX;
+/// A move's continuation when the move ends the turn (K-13, K-14) or wins.
+const ENDED: u32 = u32::MAX;
+
+/// A move of a position between two moves, and where it leads.
+#[derive(Clone, Copy, Debug)]
+struct Effect {
+    /// The throw it spends (0: the plain pass that gives up every throw, K-5).
+    throw: u8,
+    /// The position between two moves it leads to when throws are left ([`ENDED`] when the
+    /// move ends the turn or the game).
+    next: u32,
+    /// The turn start it leads to when no throw is left or the move ends the turn (the
+    /// opponent's, looked up as `1 − V`), or [`WIN`].
+    end: u32,
+}
+
+/// Every position's moves: `effects[first[i]..first[i + 1]]`, and for every set of values
+/// held (bit `v` for a `v`) which of them are legal (`masks[i * SETS + set]`, bit `j` for
+/// the `j`-th move).
+struct TurnGraph {
+    first: Vec<u32>,
+    effects: Vec<Effect>,
+    masks: Vec<u32>,
+}
+
+/// Sets of values held: bits 1 to 5.
+const SETS: usize = 64;
+
+/// One thread's share of a [`TurnGraph`] being built.
+#[derive(Default)]
+struct GraphPart {
+    first: Vec<u32>,
+    effects: Vec<Effect>,
+    masks: Vec<u32>,
+}
+
+impl TurnGraph {
+    fn build(space: &KendallEndgame, threads: usize) -> Result<TurnGraph, EndgameError> {
+        let count = space.state_count();
+        let chunk = count.div_ceil(threads.max(1) * 8).max(1);
+        let starts: Vec<usize> = (0..count).step_by(chunk).collect();
+        let parts = in_chunks(&starts, threads, |start| {
+            let mut part = GraphPart::default();
+            for index in start..(start + chunk).min(count) {
+                node_moves(space, index, &mut part)?;
+            }
+            Ok(part)
+        })?;
+        let mut graph = TurnGraph {
+            first: Vec::with_capacity(count + 1),
+            effects: Vec::new(),
+            masks: Vec::with_capacity(count * SETS),
+        };
+        for part in parts {
+            let base = graph.effects.len() as u32;
+            graph.first.extend(part.first.iter().map(|&f| base + f));
+            graph.effects.extend(part.effects);
+            graph.masks.extend(part.masks);
+        }
+        graph.first.push(graph.effects.len() as u32);
+        Ok(graph)
+    }
+
+    /// The moves of position `i` and their masks.
+    #[inline]
+    fn of(&self, i: usize) -> (&[Effect], &[u32]) {
+        let effects = &self.effects[self.first[i] as usize..self.first[i + 1] as usize];
+        (effects, &self.masks[i * SETS..(i + 1) * SETS])
+    }
+}
+
+/// Lists the moves of position `index` for every set of values held.
+fn node_moves(
+    space: &KendallEndgame,
+    index: usize,
+    part: &mut GraphPart,
+) -> Result<(), EndgameError> {
+    let rules = space.rules();
+    let start = space
+        .state(index)
+        .ok_or_else(|| EndgameError::Inconsistent {
+            index,
+            reason: "no state for this index".to_string(),
+        })?;
+    part.first.push(part.effects.len() as u32);
+    let mut seen: Vec<Move> = Vec::new();
+    let mut masks = [0u32; SETS];
+    let mut moves = MoveList::new();
+    for (set, mask) in masks.iter_mut().enumerate() {
+        // Bit 0 means nothing; a 2 and a 3 are never held together (K-4).
+        if set == 0 || set & 1 != 0 || set & 0b1100 == 0b1100 {
+            continue;
+        }
+        let held = holding(rules, &start, &values_of(set))?;
+        rules.generate_moves(&held, &mut moves);
+        for &mv in moves.iter() {
+            let slot = match seen.iter().position(|&m| m == mv) {
+                Some(slot) => slot,
+                None => {
+                    part.effects.push(effect(space, &start, mv)?);
+                    seen.push(mv);
+                    seen.len() - 1
+                }
+            };
+            if slot >= 32 {
+                return Err(EndgameError::Inconsistent {
+                    index,
+                    reason: "more than 32 different moves between two throws".to_string(),
+                });
+            }
+            *mask |= 1 << slot;
+        }
+    }
+    part.masks.extend_from_slice(&masks);
+    Ok(())
+}
+
+/// The values of a set (bit `v` for a `v`), ascending.
+fn values_of(set: usize) -> Vec<u8> {
+    (1..=5u8).filter(|&v| set & 1 << v != 0).collect()
+}
+
+/// `start` (a position between two throws) with `throws` held, its moves due.
+fn holding(
+    rules: &Kendall,
+    start: &KendallState,
+    throws: &[u8],
+) -> Result<KendallState, EndgameError> {
+    let mut setup = rules.to_setup(start);
+    let digits: String = throws.iter().map(|&v| char::from(b'0' + v)).collect();
+    setup.push_field("throws", digits);
+    Ok(rules.read_setup(&setup)?)
+}
+
+/// Where `mv`, played from `start` with its throw held, leads.
+fn effect(space: &KendallEndgame, start: &KendallState, mv: Move) -> Result<Effect, EndgameError> {
+    let rules = space.rules();
+    let me = start.to_move();
+    let Some(throw) = mv.throw().map(|t| t.get()) else {
+        // The plain pass gives up every throw held (K-5).
+        let mut after = holding(rules, start, &[1])?;
+        rules.play_unchecked(&mut after, mv);
+        return Ok(Effect {
+            throw: 0,
+            next: ENDED,
+            end: turn_end(space, &after, me)?,
+        });
+    };
+    let mut last = holding(rules, start, &[throw])?;
+    rules.play_unchecked(&mut last, mv);
+    let end = turn_end(space, &last, me)?;
+    // With another throw held, the turn goes on unless the move ended it (K-13, K-14).
+    let mut more = holding(rules, start, &[1, throw])?;
+    rules.play_unchecked(&mut more, mv);
+    let next = match rules.phase(&more) {
+        Phase::Move(side) if side == me => between_moves(space, &more)?,
+        _ => ENDED,
+    };
+    Ok(Effect { throw, next, end })
+}
+
+/// The index of the turn start `state` reached when `me`'s turn ended, or [`WIN`].
+fn turn_end(space: &KendallEndgame, state: &KendallState, me: Side) -> Result<u32, EndgameError> {
+    let rules = space.rules();
+    match rules.phase(state) {
+        Phase::Over(outcome) if outcome.winner == Some(me) => Ok(WIN),
+        Phase::Throw(side) if side != me => {
+            space
+                .index(state)
+                .map(|i| i as u32)
+                .ok_or_else(|| EndgameError::NotClosed {
+                    position: rules.position_string(state),
+                })
+        }
+        _ => Err(EndgameError::Inconsistent {
+            index: 0,
+            reason: format!(
+                "a move of {me:?} ends neither in a win nor in the opponent's turn: {}",
+                rules.position_string(state)
+            ),
+        }),
+    }
+}
+
+/// The index of `state`, between two moves of a turn, as the board it is: the same as the
+/// turn start of that board with nothing thrown yet.
+fn between_moves(space: &KendallEndgame, state: &KendallState) -> Result<u32, EndgameError> {
+    let rules = space.rules();
+    let mut setup = Setup::new(*state.board(), state.to_move());
+    for (side, field) in [(Side::Black, "must_move_b"), (Side::White, "must_move_w")] {
+        if let Some(square) = state.must_move(side) {
+            setup.push_field(field, square);
+        }
+    }
+    let board = rules.read_setup(&setup)?;
+    match space.index(&board) {
+        Some(i) if i < space.without_mine => Ok(i as u32),
+        _ => Err(EndgameError::NotClosed {
+            position: rules.position_string(state),
+        }),
+    }
+}
+
+/// The multisets of throws still to spend, by level (how many throws).
+struct Multisets {
+    levels: Vec<Vec<Held>>,
+    /// The probability that a turn collects more than [`MOST_AGAIN`] throws of 1, 4 or 5.
+    tail: f64,
+}
+
+/// A multiset of throws still to spend.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    /// Which values it holds (bit `v` for a `v`).
+    present: u8,
+    /// For each value `v` held, the place of the multiset without one `v` in the level
+    /// below ([`NONE`] when nothing is left).
+    without: [u16; 6],
+    /// The probability that a turn collects exactly these throws (0 unless the 2 or 3 that
+    /// ends the collecting is among them).
+    probability: f64,
+}
+
+const NONE: u16 = u16::MAX;
+
+impl Multisets {
+    fn new(rules: &Kendall) -> Multisets {
+        let device = rules.device();
+        let mut p = [0.0f64; 6];
+        for outcome in device.outcomes() {
+            p[usize::from(outcome.value)] +=
+                f64::from(outcome.weight) / f64::from(device.denominator());
+        }
+        let mut levels: Vec<Vec<Held>> = Vec::new();
+        let mut keys: Vec<Vec<[usize; 4]>> = Vec::new();
+        let mut collected = 0.0;
+        for level in 1..=MOST_AGAIN + 1 {
+            let mut sets = Vec::new();
+            let mut names = Vec::new();
+            for last in [0usize, 2, 3] {
+                let Some(again) = level.checked_sub(usize::from(last != 0)) else {
+                    continue;
+                };
+                if again > MOST_AGAIN {
+                    continue;
+                }
+                for ones in 0..=again {
+                    for fours in 0..=again - ones {
+                        let fives = again - ones - fours;
+                        let counts = [ones, fours, fives, last];
+                        let mut held = Held {
+                            present: 0,
+                            without: [NONE; 6],
+                            probability: 0.0,
+                        };
+                        for (value, n) in [(1usize, ones), (4, fours), (5, fives), (last, 1)] {
+                            if n == 0 || value == 0 {
+                                continue;
+                            }
+                            held.present |= 1 << value;
+                            let mut fewer = counts;
+                            match value {
+                                1 => fewer[0] -= 1,
+                                4 => fewer[1] -= 1,
+                                5 => fewer[2] -= 1,
+                                _ => fewer[3] = 0,
+                            }
+                            if let Some(below) = keys.last() {
+                                held.without[value] = below
+                                    .iter()
+                                    .position(|k| *k == fewer)
+                                    .map_or(NONE, |i| i as u16);
+                            }
+                        }
+                        if last != 0 {
+                            held.probability = multinomial(ones, fours, fives)
+                                * p[1].powi(ones as i32)
+                                * p[4].powi(fours as i32)
+                                * p[5].powi(fives as i32)
+                                * p[last];
+                            collected += held.probability;
+                        }
+                        sets.push(held);
+                        names.push(counts);
+                    }
+                }
+            }
+            levels.push(sets);
+            keys.push(names);
+        }
+        Multisets {
+            levels,
+            tail: (1.0 - collected).max(0.0),
+        }
+    }
+}
+
+/// `(a + b + c)! / (a! b! c!)`, as a float.
+fn multinomial(a: usize, b: usize, c: usize) -> f64 {
+    let mut value = 1.0;
+    let mut n = 0;
+    for count in [a, b, c] {
+        for k in 1..=count {
+            n += 1;
+            value = value * n as f64 / k as f64;
+        }
+    }
+    value
+}
+
+/// What one level of a sweep reads.
+#[derive(Clone, Copy)]
+struct Level<'a> {
+    graph: &'a TurnGraph,
+    sets: &'a [Held],
+    /// The level below, position by position (`width` values each).
+    below: &'a [f32],
+    width: usize,
+    /// The turn starts' values of the previous sweep.
+    values: &'a [f64],
+}
+
+impl Level<'_> {
+    /// The best value between two moves with `held` still to spend, from a position with
+    /// these moves and masks.
+    #[inline]
+    fn best(&self, (effects, masks): (&[Effect], &[u32]), held: &Held) -> f64 {
+        let mut rest = masks[usize::from(held.present)];
+        let mut best: f64 = 0.0;
+        while rest != 0 {
+            let e = effects[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            let fewer = held.without[usize::from(e.throw)];
+            let value = if e.throw != 0 && e.next != ENDED && fewer != NONE {
+                f64::from(self.below[e.next as usize * self.width + usize::from(fewer)])
+            } else if e.end == WIN {
+                1.0
+            } else {
+                1.0 - self.values[e.end as usize]
+            };
+            best = best.max(value);
+        }
+        best
+    }
+
+    /// Positions `from..` between two moves: their values for every multiset of the level
+    /// into `cells`, and the turns that start there into `sums`.
+    fn between_moves(&self, from: usize, cells: &mut [f32], sums: &mut [f64]) {
+        let width = self.sets.len();
+        for (k, (row, sum)) in cells.chunks_mut(width).zip(sums).enumerate() {
+            let moves = self.graph.of(from + k);
+            for (cell, held) in row.iter_mut().zip(self.sets) {
+                let value = self.best(moves, held);
+                *cell = value as f32;
+                *sum += held.probability * value;
+            }
+        }
+    }
+
+    /// Turn starts `from..` whose piece must move (K-15): their first move is theirs alone,
+    /// the rest of the turn a position between two moves like any other.
+    fn first_moves(&self, from: usize, sums: &mut [f64]) {
+        for (k, sum) in sums.iter_mut().enumerate() {
+            let moves = self.graph.of(from + k);
+            for held in self.sets.iter().filter(|h| h.probability > 0.0) {
+                *sum += held.probability * self.best(moves, held);
+            }
+        }
+    }
+}
+
+/// One sweep: `next[s]` from `values` for every turn start `s`, the turns longer than the
+/// multisets kept counting `tail_value`. Positions `0..between` are also the positions
+/// between two moves; the others are turn starts whose piece must move.
+fn sweep(
+    graph: &TurnGraph,
+    multisets: &Multisets,
+    between: usize,
+    values: &[f64],
+    next: &mut [f64],
+    tail_value: f64,
+    threads: usize,
+) {
+    next.fill(multisets.tail * tail_value);
+    let threads = threads.max(1);
+    let mut below: Vec<f32> = Vec::new();
+    let mut width = 0;
+    for sets in &multisets.levels {
+        let mut here = vec![0.0f32; between * sets.len()];
+        let level = Level {
+            graph,
+            sets,
+            below: &below,
+            width,
+            values,
+        };
+        let (plain, must) = next.split_at_mut(between);
+        std::thread::scope(|scope| {
+            let per = between.div_ceil(threads).max(1);
+            for (t, (cells, sums)) in here
+                .chunks_mut(per * sets.len())
+                .zip(plain.chunks_mut(per))
+                .enumerate()
+            {
+                scope.spawn(move || level.between_moves(t * per, cells, sums));
+            }
+            let per_must = must.len().div_ceil(threads).max(1);
+            for (t, sums) in must.chunks_mut(per_must).enumerate() {
+                scope.spawn(move || level.first_moves(between + t * per_must, sums));
+            }
+        });
+        below = here;
+        width = sets.len();
+    }
+}
+
+/// Solves the space (with stored throws) as the module documentation describes.
+pub(crate) fn solve(
+    space: &KendallEndgame,
+    options: &SolveOptions,
+) -> Result<(Vec<f64>, SolveStats), EndgameError> {
+    let started = Instant::now();
+    let count = space.state_count();
+    if count > options.max_states {
+        return Err(EndgameError::TooLarge {
+            states: count,
+            limit: options.max_states,
+        });
+    }
+    let threads = options.thread_count();
+    let graph = TurnGraph::build(space, threads)?;
+    let multisets = Multisets::new(space.rules());
+    report(
+        options,
+        SolveEvent::Compiled {
+            layer: 0,
+            states: count,
+            words: graph.effects.len() * 3 + graph.masks.len() + graph.first.len(),
+            seconds: started.elapsed().as_secs_f64(),
+        },
+    );
+    // Counted as values of f32 cells, a change below this is rounding.
+    let tolerance = options.tolerance.max(F32_FLOOR);
+    let mut stats = SolveStats {
+        states: count,
+        layers: 1,
+        components: 1,
+        largest_component: count,
+        program_words: graph.effects.len() * 3 + graph.masks.len(),
+        tolerance,
+        ..SolveStats::default()
+    };
+    let mut bounds = Vec::with_capacity(2);
+    for tail_value in [0.0, 1.0] {
+        let mut values = vec![0.5; count];
+        let mut next = vec![0.0; count];
+        for round in 1..=options.max_sweeps {
+            sweep(
+                &graph,
+                &multisets,
+                space.without_mine,
+                &values,
+                &mut next,
+                tail_value,
+                threads,
+            );
+            let change = largest_difference(&values, &next);
+            core::mem::swap(&mut values, &mut next);
+            stats.sweeps += 1;
+            stats.max_component_sweeps = stats.max_component_sweeps.max(round);
+            report(
+                options,
+                SolveEvent::Sweep {
+                    layer: 0,
+                    states: count,
+                    sweep: stats.sweeps,
+                    change,
+                    hot: 0,
+                    hot_sweeps: 0,
+                    seconds: started.elapsed().as_secs_f64(),
+                },
+            );
+            if change <= tolerance {
+                break;
+            }
+            if round == options.max_sweeps {
+                return Err(EndgameError::NotConverged {
+                    sweeps: round,
+                    change,
+                });
+            }
+        }
+        bounds.push(values);
+    }
+    let (lower, upper) = (&bounds[0], &bounds[1]);
+    stats.truncation = largest_difference(lower, upper) / 2.0;
+    let values: Vec<f64> = lower
+        .iter()
+        .zip(upper)
+        .map(|(l, u)| (l + u) / 2.0)
+        .collect();
+    stats.residual = residual_with(&graph, &multisets, space, &values, threads);
+    report(
+        options,
+        SolveEvent::Solved {
+            layer: 0,
+            evaluations: u64::from(stats.sweeps) * (count as u64),
+            most_sweeps: stats.max_component_sweeps,
+            residual: stats.residual,
+            seconds: started.elapsed().as_secs_f64(),
+        },
+    );
+    Ok((values, stats))
+}
+
+/// Changes below this are the rounding of the `f32` cells between two moves.
+const F32_FLOOR: f64 = 1e-7;
+
+fn report(options: &SolveOptions, event: SolveEvent) {
+    if let Some(progress) = options.progress {
+        progress(&event);
+    }
+}
+
+fn largest_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+fn residual_with(
+    graph: &TurnGraph,
+    multisets: &Multisets,
+    space: &KendallEndgame,
+    values: &[f64],
+    threads: usize,
+) -> f64 {
+    let mut next = vec![0.0; values.len()];
+    // The turns longer than the multisets kept count as half won, as in the midpoint.
+    sweep(
+        graph,
+        multisets,
+        space.without_mine,
+        values,
+        &mut next,
+        0.5,
+        threads,
+    );
+    largest_difference(values, &next)
+}
+
+/// The largest Bellman residual of `values` for the space (with stored throws), the
+/// longest turns counted as half won: what [`EndgameTable::bellman_residual`] reports
+/// for such a space.
+///
+/// [`EndgameTable::bellman_residual`]: crate::endgame::EndgameTable::bellman_residual
+pub(crate) fn residual(
+    space: &KendallEndgame,
+    values: &[f64],
+    threads: usize,
+) -> Result<f64, EndgameError> {
+    let graph = TurnGraph::build(space, threads)?;
+    let multisets = Multisets::new(space.rules());
+    Ok(residual_with(&graph, &multisets, space, values, threads))
+}

@@ -1,0 +1,238 @@
+//! Kendall's endgames with stored throws (K-4, the default rules): the values agree with the
+//! turn machine expanded throw by throw and move by move, do not depend on the number of
+//! threads, survive the file format, and the perfect player plays the default rules from
+//! them.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use senet_ai::endgame::{
+    Checkpoint, EndgameError, EndgameSpace, EndgameTable, KendallEndgame, SolveOptions,
+    ValueEncoding, read_for, solve, solve_resumable, supports_endgame,
+};
+use senet_ai::outcome_value;
+use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
+use senet_core::{Phase, Ruleset, ThrowingDevice};
+use senet_kendall::{Kendall, KendallState, ThrowTiming};
+
+/// The default endgames (stored throws) with one piece a side, solved once for all tests.
+fn one_piece() -> &'static EndgameTable<KendallEndgame> {
+    static TABLE: OnceLock<EndgameTable<KendallEndgame>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        solve(
+            KendallEndgame::new(Kendall::default(), 1).unwrap(),
+            &SolveOptions::default(),
+        )
+        .unwrap()
+    })
+}
+
+/// Values of turns in progress, found by playing every throw and every move through the
+/// ruleset, with the table only where the turn has passed to the other side.
+struct TurnMachine<'a> {
+    rules: Kendall,
+    table: &'a EndgameTable<KendallEndgame>,
+    memo: HashMap<KendallState, f64>,
+}
+
+impl TurnMachine<'_> {
+    /// The value of `state`, a turn in progress, for the side whose turn it is.
+    fn turn(&mut self, state: &KendallState) -> f64 {
+        if let Some(&value) = self.memo.get(state) {
+            return value;
+        }
+        let rules = self.rules;
+        let me = state.to_move();
+        let value = match rules.phase(state) {
+            // The turns the solver leaves out count as half won (the table's midpoint).
+            Phase::Throw(_)
+                if usize::from(state.stored_count()) > KendallEndgame::MOST_AGAIN_THROWS =>
+            {
+                0.5
+            }
+            Phase::Throw(_) => {
+                let device = rules.device();
+                let mut total = 0.0;
+                for outcome in device.outcomes() {
+                    let mut next = *state;
+                    rules.throw_unchecked(&mut next, outcome.value);
+                    total += f64::from(outcome.weight) * self.after(&next, me);
+                }
+                total / f64::from(device.denominator())
+            }
+            Phase::Move(_) => rules
+                .legal_moves(state)
+                .iter()
+                .map(|&mv| {
+                    let mut next = *state;
+                    rules.play_unchecked(&mut next, mv);
+                    self.after(&next, me)
+                })
+                .fold(0.0, f64::max),
+            Phase::Over(outcome) => outcome_value(&outcome, me),
+        };
+        self.memo.insert(*state, value);
+        value
+    }
+
+    /// The value for `me` of `state`, reached during `me`'s turn.
+    fn after(&mut self, state: &KendallState, me: senet_core::Side) -> f64 {
+        match self.rules.phase(state) {
+            Phase::Over(outcome) => outcome_value(&outcome, me),
+            Phase::Throw(side) if side != me => {
+                let covered = self.table.value(state);
+                1.0 - covered.unwrap_or_else(|| panic!("not covered: {state:?}"))
+            }
+            _ => self.turn(state),
+        }
+    }
+}
+
+#[test]
+fn values_agree_with_the_turn_machine_throw_by_throw_and_move_by_move() {
+    // The solver spends a turn's throws a level at a time over every multiset; here every
+    // throw is thrown and every move played through the ruleset, so a move it leaves out, a
+    // turn it ends too early or a K-15 obligation it forgets shows up as a difference.
+    let table = one_piece();
+    let stats = table.stats();
+    assert!(
+        stats.truncation > 0.0 && stats.truncation < 1e-6,
+        "{stats:?}"
+    );
+    assert!(stats.residual <= stats.truncation + 1e-7, "{stats:?}");
+    let space = table.space();
+    let mut machine = TurnMachine {
+        rules: *space.rules(),
+        table,
+        memo: HashMap::new(),
+    };
+    let mut largest: f64 = 0.0;
+    let mut must_move = 0;
+    for index in (0..space.state_count()).step_by(3) {
+        let state = space.state(index).unwrap();
+        must_move += usize::from(state.must_move(state.to_move()).is_some());
+        let value = table.value_at(index).unwrap();
+        largest = largest.max((machine.turn(&state) - value).abs());
+    }
+    assert!(must_move > 100, "{must_move}");
+    // The cells between two moves are `f32`: 6e-8 each at most.
+    assert!(
+        largest <= stats.residual + 2e-7,
+        "largest difference {largest:e}, residual {:e}",
+        stats.residual
+    );
+}
+
+#[test]
+fn the_values_do_not_depend_on_the_number_of_threads() {
+    // The shared table is solved with one thread per core.
+    let options = SolveOptions {
+        threads: 1,
+        ..SolveOptions::default()
+    };
+    let table = solve(
+        KendallEndgame::new(Kendall::default(), 1).unwrap(),
+        &options,
+    )
+    .unwrap();
+    assert_eq!(table.values(), one_piece().values());
+    assert_eq!(table.stats(), one_piece().stats());
+}
+
+#[test]
+fn a_checkpoint_is_refused_before_any_work() {
+    let space = KendallEndgame::new(Kendall::default(), 2).unwrap();
+    let path = std::env::temp_dir().join(format!("stored-{}.senet-checkpoint", std::process::id()));
+    let refused = solve_resumable(space, &SolveOptions::default(), &Checkpoint::new(&path));
+    assert!(matches!(refused, Err(EndgameError::Checkpoint { .. })));
+    assert!(!path.exists());
+}
+
+#[test]
+fn the_table_survives_its_file_and_refuses_immediate_throws() {
+    let stored = Kendall::default();
+    let immediate = stored.with_throw_timing(ThrowTiming::Immediate);
+    assert!(supports_endgame(&stored));
+    let bytes = one_piece().to_bytes(ValueEncoding::U32);
+    let read = read_for(&stored, &bytes).unwrap();
+    let space = one_piece().space();
+    for index in (0..space.state_count()).step_by(7) {
+        let state = space.state(index).unwrap();
+        let (a, b) = (
+            read.throw_value(&state).unwrap(),
+            one_piece().values()[index],
+        );
+        assert!((a - b).abs() <= 1.2e-10, "{index}");
+    }
+    assert!(read_for(&immediate, &bytes).is_err());
+    // A position with throws held is not one the table keeps.
+    let held = stored
+        .parse_position(&format!("{}B.W.. b throws=14 phase=throw", ".".repeat(25)))
+        .unwrap();
+    assert_eq!(read.throw_value(&held), None);
+}
+
+#[test]
+fn the_perfect_player_plays_the_default_rules_from_the_tables() {
+    let rules = Kendall::default();
+    let mut player = Perfect::with_default_fallback(&rules, Arc::new(one_piece().clone())).unwrap();
+    assert!(
+        "perfect:1"
+            .parse::<PlayerSpec>()
+            .unwrap()
+            .build(&rules)
+            .is_ok()
+    );
+    // Black on 24 holds a 1, a 4 and a 2 against White on 22: 24-28 with the 4 leaves a
+    // piece that only a 3 takes off (K-11), 24-25-26 or 24-26 first keep the gate.
+    let state = rules
+        .parse_position(&format!("{}W.B...... b throws=124", ".".repeat(21)))
+        .unwrap();
+    let analysis = player
+        .analyse(&rules, &state, &mut ChaCha8Rng::seed_from_u64(3))
+        .unwrap();
+    assert_eq!(analysis.kind(), ValueKind::ExactWinProbability);
+    let mut machine = TurnMachine {
+        rules,
+        table: one_piece(),
+        memo: HashMap::new(),
+    };
+    for choice in analysis.moves() {
+        let mut next = state;
+        rules.try_play(&mut next, choice.mv).unwrap();
+        let expected = machine.after(&next, state.to_move());
+        assert!((choice.value - expected).abs() < 1e-12, "{}", choice.mv);
+    }
+    let best = analysis.moves()[analysis.chosen_index()].value;
+    assert!(analysis.moves().iter().all(|m| m.value <= best));
+    // Whole games against greedy reach their end, each decision legal.
+    let mut greedy = "greedy"
+        .parse::<PlayerSpec>()
+        .unwrap()
+        .build(&rules)
+        .unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..4 {
+        let mut state = rules.initial_state();
+        for _ in 0..20_000 {
+            match rules.phase(&state) {
+                Phase::Over(_) => break,
+                Phase::Throw(_) => {
+                    rules.throw_unchecked(&mut state, rules.device().sample(&mut rng))
+                }
+                Phase::Move(side) => {
+                    let mover: &mut dyn Player<Kendall> = if side == senet_core::Side::Black {
+                        &mut player
+                    } else {
+                        greedy.as_mut()
+                    };
+                    let analysis = mover.analyse(&rules, &state, &mut rng).unwrap();
+                    rules.try_play(&mut state, analysis.chosen()).unwrap();
+                }
+            }
+        }
+        assert!(matches!(rules.phase(&state), Phase::Over(_)));
+    }
+}
