@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -142,12 +143,34 @@ fn the_values_do_not_depend_on_the_number_of_threads() {
 }
 
 #[test]
-fn a_checkpoint_is_refused_before_any_work() {
-    let space = KendallEndgame::new(Kendall::default(), 2).unwrap();
+fn a_stopped_solve_goes_on_from_its_checkpoint_and_ends_as_one_run_through() {
     let path = std::env::temp_dir().join(format!("stored-{}.senet-checkpoint", std::process::id()));
-    let refused = solve_resumable(space, &SolveOptions::default(), &Checkpoint::new(&path));
+    let _ = std::fs::remove_file(&path);
+    let space = || KendallEndgame::new(Kendall::default(), 1).unwrap();
+    let mut checkpoint = Checkpoint::new(&path);
+    checkpoint.every = Duration::ZERO;
+    checkpoint.stop_after = Some(Duration::ZERO);
+    // Stopped after each of the first sweeps (each run builds its graph again), then run to
+    // the end: the values and figures of a solve never stopped, bit for bit.
+    for _ in 0..4 {
+        let stopped = solve_resumable(space(), &SolveOptions::default(), &checkpoint);
+        assert!(matches!(
+            stopped,
+            Err(EndgameError::Stopped { layers: 0, .. })
+        ));
+    }
+    checkpoint.stop_after = None;
+    let table = solve_resumable(space(), &SolveOptions::default(), &checkpoint).unwrap();
+    assert_eq!(table.values(), one_piece().values());
+    assert_eq!(table.stats(), one_piece().stats());
+    // Another solve's checkpoint is refused.
+    let other = KendallEndgame::new(
+        Kendall::default().with_throw_timing(ThrowTiming::Immediate),
+        1,
+    );
+    let refused = solve_resumable(other.unwrap(), &SolveOptions::default(), &checkpoint);
     assert!(matches!(refused, Err(EndgameError::Checkpoint { .. })));
-    assert!(!path.exists());
+    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]

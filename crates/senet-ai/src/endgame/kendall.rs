@@ -415,13 +415,7 @@ impl EndgameSpace for KendallEndgame {
         if !self.stored {
             return None;
         }
-        Some(match checkpoint {
-            Some(checkpoint) => Err(EndgameError::Checkpoint {
-                path: checkpoint.path.display().to_string(),
-                reason: "Kendall's stored throws are solved without checkpoints".to_string(),
-            }),
-            None => stored::solve(self, options),
-        })
+        Some(stored::solve(self, options, checkpoint))
     }
 
     fn own_residual(&self, values: &[f64]) -> Option<Result<f64, EndgameError>> {

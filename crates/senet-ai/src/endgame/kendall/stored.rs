@@ -32,6 +32,10 @@
 //! the two. The table keeps their midpoint, and [`SolveStats::truncation`] half their
 //! largest difference.
 //!
+//! **Checkpoints.** With a [`Checkpoint`] the two solves are kept as two layers of the
+//! generic checkpoint file: the bound solved, and the current one's values every
+//! [`Checkpoint::every`]. A resumed solve ends with the values of one never stopped.
+//!
 //! **What is assumed, and tested.** Which moves a throw `t` allows depends on the board and
 //! on which values are held (a 4 held lets a piece in the water wait, K-14; K-15 asks whether
 //! any held throw can move the piece that must move), not on how many of each: the solver
@@ -45,8 +49,10 @@ use senet_core::{Move, MoveList, Phase, Ruleset, Setup, Side, ThrowingDevice};
 use senet_kendall::{Kendall, KendallState};
 
 use super::KendallEndgame;
-use crate::endgame::solver::in_chunks;
-use crate::endgame::{EndgameError, EndgameSpace, SolveEvent, SolveOptions, SolveStats};
+use crate::endgame::solver::{Extrapolation, InLayer, Keeper, in_chunks};
+use crate::endgame::{
+    Checkpoint, EndgameError, EndgameSpace, SolveEvent, SolveOptions, SolveStats,
+};
 
 /// The most throws of 1, 4 or 5 a turn's multisets keep (see the module documentation).
 pub(super) const MOST_AGAIN: usize = 13;
@@ -473,6 +479,7 @@ fn sweep(
 pub(crate) fn solve(
     space: &KendallEndgame,
     options: &SolveOptions,
+    checkpoint: Option<&Checkpoint>,
 ) -> Result<(Vec<f64>, SolveStats), EndgameError> {
     let started = Instant::now();
     let count = space.state_count();
@@ -505,22 +512,38 @@ pub(crate) fn solve(
         tolerance,
         ..SolveStats::default()
     };
-    let mut bounds = Vec::with_capacity(2);
-    for tail_value in [0.0, 1.0] {
-        let mut values = vec![0.5; count];
+    // A checkpoint sees the two solves as two layers: the lower bound, then the upper.
+    let mut keeper = checkpoint.map(|checkpoint| Keeper::new(checkpoint, space, options));
+    let mut solved: Vec<f64> = Vec::with_capacity(2 * count);
+    let mut resumed = None;
+    let saved = match &keeper {
+        Some(keeper) => keeper.load(&[0, count, 2 * count])?,
+        None => None,
+    };
+    if let Some(saved) = saved {
+        stats = saved.stats;
+        solved = saved.values;
+        resumed = saved.in_layer;
+    }
+    for bound in solved.len() / count.max(1)..2 {
+        let (mut values, mut round) = match resumed.take() {
+            Some(in_layer) => (in_layer.local, in_layer.sweeps),
+            None => (vec![0.5; count], 0),
+        };
         let mut next = vec![0.0; count];
-        for round in 1..=options.max_sweeps {
+        loop {
             sweep(
                 &graph,
                 &multisets,
                 space.without_mine,
                 &values,
                 &mut next,
-                tail_value,
+                bound as f64,
                 threads,
             );
             let change = largest_difference(&values, &next);
             core::mem::swap(&mut values, &mut next);
+            round += 1;
             stats.sweeps += 1;
             stats.max_component_sweeps = stats.max_component_sweeps.max(round);
             report(
@@ -538,16 +561,34 @@ pub(crate) fn solve(
             if change <= tolerance {
                 break;
             }
-            if round == options.max_sweeps {
+            if round >= options.max_sweeps {
                 return Err(EndgameError::NotConverged {
                     sweeps: round,
                     change,
                 });
             }
+            if let Some(keeper) = keeper.as_mut().filter(|k| k.due()) {
+                let in_layer = InLayer {
+                    sweeps: round,
+                    extrapolation: Extrapolation::resumed(Vec::new(), 0),
+                    local: values.clone(),
+                    changes: vec![0.0; count],
+                };
+                keeper.save(&stats, bound, &solved, Some(&in_layer))?;
+                if keeper.time_is_up() {
+                    return Err(keeper.stopped(bound));
+                }
+            }
         }
-        bounds.push(values);
+        solved.extend_from_slice(&values);
+        if let Some(keeper) = keeper.as_mut() {
+            keeper.save(&stats, bound + 1, &solved, None)?;
+            if keeper.time_is_up() && bound == 0 {
+                return Err(keeper.stopped(1));
+            }
+        }
     }
-    let (lower, upper) = (&bounds[0], &bounds[1]);
+    let (lower, upper) = solved.split_at(count);
     stats.truncation = largest_difference(lower, upper) / 2.0;
     let values: Vec<f64> = lower
         .iter()

@@ -58,26 +58,26 @@ impl Checkpoint {
 }
 
 /// The progress inside a layer swept on disk.
-pub(super) struct InLayer {
-    pub(super) sweeps: u32,
-    pub(super) extrapolation: Extrapolation,
+pub(crate) struct InLayer {
+    pub(crate) sweeps: u32,
+    pub(crate) extrapolation: Extrapolation,
     /// The layer's values in sweep order.
-    pub(super) local: Vec<f64>,
+    pub(crate) local: Vec<f64>,
     /// Their last changes.
-    pub(super) changes: Vec<f32>,
+    pub(crate) changes: Vec<f32>,
 }
 
 /// What a checkpoint file held.
-pub(super) struct Saved {
-    pub(super) stats: SolveStats,
-    pub(super) layers: usize,
+pub(crate) struct Saved {
+    pub(crate) stats: SolveStats,
+    pub(crate) layers: usize,
     /// The values of the layers solved, in index order.
-    pub(super) values: Vec<f64>,
-    pub(super) in_layer: Option<InLayer>,
+    pub(crate) values: Vec<f64>,
+    pub(crate) in_layer: Option<InLayer>,
 }
 
 /// A solve's checkpointing: what it saves where, and when.
-pub(super) struct Keeper<'a> {
+pub(crate) struct Keeper<'a> {
     checkpoint: &'a Checkpoint,
     description: String,
     started: Instant,
@@ -85,7 +85,7 @@ pub(super) struct Keeper<'a> {
 }
 
 impl<'a> Keeper<'a> {
-    pub(super) fn new<S: EndgameSpace>(
+    pub(crate) fn new<S: EndgameSpace>(
         checkpoint: &'a Checkpoint,
         space: &S,
         options: &SolveOptions,
@@ -113,19 +113,19 @@ impl<'a> Keeper<'a> {
     }
 
     /// Whether the time the solve was given is up.
-    pub(super) fn time_is_up(&self) -> bool {
+    pub(crate) fn time_is_up(&self) -> bool {
         self.checkpoint
             .stop_after
             .is_some_and(|limit| self.started.elapsed() >= limit)
     }
 
     /// Whether a save inside a layer is due (the time is up, or `every` has passed).
-    pub(super) fn due(&self) -> bool {
+    pub(crate) fn due(&self) -> bool {
         self.time_is_up() || self.last_saved.elapsed() >= self.checkpoint.every
     }
 
     /// The error a solve stopped for its time limit returns, once it has saved.
-    pub(super) fn stopped(&self, layers: usize) -> EndgameError {
+    pub(crate) fn stopped(&self, layers: usize) -> EndgameError {
         EndgameError::Stopped {
             path: self.checkpoint.path.display().to_string(),
             layers,
@@ -140,7 +140,7 @@ impl<'a> Keeper<'a> {
     }
 
     /// The progress saved by an earlier run of the same solve, if the file exists.
-    pub(super) fn load(&self, layer_starts: &[usize]) -> Result<Option<Saved>, EndgameError> {
+    pub(crate) fn load(&self, layer_starts: &[usize]) -> Result<Option<Saved>, EndgameError> {
         let file = match File::open(&self.checkpoint.path) {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -213,7 +213,7 @@ impl<'a> Keeper<'a> {
 
     /// Replaces the checkpoint with the layers solved (`values`: theirs, in index order)
     /// and the progress inside the next one.
-    pub(super) fn save(
+    pub(crate) fn save(
         &mut self,
         stats: &SolveStats,
         layers: usize,

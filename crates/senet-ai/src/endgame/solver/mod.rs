@@ -206,10 +206,11 @@ use senet_core::{Ruleset, ThrowingDevice};
 
 use super::{EndgameError, EndgameSpace, EndgameTable};
 pub use checkpoint::Checkpoint;
-use checkpoint::{InLayer, Keeper};
+pub(crate) use checkpoint::{InLayer, Keeper};
 use compile::compile_layer;
 use components::components;
 use lean::{LeanEquations, sweep_order};
+pub(crate) use on_disk::Extrapolation;
 pub use options::{
     PolicyStepReport, PolicySteps, SolveEvent, SolveMethod, SolveOptions, SolveStats,
 };

@@ -415,14 +415,14 @@ const MOST_STRETCH: f64 = 10.0;
 /// step does the work of tens of sweeps. The sweeps that follow still decide when to stop,
 /// so the stopping rule (and what it guarantees) is the plain one.
 #[derive(Default)]
-pub(super) struct Extrapolation {
+pub(crate) struct Extrapolation {
     changes: Vec<f64>,
     since: u32,
 }
 
 impl Extrapolation {
     /// The state saved by [`saved`](Self::saved).
-    pub(super) fn resumed(changes: Vec<f64>, since: u32) -> Extrapolation {
+    pub(crate) fn resumed(changes: Vec<f64>, since: u32) -> Extrapolation {
         Extrapolation { changes, since }
     }
 
