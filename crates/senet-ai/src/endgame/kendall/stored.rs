@@ -520,10 +520,13 @@ pub(crate) fn solve(
         Some(keeper) => keeper.load(&[0, count, 2 * count])?,
         None => None,
     };
-    if let Some(saved) = saved {
+    if let (Some(saved), Some(keeper)) = (saved, &keeper) {
         stats = saved.stats;
         solved = saved.values;
-        resumed = saved.in_layer;
+        resumed = saved
+            .in_layer
+            .map(|pending| keeper.layer_progress(pending))
+            .transpose()?;
     }
     for bound in solved.len() / count.max(1)..2 {
         let (mut values, mut round) = match resumed.take() {

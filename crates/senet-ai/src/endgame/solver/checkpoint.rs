@@ -17,7 +17,7 @@
 //! | 8 | FNV-1a 64-bit hash of every byte before it |
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -67,13 +67,24 @@ pub(crate) struct InLayer {
     pub(crate) changes: Vec<f32>,
 }
 
+/// The progress inside a layer as a checkpoint file holds it, the layer's values still in
+/// the file: they are read by [`Keeper::layer_progress`] once the layer's programs are
+/// compiled, so that the two never take memory at once.
+pub(crate) struct PendingLayer {
+    sweeps: u32,
+    extrapolation: Extrapolation,
+    /// Where the layer's values start in the file.
+    offset: u64,
+    states: usize,
+}
+
 /// What a checkpoint file held.
 pub(crate) struct Saved {
     pub(crate) stats: SolveStats,
     pub(crate) layers: usize,
     /// The values of the layers solved, in index order.
     pub(crate) values: Vec<f64>,
-    pub(crate) in_layer: Option<InLayer>,
+    pub(crate) in_layer: Option<PendingLayer>,
 }
 
 /// A solve's checkpointing: what it saves where, and when.
@@ -146,13 +157,28 @@ impl<'a> Keeper<'a> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(self.error(e.to_string())),
         };
-        let mut input = Input {
-            reader: BufReader::with_capacity(1 << 20, file),
-            hash: Fnv1a::new(),
-        };
+        let mut input = Input::new(file, 0);
         self.read(&mut input, layer_starts)
             .map(Some)
             .map_err(|e| self.error(e))
+    }
+
+    /// The values of the layer in progress that [`load`](Self::load) found, read from the
+    /// file it checked whole.
+    pub(crate) fn layer_progress(&self, pending: PendingLayer) -> Result<InLayer, EndgameError> {
+        let read = || -> Result<InLayer, String> {
+            let mut file = File::open(&self.checkpoint.path).map_err(|e| e.to_string())?;
+            file.seek(SeekFrom::Start(pending.offset))
+                .map_err(|e| e.to_string())?;
+            let mut input = Input::new(file, pending.offset);
+            Ok(InLayer {
+                sweeps: pending.sweeps,
+                extrapolation: pending.extrapolation,
+                local: input.values(pending.states, false, f64::from_le_bytes)?,
+                changes: input.values(pending.states, false, f32::from_le_bytes)?,
+            })
+        };
+        read().map_err(|e| self.error(e))
     }
 
     fn read(&self, input: &mut Input<impl Read>, layer_starts: &[usize]) -> Result<Saved, String> {
@@ -188,13 +214,15 @@ impl<'a> Keeper<'a> {
                 let sweeps = u32::from_le_bytes(input.bytes()?);
                 let since = u32::from_le_bytes(input.bytes()?);
                 let history = input.values(sweeps as usize, true, f64::from_le_bytes)?;
-                let local = input.values(states, false, f64::from_le_bytes)?;
-                let changes = input.values(states, false, f32::from_le_bytes)?;
-                Some(InLayer {
+                let offset = input.position;
+                // Checked here, read when the layer's sweeps start.
+                input.skip_values(states, 8)?;
+                input.skip_values(states, 4)?;
+                Some(PendingLayer {
                     sweeps,
                     extrapolation: Extrapolation::resumed(history, since),
-                    local,
-                    changes,
+                    offset,
+                    states,
                 })
             }
             _ => return Err("damaged (layer in progress)".into()),
@@ -344,6 +372,18 @@ impl<W: Write> Output<W> {
 struct Input<R: Read> {
     reader: R,
     hash: Fnv1a,
+    /// Bytes from the start of the file.
+    position: u64,
+}
+
+impl Input<BufReader<File>> {
+    fn new(file: File, position: u64) -> Self {
+        Input {
+            reader: BufReader::with_capacity(1 << 20, file),
+            hash: Fnv1a::new(),
+            position,
+        }
+    }
 }
 
 impl<R: Read> Input<R> {
@@ -352,6 +392,23 @@ impl<R: Read> Input<R> {
             .read_exact(buffer)
             .map_err(|_| "damaged (cut short)".to_string())?;
         self.hash.update(buffer);
+        self.position += buffer.len() as u64;
+        Ok(())
+    }
+
+    /// Reads past `expected` values of `width` bytes after their count, hashing them.
+    fn skip_values(&mut self, expected: usize, width: usize) -> Result<(), String> {
+        let count = self.size(expected)?;
+        if count != expected {
+            return Err(format!("damaged ({count} values where {expected} belong)"));
+        }
+        let mut buffer = vec![0; 1 << 16];
+        let mut left = count * width;
+        while left > 0 {
+            let part = left.min(buffer.len());
+            self.fill(&mut buffer[..part])?;
+            left -= part;
+        }
         Ok(())
     }
 

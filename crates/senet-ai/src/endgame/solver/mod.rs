@@ -206,7 +206,7 @@ use senet_core::{Ruleset, ThrowingDevice};
 
 use super::{EndgameError, EndgameSpace, EndgameTable};
 pub use checkpoint::Checkpoint;
-pub(crate) use checkpoint::{InLayer, Keeper};
+pub(crate) use checkpoint::{InLayer, Keeper, PendingLayer};
 use compile::compile_layer;
 use components::components;
 use lean::{LeanEquations, sweep_order};
@@ -512,7 +512,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             layer,
             keeper,
         }: DiskLayer<'_, '_>,
-        resume: Option<InLayer>,
+        resume: Option<PendingLayer>,
         values: &mut Vec<f64>,
         stats: &mut SolveStats,
     ) -> Result<(), EndgameError> {
@@ -567,20 +567,24 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         scratch: &on_disk::Scratch,
         layer_number: usize,
         mut keeper: Option<&mut Keeper<'_>>,
-        resume: Option<InLayer>,
+        resume: Option<PendingLayer>,
         values: &[f64],
         stats: &mut SolveStats,
     ) -> Result<(u32, Vec<f64>), EndgameError> {
         let (probabilities, report) = (self.probabilities, self.report);
         let states = scratch.states;
         // The layer's values in sweep order, as its programs name them; the earlier layers'
-        // in `values`, which is written only once the layer is solved.
-        let mut progress = resume.unwrap_or_else(|| InLayer {
-            sweeps: 0,
-            extrapolation: on_disk::Extrapolation::default(),
-            local: vec![0.5; states],
-            changes: vec![0.0; states],
-        });
+        // in `values`, which is written only once the layer is solved. Saved ones are read
+        // now that the programs are on disk.
+        let mut progress = match (resume, keeper.as_deref()) {
+            (Some(pending), Some(keeper)) => keeper.layer_progress(pending)?,
+            _ => InLayer {
+                sweeps: 0,
+                extrapolation: on_disk::Extrapolation::default(),
+                local: vec![0.5; states],
+                changes: vec![0.0; states],
+            },
+        };
         let mut equations = on_disk::DiskEquations {
             scratch,
             most_copied: states / COPIED_SHARE,
