@@ -193,6 +193,8 @@ mod on_disk;
 mod options;
 mod packed;
 mod parallel;
+// Kendall's stored throws build their turn graph with it.
+#[cfg(feature = "kendall")]
 pub(crate) use parallel::in_chunks;
 mod policy;
 mod program;
@@ -210,6 +212,8 @@ pub(crate) use checkpoint::{InLayer, Keeper, PendingLayer};
 use compile::compile_layer;
 use components::components;
 use lean::{LeanEquations, sweep_order};
+// Kendall's stored throws keep their progress in the same checkpoint file.
+#[cfg(feature = "kendall")]
 pub(crate) use on_disk::Extrapolation;
 pub use options::{
     PolicyStepReport, PolicySteps, SolveEvent, SolveMethod, SolveOptions, SolveStats,
