@@ -77,7 +77,8 @@ struct Effect {
 
 /// Every position's moves: `effects[first[i]..first[i + 1]]`, and for every set of values
 /// held (bit `v` for a `v`) which of them are legal (`masks[i * SETS + set]`, bit `j` for
-/// the `j`-th move).
+/// the `j`-th move). While it is built, each thread fills one without the last `first`.
+#[derive(Default)]
 struct TurnGraph {
     first: Vec<u32>,
     effects: Vec<Effect>,
@@ -87,21 +88,13 @@ struct TurnGraph {
 /// Sets of values held: bits 1 to 5.
 const SETS: usize = 64;
 
-/// One thread's share of a [`TurnGraph`] being built.
-#[derive(Default)]
-struct GraphPart {
-    first: Vec<u32>,
-    effects: Vec<Effect>,
-    masks: Vec<u32>,
-}
-
 impl TurnGraph {
     fn build(space: &KendallEndgame, threads: usize) -> Result<TurnGraph, EndgameError> {
         let count = space.state_count();
         let chunk = count.div_ceil(threads.max(1) * 8).max(1);
         let starts: Vec<usize> = (0..count).step_by(chunk).collect();
         let parts = in_chunks(&starts, threads, |start| {
-            let mut part = GraphPart::default();
+            let mut part = TurnGraph::default();
             for index in start..(start + chunk).min(count) {
                 node_moves(space, index, &mut part)?;
             }
@@ -134,7 +127,7 @@ impl TurnGraph {
 fn node_moves(
     space: &KendallEndgame,
     index: usize,
-    part: &mut GraphPart,
+    part: &mut TurnGraph,
 ) -> Result<(), EndgameError> {
     let rules = space.rules();
     let start = space
