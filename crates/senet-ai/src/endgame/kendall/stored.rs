@@ -392,7 +392,10 @@ impl Level<'_> {
             } else {
                 1.0 - self.values[e.end as usize]
             };
-            best = best.max(value);
+            // Values are never NaN: a plain comparison keeps the loop short.
+            if value > best {
+                best = value;
+            }
         }
         best
     }
@@ -403,11 +406,13 @@ impl Level<'_> {
         let width = self.sets.len();
         for (k, (row, sum)) in cells.chunks_mut(width).zip(sums).enumerate() {
             let moves = self.graph.of(from + k);
+            let mut total = *sum;
             for (cell, held) in row.iter_mut().zip(self.sets) {
                 let value = self.best(moves, held);
                 *cell = value as f32;
-                *sum += held.probability * value;
+                total += held.probability * value;
             }
+            *sum = total;
         }
     }
 
@@ -416,9 +421,11 @@ impl Level<'_> {
     fn first_moves(&self, from: usize, sums: &mut [f64]) {
         for (k, sum) in sums.iter_mut().enumerate() {
             let moves = self.graph.of(from + k);
+            let mut total = *sum;
             for held in self.sets.iter().filter(|h| h.probability > 0.0) {
-                *sum += held.probability * self.best(moves, held);
+                total += held.probability * self.best(moves, held);
             }
+            *sum = total;
         }
     }
 }
