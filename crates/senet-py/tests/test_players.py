@@ -116,6 +116,14 @@ def test_perfect_players_play_from_tables(tmp_path):
     assert senet.Player("expectiminimax:3").choose(game) in game.legal_moves()
 
 
+def test_kendall_default_rules_play_perfect_from_one_piece_tables():
+    # Stored throws: one piece a side is solved when the run starts, two are not.
+    result = senet.simulate("kendall", games=4, seed=1, players=("perfect:1", "random"))
+    assert result["players"][0]["name"] == "perfect:1"
+    with pytest.raises(senet.TablesError, match="more than 1 pieces a side of kendall"):
+        senet.simulate("kendall", players=("perfect", "random"), games=1)
+
+
 def test_table_files_from_senet_solve_are_read(tmp_path):
     path = tmp_path / "regency-1.bin"
     subprocess.run(
