@@ -10,8 +10,8 @@ use std::time::Duration;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_ai::endgame::{
-    Checkpoint, EndgameError, EndgameSpace, EndgameTable, KendallEndgame, SolveOptions,
-    ValueEncoding, read_for, solve, solve_resumable, supports_endgame,
+    Checkpoint, EndgameError, EndgameSpace, EndgameTable, KendallEndgame, SolveMethod,
+    SolveOptions, ValueEncoding, read_for, solve, solve_resumable, supports_endgame,
 };
 use senet_ai::outcome_value;
 use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
@@ -163,6 +163,18 @@ fn a_stopped_solve_goes_on_from_its_checkpoint_and_ends_as_one_run_through() {
     let table = solve_resumable(space(), &SolveOptions::default(), &checkpoint).unwrap();
     assert_eq!(table.values(), one_piece().values());
     assert_eq!(table.stats(), one_piece().stats());
+    // The on-disk and lean methods, whose memory is no guide to this solver's, are refused.
+    for method in [SolveMethod::OnDisk, SolveMethod::Lean] {
+        let options = SolveOptions {
+            method,
+            ..SolveOptions::default()
+        };
+        let refused = solve(space(), &options);
+        assert!(matches!(
+            refused,
+            Err(EndgameError::UnsupportedOptions { .. })
+        ));
+    }
     // Another solve's checkpoint is refused.
     let other = KendallEndgame::new(
         Kendall::default().with_throw_timing(ThrowTiming::Immediate),

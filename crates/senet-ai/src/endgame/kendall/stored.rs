@@ -51,7 +51,7 @@ use senet_kendall::{Kendall, KendallState};
 use super::KendallEndgame;
 use crate::endgame::solver::{Extrapolation, InLayer, Keeper, in_chunks};
 use crate::endgame::{
-    Checkpoint, EndgameError, EndgameSpace, SolveEvent, SolveOptions, SolveStats,
+    Checkpoint, EndgameError, EndgameSpace, SolveEvent, SolveMethod, SolveOptions, SolveStats,
 };
 
 /// The most throws of 1, 4 or 5 a turn's multisets keep (see the module documentation).
@@ -483,6 +483,15 @@ pub(crate) fn solve(
 ) -> Result<(Vec<f64>, SolveStats), EndgameError> {
     let started = Instant::now();
     let count = space.state_count();
+    // The memory of the other methods is no guide to this one's (a kilobyte a position).
+    if options.method != SolveMethod::Compiled {
+        return Err(EndgameError::UnsupportedOptions {
+            spec: space.rules().spec().to_string(),
+            reason: "stored throws are solved in memory by a method of their own; \
+                     the on-disk and lean methods do not apply"
+                .to_string(),
+        });
+    }
     if count > options.max_states {
         return Err(EndgameError::TooLarge {
             states: count,
