@@ -24,8 +24,9 @@ use crate::limits::check_threads;
 /// that `senet play` and `senet simulate` read with --tables for the perfect player. The
 /// file records the ruleset, its options and its rules revision; it is refused for any other.
 /// Supported: regency and kendall, with any options. Kendall's stored throws (its default
-/// rules) have a solver of their own: 1 piece a side takes seconds; 2 converge so slowly
-/// that they take some 6 hours, best run with --checkpoint (docs/players.md).
+/// rules) have a solver of their own, in memory (--method does not apply): 1 piece a side
+/// takes seconds; 2 converge so slowly that they take some 8 hours, best run with
+/// --checkpoint (docs/players.md).
 /// Up to 2 pieces a side takes seconds; 3 takes minutes for Regency and far longer for
 /// Kendall; 4 of Regency fits only --method on-disk, and its sweeps take hours
 /// (docs/players.md): --checkpoint keeps the progress of a solve that is stopped. On a terminal, a bar on stderr shows the positions solved, layer

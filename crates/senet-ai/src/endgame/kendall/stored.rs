@@ -23,7 +23,7 @@
 //! *level* of `|R|` at a time, each level from the one below, and keeps two levels only. One
 //! sweep gives every `V` from the previous sweep's (Jacobi), until no value changes by more
 //! than the tolerance. Where a side waits in the water for a 4 (K-14) the values creep: with
-//! 2 pieces a side the largest change shrinks by only 0.98 a sweep (`docs/players.md`).
+//! 2 pieces a side the largest change shrinks by only 0.988 a sweep (`docs/players.md`).
 //!
 //! **What is left out.** A turn may collect up to 60 throws (item 9 of the gaps in
 //! `docs/rules/kendall.md`); the multisets kept hold at most [`MOST_AGAIN`] throws of 1, 4 or
