@@ -38,6 +38,14 @@ use thiserror::Error;
 use super::{EndgameError, EndgameSpace, PositionOracle, SolveStats, bellman_value};
 
 const MAGIC: &[u8; 8] = b"SENETEGT";
+
+/// The largest `|a[i] − b[i]|` over the positions both slices have.
+pub(crate) fn largest_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
 /// The version of the file format written by this crate.
 pub const FORMAT_VERSION: u16 = 2;
 
@@ -413,11 +421,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
         if self.values.len() != other.values.len() {
             return f64::INFINITY;
         }
-        self.values
-            .iter()
-            .zip(&other.values)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max)
+        largest_difference(&self.values, &other.values)
     }
 
     /// Checks the Bellman equation at every position, straight from the turn machine (not

@@ -50,6 +50,7 @@ use senet_kendall::{Kendall, KendallState};
 
 use super::KendallEndgame;
 use crate::endgame::solver::{Extrapolation, InLayer, Keeper, in_chunks};
+use crate::endgame::table::largest_difference;
 use crate::endgame::{
     Checkpoint, EndgameError, EndgameSpace, SolveEvent, SolveMethod, SolveOptions, SolveStats,
 };
@@ -628,13 +629,6 @@ fn report(options: &SolveOptions, event: SolveEvent) {
     if let Some(progress) = options.progress {
         progress(&event);
     }
-}
-
-fn largest_difference(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
 }
 
 fn residual_with(
