@@ -431,48 +431,80 @@ impl Level<'_> {
     }
 }
 
-/// One sweep: `next[s]` from `values` for every turn start `s`, the turns longer than the
-/// multisets kept counting `tail_value`. Positions `0..between` are also the positions
-/// between two moves; the others are turn starts whose piece must move.
-fn sweep(
-    graph: &TurnGraph,
-    multisets: &Multisets,
+/// Everything a sweep reads besides the values, and the two levels of cells it keeps,
+/// reused from sweep to sweep (a gigabyte with two pieces a side).
+struct Turns {
+    graph: TurnGraph,
+    multisets: Multisets,
+    /// Positions `0..between` are also the positions between two moves; the others are
+    /// turn starts whose piece must move.
     between: usize,
-    values: &[f64],
-    next: &mut [f64],
-    tail_value: f64,
     threads: usize,
-) {
-    next.fill(multisets.tail * tail_value);
-    let threads = threads.max(1);
-    let mut below: Vec<f32> = Vec::new();
-    let mut width = 0;
-    for sets in &multisets.levels {
-        let mut here = vec![0.0f32; between * sets.len()];
-        let level = Level {
-            graph,
-            sets,
-            below: &below,
-            width,
-            values,
-        };
-        let (plain, must) = next.split_at_mut(between);
-        std::thread::scope(|scope| {
-            let per = between.div_ceil(threads).max(1);
-            for (t, (cells, sums)) in here
-                .chunks_mut(per * sets.len())
-                .zip(plain.chunks_mut(per))
-                .enumerate()
-            {
-                scope.spawn(move || level.between_moves(t * per, cells, sums));
-            }
-            let per_must = must.len().div_ceil(threads).max(1);
-            for (t, sums) in must.chunks_mut(per_must).enumerate() {
-                scope.spawn(move || level.first_moves(between + t * per_must, sums));
-            }
-        });
-        below = here;
-        width = sets.len();
+    below: Vec<f32>,
+    here: Vec<f32>,
+}
+
+impl Turns {
+    fn new(space: &KendallEndgame, threads: usize) -> Result<Turns, EndgameError> {
+        Ok(Turns {
+            graph: TurnGraph::build(space, threads)?,
+            multisets: Multisets::new(space.rules()),
+            between: space.without_mine,
+            threads: threads.max(1),
+            below: Vec::new(),
+            here: Vec::new(),
+        })
+    }
+
+    /// 32-bit words of the graph of moves.
+    fn words(&self) -> usize {
+        self.graph.effects.len() * 3 + self.graph.masks.len() + self.graph.first.len()
+    }
+
+    /// One sweep: `next[s]` from `values` for every turn start `s`, the turns longer than
+    /// the multisets kept counting `tail_value`.
+    fn sweep(&mut self, values: &[f64], next: &mut [f64], tail_value: f64) {
+        let (between, threads) = (self.between, self.threads);
+        next.fill(self.multisets.tail * tail_value);
+        let mut width = 0;
+        for sets in &self.multisets.levels {
+            // Every cell of the level is written below.
+            self.here.clear();
+            self.here.resize(between * sets.len(), 0.0);
+            let level = Level {
+                graph: &self.graph,
+                sets,
+                below: &self.below,
+                width,
+                values,
+            };
+            let (plain, must) = next.split_at_mut(between);
+            std::thread::scope(|scope| {
+                let per = between.div_ceil(threads).max(1);
+                for (t, (cells, sums)) in self
+                    .here
+                    .chunks_mut(per * sets.len())
+                    .zip(plain.chunks_mut(per))
+                    .enumerate()
+                {
+                    scope.spawn(move || level.between_moves(t * per, cells, sums));
+                }
+                let per_must = must.len().div_ceil(threads).max(1);
+                for (t, sums) in must.chunks_mut(per_must).enumerate() {
+                    scope.spawn(move || level.first_moves(between + t * per_must, sums));
+                }
+            });
+            core::mem::swap(&mut self.below, &mut self.here);
+            width = sets.len();
+        }
+    }
+
+    /// The largest Bellman residual of `values`, the turns longer than the multisets kept
+    /// counting as half won, as in the midpoint the table keeps.
+    fn residual(&mut self, values: &[f64]) -> f64 {
+        let mut next = vec![0.0; values.len()];
+        self.sweep(values, &mut next, 0.5);
+        largest_difference(values, &next)
     }
 }
 
@@ -500,14 +532,13 @@ pub(crate) fn solve(
         });
     }
     let threads = options.thread_count();
-    let graph = TurnGraph::build(space, threads)?;
-    let multisets = Multisets::new(space.rules());
+    let mut turns = Turns::new(space, threads)?;
     report(
         options,
         SolveEvent::Compiled {
             layer: 0,
             states: count,
-            words: graph.effects.len() * 3 + graph.masks.len() + graph.first.len(),
+            words: turns.words(),
             seconds: started.elapsed().as_secs_f64(),
         },
     );
@@ -518,7 +549,7 @@ pub(crate) fn solve(
         layers: 1,
         components: 1,
         largest_component: count,
-        program_words: graph.effects.len() * 3 + graph.masks.len(),
+        program_words: turns.words(),
         tolerance,
         ..SolveStats::default()
     };
@@ -545,15 +576,7 @@ pub(crate) fn solve(
         };
         let mut next = vec![0.0; count];
         loop {
-            sweep(
-                &graph,
-                &multisets,
-                space.without_mine,
-                &values,
-                &mut next,
-                bound as f64,
-                threads,
-            );
+            turns.sweep(&values, &mut next, bound as f64);
             let change = largest_difference(&values, &next);
             core::mem::swap(&mut values, &mut next);
             round += 1;
@@ -608,7 +631,7 @@ pub(crate) fn solve(
         .zip(upper)
         .map(|(l, u)| (l + u) / 2.0)
         .collect();
-    stats.residual = residual_with(&graph, &multisets, space, &values, threads);
+    stats.residual = turns.residual(&values);
     report(
         options,
         SolveEvent::Solved {
@@ -631,27 +654,6 @@ fn report(options: &SolveOptions, event: SolveEvent) {
     }
 }
 
-fn residual_with(
-    graph: &TurnGraph,
-    multisets: &Multisets,
-    space: &KendallEndgame,
-    values: &[f64],
-    threads: usize,
-) -> f64 {
-    let mut next = vec![0.0; values.len()];
-    // The turns longer than the multisets kept count as half won, as in the midpoint.
-    sweep(
-        graph,
-        multisets,
-        space.without_mine,
-        values,
-        &mut next,
-        0.5,
-        threads,
-    );
-    largest_difference(values, &next)
-}
-
 /// The largest Bellman residual of `values` for the space (with stored throws), the
 /// longest turns counted as half won: what [`EndgameTable::bellman_residual`] reports
 /// for such a space.
@@ -662,7 +664,5 @@ pub(crate) fn residual(
     values: &[f64],
     threads: usize,
 ) -> Result<f64, EndgameError> {
-    let graph = TurnGraph::build(space, threads)?;
-    let multisets = Multisets::new(space.rules());
-    Ok(residual_with(&graph, &multisets, space, values, threads))
+    Ok(Turns::new(space, threads)?.residual(values))
 }
