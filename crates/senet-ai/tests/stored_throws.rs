@@ -98,8 +98,9 @@ fn values_agree_with_the_turn_machine_throw_by_throw_and_move_by_move() {
     // turn it ends too early or a K-15 obligation it forgets shows up as a difference.
     let table = one_piece();
     let stats = table.stats();
+    // Each cut turn weighs (6/16)^16 = 1.5e-7; the bounds take them over a whole endgame.
     assert!(
-        stats.truncation > 0.0 && stats.truncation < 1e-6,
+        stats.truncation > 1.5e-7 && stats.truncation < 2e-6,
         "{stats:?}"
     );
     assert!(stats.residual <= stats.truncation + 1e-7, "{stats:?}");
@@ -150,17 +151,22 @@ fn a_stopped_solve_goes_on_from_its_checkpoint_and_ends_as_one_run_through() {
     let mut checkpoint = Checkpoint::new(&path);
     checkpoint.every = Duration::ZERO;
     checkpoint.stop_after = Some(Duration::ZERO);
-    // Stopped after each of the first sweeps (each run builds its graph again), then run to
-    // the end: the values and figures of a solve never stopped, bit for bit.
-    for _ in 0..4 {
-        let stopped = solve_resumable(space(), &SolveOptions::default(), &checkpoint);
-        assert!(matches!(
-            stopped,
-            Err(EndgameError::Stopped { layers: 0, .. })
-        ));
-    }
-    checkpoint.stop_after = None;
-    let table = solve_resumable(space(), &SolveOptions::default(), &checkpoint).unwrap();
+    // Stopped at every point where a checkpoint may be saved, each run building its graph
+    // again, then run to the end: the values and figures of a solve never stopped, bit for
+    // bit.
+    let mut stops = Vec::new();
+    let table = loop {
+        match solve_resumable(space(), &SolveOptions::default(), &checkpoint) {
+            Err(EndgameError::Stopped { layers, .. }) => stops.push(layers),
+            Ok(table) => break table,
+            Err(e) => panic!("{e}"),
+        }
+        assert!(stops.len() < 100, "{stops:?}");
+    };
+    assert!(
+        !stops.is_empty() && stops.iter().all(|&layers| layers == 0),
+        "{stops:?}"
+    );
     assert_eq!(table.values(), one_piece().values());
     assert_eq!(table.stats(), one_piece().stats());
     // The on-disk and lean methods, whose memory is no guide to this solver's, are refused.

@@ -21,9 +21,10 @@ const MUST_MOVE_SQUARES: usize = 26;
 /// The water (K-13), as a position (square − 1).
 const WATER: u32 = 26;
 /// Bytes a solve with stored throws takes per position, measured with 2 pieces a side
-/// while sweeping (1.0 GB for 803,390 positions, `docs/players.md`): two levels of
-/// positions between moves, each board with every multiset of throws of its level.
-const STORED_PEAK_BYTES_PER_POSITION: u64 = 1_300;
+/// while sweeping (1.9 GB for 803,390 positions, `docs/players.md`): two levels of
+/// positions between moves, each board with every multiset of throws of its level, and the
+/// history of the acceleration, 16 vectors of both bounds.
+const STORED_PEAK_BYTES_PER_POSITION: u64 = 2_600;
 
 /// The Kendall positions with at most `k` pieces a side on the board, waiting for a throw:
 /// with immediate throws (`kendall(throw_timing=immediate)`) every such position, with stored
@@ -155,9 +156,10 @@ struct Group {
 
 impl KendallEndgame {
     /// With stored throws: the most throws of 1, 4 or 5 (each "throw again", K-4) a turn
-    /// collects in the solve. A longer turn, with probability (6/16)^14 = 1.1e-6, is
-    /// counted as lost and then as won, and the table keeps the midpoint
-    /// ([`SolveStats::truncation`]).
+    /// collects in the solve. A longer turn, with probability (6/16)^16 = 1.5e-7, is cut
+    /// off: the solve brackets every value between the side to act losing its cut turns
+    /// (and its opponent winning theirs) and the other way round, and the table keeps the
+    /// midpoint ([`SolveStats::truncation`]).
     pub const MOST_AGAIN_THROWS: usize = stored::MOST_AGAIN;
 
     /// The space of positions with at most `max_pieces` pieces a side on the board

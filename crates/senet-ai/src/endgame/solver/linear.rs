@@ -111,7 +111,7 @@ pub(super) fn solve_sparse(a: &Rows, b: &[f64], mut x: Vec<f64>) -> Krylov {
     }
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 

@@ -183,6 +183,9 @@
 // evaluation; `components`, step 3; `sweep`, step 4 and its schedule; `hot`, slow states
 // swept on their own; `policy` and `linear`, policy steps and their equations; `lean` and
 // `on_disk`, the two methods that keep little in memory; `checkpoint`, saved progress.
+// Only Kendall's stored throws solve by their own sweeps, which it accelerates.
+#[cfg(feature = "kendall")]
+mod anderson;
 mod checkpoint;
 mod compile;
 mod components;
@@ -213,6 +216,8 @@ use compile::compile_layer;
 use components::components;
 use lean::{LeanEquations, sweep_order};
 // Kendall's stored throws keep their progress in the same checkpoint file.
+#[cfg(feature = "kendall")]
+pub(crate) use anderson::Anderson;
 #[cfg(feature = "kendall")]
 pub(crate) use on_disk::Extrapolation;
 pub use options::{

@@ -227,8 +227,9 @@ pub struct SolveStats {
     /// (of the equations with the decisions frozen, within a component of the layer).
     pub largest_policy_component: usize,
     /// How far the values may be from the game's because the solver left its rarest turns
-    /// out: half the largest difference between counting them as lost and as won (Kendall
-    /// with stored throws, whose turns may collect up to 60 throws); 0 elsewhere.
+    /// out: half the largest difference between a lower and an upper bound of the values,
+    /// which count those turns against and for the side to act (Kendall with stored throws,
+    /// whose turns may collect up to 60 throws); 0 elsewhere.
     pub truncation: f64,
 }
 
