@@ -1,5 +1,6 @@
 //! The perfect player: exact play from solved endgame tables.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rand_core::Rng;
@@ -98,12 +99,14 @@ impl<R: Ruleset> Perfect<R> {
         rules.generate_moves(state, &mut self.moves);
         let oracle = &self.oracle;
         let lookup = |s: &R::State| oracle.throw_value(s);
+        // The moves' continuations share positions (the same throws spent in other orders).
+        let mut memo = HashMap::new();
         self.moves
             .iter()
             .map(|&mv| {
                 let mut next = *state;
                 rules.play_unchecked(&mut next, mv);
-                exact_value(rules, &next, side, &lookup, 0)
+                exact_value(rules, &next, side, &lookup, Some(&mut memo), 0)
             })
             .collect()
     }

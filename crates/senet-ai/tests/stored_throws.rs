@@ -226,28 +226,37 @@ fn the_perfect_player_plays_the_default_rules_from_the_tables() {
             .build(&rules)
             .is_ok()
     );
-    // Black on 24 holds a 1, a 4 and a 2 against White on 22: 24-28 with the 4 leaves a
-    // piece that only a 3 takes off (K-11), 24-25-26 or 24-26 first keep the gate.
-    let state = rules
-        .parse_position(&format!("{}W.B...... b throws=124", ".".repeat(21)))
-        .unwrap();
-    let analysis = player
-        .analyse(&rules, &state, &mut ChaCha8Rng::seed_from_u64(3))
-        .unwrap();
-    assert_eq!(analysis.kind(), ValueKind::ExactWinProbability);
     let mut machine = TurnMachine {
         rules,
         table: one_piece(),
         memo: HashMap::new(),
     };
-    for choice in analysis.moves() {
-        let mut next = state;
-        rules.try_play(&mut next, choice.mv).unwrap();
-        let expected = machine.after(&next, state.to_move());
-        assert!((choice.value - expected).abs() < 1e-12, "{}", choice.mv);
-    }
-    let best = analysis.moves()[analysis.chosen_index()].value;
-    assert!(analysis.moves().iter().all(|m| m.value <= best));
+    // Black on 24 against White on 22, with the throws held: every move's value is the turn
+    // machine's, and the best one is chosen.
+    let mut check = |throws: &str| {
+        let state = rules
+            .parse_position(&format!("{}W.B...... b throws={throws}", ".".repeat(21)))
+            .unwrap();
+        let analysis = player
+            .analyse(&rules, &state, &mut ChaCha8Rng::seed_from_u64(3))
+            .unwrap();
+        assert_eq!(analysis.kind(), ValueKind::ExactWinProbability);
+        for choice in analysis.moves() {
+            let mut next = state;
+            rules.try_play(&mut next, choice.mv).unwrap();
+            let expected = machine.after(&next, state.to_move());
+            assert!((choice.value - expected).abs() < 1e-12, "{}", choice.mv);
+        }
+        let best = analysis.moves()[analysis.chosen_index()].value;
+        assert!(analysis.moves().iter().all(|m| m.value <= best));
+        analysis.moves().len()
+    };
+    // A 1, a 4 and a 2: 24-28 with the 4 leaves a piece that only a 3 takes off (K-11),
+    // 24-25-26 or 24-26 first keep the gate.
+    check("124");
+    // Nine throws: the same positions are reached by many orders of the moves, and the
+    // player values each once.
+    assert!(check("111124445") > 2);
     // Whole games against greedy reach their end, each decision legal.
     let mut greedy = "greedy"
         .parse::<PlayerSpec>()
