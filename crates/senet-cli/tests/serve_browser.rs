@@ -229,7 +229,8 @@ async fn a_person_plays_regency_against_the_random_player_to_the_end() {
                         .for_element(Locator::Css("#hints table"))
                         .await
                         .unwrap();
-                    assert!(hints.text().await.unwrap().contains("% to win"));
+                    let text = hints.text().await.unwrap();
+                    assert!(text.contains("% to win"), "{text}");
                     let png = client.screenshot().await.unwrap();
                     std::fs::write(screenshot_path("senet-serve.png"), png).unwrap();
                     shot = true;
