@@ -60,8 +60,7 @@ pub(crate) struct SolveArgs {
     /// (compiled into a scratch file in TMPDIR and read back each sweep: at most 16 bytes a
     /// position in memory, about 42 a position of the largest layer on disk), `lean`
     /// (recomputed at each evaluation: no disk, far slower, and without the policy steps
-    /// Kendall's slow cycles need: it is for Regency). Kendall's k = 3 on disk misses the
-    /// compiled method's values, which are right (docs/players.md): solve Kendall compiled.
+    /// Kendall's slow cycles need: it is for Regency).
     #[arg(long, default_value = "compiled", value_parser = ["compiled", "on-disk", "lean"])]
     method: String,
     /// Keep the solve's progress in this file, after every layer and every 10 minutes

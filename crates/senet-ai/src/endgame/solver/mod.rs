@@ -148,22 +148,32 @@
 //!
 //! All of the above is [`SolveMethod::Compiled`], which keeps each layer's programs in
 //! memory (about 100 bytes a position for Regency). Two methods keep little more than the
-//! values and sweep each layer whole, in place, without splitting it into components; they
-//! stop on the same rule and measure the same residual:
+//! values; they stop on the same rule and measure the same residual:
 //!
 //! - [`SolveMethod::OnDisk`] compiles each layer in the same order, writes the programs to
 //!   a scratch file and reads them back once a sweep; in memory, 8 bytes a position and 12
 //!   a position of the layer being solved (its values in sweep order and their last
-//!   changes; its sort keys while the values are written back). Where the space has slow
-//!   cycles (policy steps wanted, as for Kendall), the sweep that finds the slow states
-//!   copies their programs to memory, at most a sixteenth of the layer's, and those states
-//!   are swept on their own and given policy steps as in a compiled component. Elsewhere
-//!   (Regency), a steady slow convergence is extrapolated now and then, and every 16th
-//!   whole sweep from the 32nd copies the programs of the states that moved most (a
-//!   threshold chosen from the changes of the sweep before so that about half a sixteenth
-//!   of the layer at most passes it), and when they are at most a sixteenth of the layer
-//!   they are swept on their own as hot states: a small slow component would otherwise set
-//!   the pace of every whole sweep of the layer.
+//!   changes; its sort keys while the values are written back).
+//!   - Where the space has slow cycles (policy steps wanted, as for Kendall), the layer is
+//!     split into its components as in memory: whole-layer sweeps with policy steps end
+//!     within the tolerance at other solutions of the equations where a side may wait
+//!     (Kendall with three pieces a side). One pass over the scratch file reads the graph
+//!     (each place's successors in the layer, once each), which is held only while
+//!     Tarjan's algorithm runs; the programs are then written to a second file in the
+//!     order of the components, in as many passes over the first as it takes to gather
+//!     two words a position of the layer at a time. The components are solved in that
+//!     order as the file is read: one that fits among the programs that may be copied (a
+//!     sixteenth of the layer) is copied to memory and solved there; a larger one is swept
+//!     from its part of the file, the sweep that finds its slow states copying their
+//!     programs to memory, and those states are swept on their own and given policy steps
+//!     as in a compiled component.
+//!   - Elsewhere (Regency), the layer is swept whole: a steady slow convergence is
+//!     extrapolated now and then, and every 16th whole sweep from the 32nd copies the
+//!     programs of the states that moved most (a threshold chosen from the changes of the
+//!     sweep before so that about half a sixteenth of the layer at most passes it), and
+//!     when they are at most a sixteenth of the layer they are swept on their own as hot
+//!     states: a small slow component would otherwise set the pace of every whole sweep of
+//!     the layer.
 //! - [`SolveMethod::Lean`] recomputes each right-hand side from the turn machine whenever
 //!   it is evaluated; a sweep evaluates fixed waves of positions from the values before
 //!   each wave, on the threads. It takes no policy steps: it suits Regency, not Kendall's
@@ -189,6 +199,7 @@ mod anderson;
 mod checkpoint;
 mod compile;
 mod components;
+mod disk_components;
 mod hot;
 mod lean;
 mod linear;
@@ -215,6 +226,8 @@ pub(crate) use checkpoint::{InLayer, Keeper, PendingLayer};
 use compile::compile_layer;
 use components::components;
 use lean::{LeanEquations, sweep_order};
+use on_disk::read_programs;
+use program::{right_hand_side, skip};
 // Kendall's stored throws keep their progress in the same checkpoint file.
 #[cfg(feature = "kendall")]
 pub(crate) use anderson::Anderson;
@@ -511,8 +524,9 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         Ok(())
     }
 
-    /// Solves a layer from programs on disk: swept whole, in place, until a sweep changes
-    /// no value by more than the tolerance, from `resume` if a checkpoint held its progress.
+    /// Solves a layer from programs on disk: component by component where the space has
+    /// slow cycles, otherwise swept whole, in place, until a sweep changes no value by more
+    /// than the tolerance, from `resume` if a checkpoint held its progress.
     fn disk_layer<S: EndgameSpace>(
         &self,
         space: &S,
@@ -542,17 +556,26 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             seconds: compiling.elapsed().as_secs_f64(),
         });
         stats.program_words = stats.program_words.max(scratch.words);
+        if self.steps_wanted {
+            return self.disk_components(space, layer_number, layer, scratch, values, stats);
+        }
         // Progress saved inside the layer was saved with the layer counted.
         stats.components += usize::from(resume.is_none());
         stats.largest_component = stats.largest_component.max(states);
         let started = Instant::now();
-        let (sweeps, mut local) = if self.steps_wanted {
-            self.disk_components(&scratch, layer_number, values, stats)?
-        } else {
-            self.disk_sweeps(&scratch, layer_number, keeper, resume, values, stats)?
-        };
+        let (sweeps, mut local) =
+            self.disk_sweeps(&scratch, layer_number, keeper, resume, values, stats)?;
         let seconds = started.elapsed().as_secs_f64();
-        let residual = on_disk::sweep(&scratch, probabilities, &mut local, values, None, None)?;
+        let whole = scratch.whole();
+        let residual = on_disk::sweep(
+            &scratch,
+            whole,
+            probabilities,
+            &mut local,
+            values,
+            None,
+            None,
+        )?;
         drop(scratch);
         on_disk::write_back(space, layer, self.threads, &local, values)?;
         self.finish_layer(
@@ -594,12 +617,8 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
                 changes: vec![0.0; states],
             },
         };
-        let mut equations = on_disk::DiskEquations {
-            scratch,
-            most_copied: states / COPIED_SHARE,
-            copied: Mutex::default(),
-            failure: Mutex::new(None),
-        };
+        let mut equations =
+            on_disk::DiskEquations::new(scratch, scratch.whole(), states / COPIED_SHARE);
         let mut hot = Vec::new();
         let started = Instant::now();
         loop {
@@ -621,6 +640,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             });
             let change = on_disk::sweep(
                 scratch,
+                scratch.whole(),
                 probabilities,
                 &mut progress.local,
                 values,
@@ -680,32 +700,132 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
         Ok((progress.sweeps, progress.local))
     }
 
-    /// A layer on disk solved as the compiled method solves a component: whole sweeps read
-    /// from disk, and the states that converge slowly swept on their own and given policy
-    /// steps from copies of their programs in memory (at most a sixteenth of the layer).
-    /// Returns the whole sweeps and the layer's values in sweep order.
-    fn disk_components(
+    /// Solves a layer on disk component by component, as the compiled method does: the
+    /// components found from the programs in `scratch`, which are then written again in
+    /// the order the components are solved. A component larger than the programs that may
+    /// be copied to memory (a sixteenth of the layer) is swept from the file, its slow
+    /// states swept on their own and given policy steps from copies of their programs; the
+    /// others are copied to memory as the file is read, and solved there.
+    fn disk_components<S: EndgameSpace>(
         &self,
-        scratch: &on_disk::Scratch,
+        space: &S,
         layer_number: usize,
-        values: &[f64],
+        layer: Range<usize>,
+        scratch: on_disk::Scratch,
+        values: &mut Vec<f64>,
         stats: &mut SolveStats,
-    ) -> Result<(u32, Vec<f64>), EndgameError> {
+    ) -> Result<(), EndgameError> {
+        let (probabilities, report) = (self.probabilities, self.report);
         let states = scratch.states;
-        let equations = on_disk::DiskEquations {
-            scratch,
-            most_copied: states / COPIED_SHARE,
-            copied: Mutex::default(),
-            failure: Mutex::new(None),
-        };
-        let places: Vec<u32> = (0..states as u32).collect();
+        let splitting = Instant::now();
+        let throws = probabilities.len();
+        let most_copied = (states / COPIED_SHARE).max(1);
+        let name = format!("layer-{layer_number}-components");
+        let split = disk_components::split(scratch, throws, most_copied, &name)?;
+        let disk_components::SplitLayer {
+            sorted,
+            runs,
+            members,
+            bounds,
+            loops,
+        } = &split;
+        let largest = bounds.windows(2).map(|b| b[1] - b[0]).max().unwrap_or(0);
+        stats.components += bounds.len() - 1;
+        stats.largest_component = stats.largest_component.max(largest);
+        report(SolveEvent::Split {
+            layer: layer_number,
+            components: bounds.len() - 1,
+            largest,
+            seconds: splitting.elapsed().as_secs_f64(),
+        });
+        let started = Instant::now();
         let mut local = vec![0.5; states];
-        let mut solver = self.component_solver(&equations, values, layer_number, stats);
-        let sweeps = solver.solve(&places, &mut local);
-        if let Some(error) = equations.take_failure() {
-            return Err(error);
+        let solved = values.as_slice();
+        let mut slot = Vec::new();
+        let mut evaluations = 0u64;
+        let mut most_sweeps = 0;
+        let mut swept = |places: &[u32], sweeps: u32| {
+            evaluations += u64::from(sweeps) * places.len() as u64;
+            most_sweeps = most_sweeps.max(sweeps);
+        };
+        let mut copied = on_disk::CopiedPrograms::default();
+        for run in runs {
+            let section = run.section(members);
+            if run.on_disk {
+                let equations = on_disk::DiskEquations::new(sorted, section, most_copied);
+                let places = &members[run.places.clone()];
+                let solve = (&equations, places, layer_number, &mut slot);
+                let sweeps = self.solve_component(solve, &mut local, solved, stats);
+                if let Some(error) = equations.take_failure() {
+                    return Err(error);
+                }
+                swept(places, sweeps?);
+                continue;
+            }
+            // Small components, each solved once its programs are read.
+            let mut component = run.components.start;
+            read_programs(sorted, section, |place, words, at| {
+                let (start, end) = (bounds[component], bounds[component + 1]);
+                if end - start == 1 && !loops.contains(place) {
+                    // Its successors in the layer are all solved: one evaluation is exact.
+                    local[place] = right_hand_side(words, at, probabilities, &local, solved);
+                    swept(&members[start..end], 1);
+                    component += 1;
+                    return Ok(());
+                }
+                let first = *at;
+                for _ in 0..throws {
+                    skip(words, at);
+                }
+                copied.push(place, &words[first..*at]);
+                if place != members[end - 1] as usize {
+                    return Ok(());
+                }
+                let places = &members[start..end];
+                let solve = (&copied, places, layer_number, &mut slot);
+                let sweeps = self.solve_component(solve, &mut local, solved, stats)?;
+                swept(places, sweeps);
+                copied.clear();
+                component += 1;
+                Ok(())
+            })?;
         }
-        Ok((sweeps?, local))
+        let seconds = started.elapsed().as_secs_f64();
+        let whole = on_disk::Section {
+            offset: 0,
+            states,
+            places: Some(members),
+        };
+        let residual =
+            on_disk::sweep(sorted, whole, probabilities, &mut local, solved, None, None)?;
+        drop(split);
+        on_disk::write_back(space, layer, self.threads, &local, values)?;
+        let done = Done {
+            layer: layer_number,
+            states,
+            evaluations,
+            most_sweeps,
+            residual,
+            seconds,
+        };
+        self.finish_layer(done, stats);
+        Ok(())
+    }
+
+    /// Solves the component `places` of `layer` with `equations`, keeping the policy steps'
+    /// `slot` from one component to the next.
+    fn solve_component<E: Equations>(
+        &self,
+        (equations, places, layer, slot): (&E, &[u32], usize, &mut Vec<u32>),
+        local: &mut [f64],
+        solved: &[f64],
+        stats: &mut SolveStats,
+    ) -> Result<u32, EndgameError> {
+        let mut solver = self.component_solver(equations, solved, layer, stats);
+        solver.slot = core::mem::take(slot);
+        let sweeps = solver.solve(places, local);
+        *slot = core::mem::take(&mut solver.slot);
+        sweeps
     }
 
     fn component_solver<'a, E: Equations>(

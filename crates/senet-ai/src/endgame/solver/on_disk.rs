@@ -3,7 +3,7 @@
 
 use core::ops::Range;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,6 +44,113 @@ impl Drop for Scratch {
     }
 }
 
+impl Scratch {
+    /// A new file in `folder`, named for the process, the solve and `name`.
+    pub(super) fn create(
+        folder: &Path,
+        name: &str,
+        states: usize,
+    ) -> Result<(Scratch, ChunkWriter), EndgameError> {
+        // Several solves may run at once.
+        static SOLVES: AtomicU64 = AtomicU64::new(0);
+        let solve = SOLVES.fetch_add(1, Ordering::Relaxed);
+        let path = folder.join(format!(
+            "senet-solve-{}-{solve}-{name}.scratch",
+            std::process::id()
+        ));
+        let file = File::create(&path).map_err(|e| scratch_error(&path, e))?;
+        let writer = ChunkWriter {
+            out: BufWriter::new(file),
+            path: path.clone(),
+            offset: 0,
+            bytes: Vec::new(),
+        };
+        let scratch = Scratch {
+            path,
+            states,
+            words: 0,
+        };
+        Ok((scratch, writer))
+    }
+
+    /// The folder the file is in.
+    pub(super) fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+
+    /// An error for a file that does not hold what was written to it.
+    pub(super) fn damaged(&self, reason: &str) -> EndgameError {
+        let error = std::io::Error::new(std::io::ErrorKind::InvalidData, reason.to_owned());
+        scratch_error(&self.path, error)
+    }
+
+    /// The whole file, its programs those of places `0, 1, …` in turn.
+    pub(super) fn whole(&self) -> Section<'static> {
+        Section {
+            offset: 0,
+            states: self.states,
+            places: None,
+        }
+    }
+}
+
+/// A run of whole chunks of a scratch file, and whose programs they hold.
+#[derive(Clone, Copy)]
+pub(super) struct Section<'a> {
+    /// Where its first chunk starts in the file, in bytes.
+    pub(super) offset: u64,
+    /// How many programs it holds.
+    pub(super) states: usize,
+    /// The place of each program in turn; `None` for places `0..states` in order.
+    pub(super) places: Option<&'a [u32]>,
+}
+
+impl Section<'_> {
+    fn place(&self, nth: usize) -> usize {
+        self.places.map_or(nth, |places| places[nth] as usize)
+    }
+}
+
+/// Writes chunks to a scratch file: each its program count, word count and byte count
+/// (`u64`, little-endian) and its words packed (see [`packed`]).
+pub(super) struct ChunkWriter {
+    out: BufWriter<File>,
+    path: PathBuf,
+    /// Bytes written so far.
+    offset: u64,
+    bytes: Vec<u8>,
+}
+
+impl ChunkWriter {
+    /// Where the next chunk starts.
+    pub(super) fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Appends a chunk of `programs` programs, `words` in all.
+    pub(super) fn write_chunk(
+        &mut self,
+        programs: usize,
+        words: &[u32],
+    ) -> Result<(), EndgameError> {
+        self.bytes.clear();
+        packed::pack(words, &mut self.bytes);
+        let header = [programs, words.len(), self.bytes.len()].map(|n| (n as u64).to_le_bytes());
+        header
+            .iter()
+            .try_for_each(|bytes| self.out.write_all(bytes))
+            .and_then(|()| self.out.write_all(&self.bytes))
+            .map_err(|e| scratch_error(&self.path, e))?;
+        self.offset += (header.len() * 8 + self.bytes.len()) as u64;
+        Ok(())
+    }
+
+    /// Writes what is buffered through to the file.
+    pub(super) fn finish(mut self) -> Result<(), EndgameError> {
+        self.out.flush().map_err(|e| scratch_error(&self.path, e))
+    }
+}
+
 fn scratch_error(path: &Path, source: std::io::Error) -> EndgameError {
     EndgameError::Scratch {
         path: path.display().to_string(),
@@ -52,9 +159,8 @@ fn scratch_error(path: &Path, source: std::io::Error) -> EndgameError {
 }
 
 /// Compiles `layer` in its sweep order (see [`sweep_order`]) chunk by chunk into a file in
-/// `folder`, each chunk its word count and byte count (`u64`, little-endian) and its words
-/// packed (see [`packed`]), the successors in the layer named by their place in the sweep
-/// order.
+/// `folder` (see [`ChunkWriter`]), the successors in the layer named by their place in the
+/// sweep order.
 pub(super) fn write_programs<S: EndgameSpace>(
     space: &S,
     layer: Range<usize>,
@@ -63,20 +169,7 @@ pub(super) fn write_programs<S: EndgameSpace>(
     name: &str,
 ) -> Result<Scratch, EndgameError> {
     let (order, place_of) = places(space, layer.clone(), threads)?;
-    // Named for the process and the solve: several solves may run at once.
-    static SOLVES: AtomicU64 = AtomicU64::new(0);
-    let solve = SOLVES.fetch_add(1, Ordering::Relaxed);
-    let path = folder.join(format!(
-        "senet-solve-{}-{solve}-{name}.scratch",
-        std::process::id()
-    ));
-    let file = File::create(&path).map_err(|e| scratch_error(&path, e))?;
-    let mut scratch = Scratch {
-        path,
-        states: order.len(),
-        words: 0,
-    };
-    let mut out = BufWriter::new(file);
+    let (mut scratch, mut out) = Scratch::create(folder, name, order.len())?;
     let context = Context {
         space,
         layer,
@@ -86,17 +179,12 @@ pub(super) fn write_programs<S: EndgameSpace>(
     let firsts: Vec<usize> = (0..order.len()).step_by(CHUNK).collect();
     for batch in firsts.chunks(threads * CHUNKS_IN_FLIGHT) {
         let compiled = in_chunks(batch, threads, |first| compile_chunk(&context, first))?;
-        for (words, _) in compiled {
+        for (&first, (words, _)) in batch.iter().zip(compiled) {
             scratch.words += words.len();
-            let mut bytes = Vec::with_capacity(2 * words.len());
-            packed::pack(&words, &mut bytes);
-            out.write_all(&(words.len() as u64).to_le_bytes())
-                .and_then(|()| out.write_all(&(bytes.len() as u64).to_le_bytes()))
-                .and_then(|()| out.write_all(&bytes))
-                .map_err(|e| scratch_error(&scratch.path, e))?;
+            out.write_chunk(CHUNK.min(order.len() - first), &words)?;
         }
     }
-    out.flush().map_err(|e| scratch_error(&scratch.path, e))?;
+    out.finish()?;
     Ok(scratch)
 }
 
@@ -120,33 +208,36 @@ pub(super) fn write_back<S: EndgameSpace>(
     Ok(())
 }
 
-/// One pass over the layer in sweep order, reading the programs back (on a thread of its
-/// own, a few chunks ahead): `visit(place, right-hand side, program, values)` for each place
-/// in turn, which may write the place's value (a Gauss–Seidel sweep).
-pub(super) fn pass(
+/// Reads the programs of `section` in turn (on a thread of its own, a few chunks ahead):
+/// `visit(place, words, at)` for each, with the program starting at `words[*at]`, which
+/// `visit` moves past it (evaluating it with [`right_hand_side`], or skipping it).
+pub(super) fn read_programs(
     scratch: &Scratch,
-    probabilities: &[f64],
-    local: &mut [f64],
-    solved: &[f64],
-    mut visit: impl FnMut(usize, f64, &[u32], &mut [f64]),
+    section: Section<'_>,
+    mut visit: impl FnMut(usize, &[u32], &mut usize) -> Result<(), EndgameError>,
 ) -> Result<(), EndgameError> {
     let path = scratch.path.as_path();
-    let file = File::open(path).map_err(|e| scratch_error(path, e))?;
+    let mut file = File::open(path).map_err(|e| scratch_error(path, e))?;
+    file.seek(SeekFrom::Start(section.offset))
+        .map_err(|e| scratch_error(path, e))?;
     std::thread::scope(|scope| {
-        let (send, receive) = sync_channel::<std::io::Result<Vec<u32>>>(READ_AHEAD);
-        let chunks = local.len().div_ceil(CHUNK);
+        let (send, receive) = sync_channel::<std::io::Result<(usize, Vec<u32>)>>(READ_AHEAD);
+        let states = section.states;
         scope.spawn(move || {
             let mut reader = BufReader::with_capacity(1 << 20, file);
-            for _ in 0..chunks {
-                let chunk = read_chunk(&mut reader);
+            let mut read = 0;
+            while read < states {
+                let chunk = read_chunk(&mut reader, states - read);
                 let failed = chunk.is_err();
+                read += chunk.as_ref().map_or(0, |(programs, _)| *programs);
                 if send.send(chunk).is_err() || failed {
                     break;
                 }
             }
         });
-        for first in (0..local.len()).step_by(CHUNK) {
-            let words = receive
+        let mut nth = 0;
+        while nth < states {
+            let (programs, words) = receive
                 .recv()
                 .map_err(|_| {
                     std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the reader stopped")
@@ -154,22 +245,43 @@ pub(super) fn pass(
                 .and_then(|chunk| chunk)
                 .map_err(|e| scratch_error(path, e))?;
             let mut at = 0;
-            for place in first..(first + CHUNK).min(local.len()) {
-                let start = at;
-                let total = right_hand_side(&words, &mut at, probabilities, local, solved);
-                visit(place, total, &words[start..at], local);
+            for _ in 0..programs {
+                visit(section.place(nth), &words, &mut at)?;
+                nth += 1;
+            }
+            if at != words.len() {
+                return Err(scratch.damaged("a chunk's programs and words do not match"));
             }
         }
         Ok(())
     })
 }
 
-/// A pass that returns the largest `|right-hand side − value|` over the layer; with
+/// One pass over `section` in file order: `visit(place, right-hand side, program, values)`
+/// for each place in turn, which may write the place's value (a Gauss–Seidel sweep).
+pub(super) fn pass(
+    scratch: &Scratch,
+    section: Section<'_>,
+    probabilities: &[f64],
+    local: &mut [f64],
+    solved: &[f64],
+    mut visit: impl FnMut(usize, f64, &[u32], &mut [f64]),
+) -> Result<(), EndgameError> {
+    read_programs(scratch, section, |place, words, at| {
+        let start = *at;
+        let total = right_hand_side(words, at, probabilities, local, solved);
+        visit(place, total, &words[start..*at], local);
+        Ok(())
+    })
+}
+
+/// A pass that returns the largest `|right-hand side − value|` over `section`; with
 /// `changes`, a Gauss–Seidel sweep that writes each value and its change as it goes, and
 /// with `hot` as well, one that notes the places whose value moved by more than its
 /// threshold and copies their programs aside (see [`NotingHot`]).
 pub(super) fn sweep(
     scratch: &Scratch,
+    section: Section<'_>,
     probabilities: &[f64],
     local: &mut [f64],
     solved: &[f64],
@@ -183,6 +295,7 @@ pub(super) fn sweep(
     let mut largest: f64 = 0.0;
     pass(
         scratch,
+        section,
         probabilities,
         local,
         solved,
@@ -258,7 +371,7 @@ impl CopiedPrograms {
         self.words.clear();
     }
 
-    fn push(&mut self, place: usize, program: &[u32]) {
+    pub(super) fn push(&mut self, place: usize, program: &[u32]) {
         self.places.push(place as u32);
         self.starts.push(self.words.len());
         self.words.extend_from_slice(program);
@@ -275,12 +388,39 @@ impl Programs for CopiedPrograms {
     }
 }
 
-/// The equations of a layer on disk as [`ComponentSolver`](super::sweep::ComponentSolver)
-/// sees them: a sweep of the whole layer reads the scratch file, and copies aside the
-/// programs of the places it records as converging slowly, which the sweeps of those places
-/// alone and the policy steps then evaluate from memory.
+/// The equations of the places copied, evaluated from memory.
+impl Equations for CopiedPrograms {
+    fn right_hand_side(
+        &self,
+        place: usize,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+    ) -> f64 {
+        let (words, mut at) = self.program(place);
+        right_hand_side(words, &mut at, probabilities, local, solved)
+    }
+
+    fn policy_step(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+        slot: &mut [u32],
+    ) -> PolicyStepReport {
+        frozen_step(self, probabilities, local, solved, hot, slot)
+    }
+}
+
+/// The equations of a section of a scratch file (a layer, or a component of one) as
+/// [`ComponentSolver`](super::sweep::ComponentSolver) sees them: a sweep of all its places
+/// reads the file, and copies aside the programs of the places it records as converging
+/// slowly, which the sweeps of those places alone and the policy steps then evaluate from
+/// memory.
 pub(super) struct DiskEquations<'a> {
     pub(super) scratch: &'a Scratch,
+    pub(super) section: Section<'a>,
     /// The places copied aside: at most this many (more are left to the whole sweeps).
     pub(super) most_copied: usize,
     pub(super) copied: Mutex<CopiedPrograms>,
@@ -288,7 +428,18 @@ pub(super) struct DiskEquations<'a> {
     pub(super) failure: Mutex<Option<EndgameError>>,
 }
 
-impl DiskEquations<'_> {
+impl<'a> DiskEquations<'a> {
+    /// The equations of `section`, nothing copied yet.
+    pub(super) fn new(scratch: &'a Scratch, section: Section<'a>, most_copied: usize) -> Self {
+        DiskEquations {
+            scratch,
+            section,
+            most_copied,
+            copied: Mutex::default(),
+            failure: Mutex::new(None),
+        }
+    }
+
     pub(super) fn take_failure(&self) -> Option<EndgameError> {
         lock(&self.failure).take()
     }
@@ -308,9 +459,7 @@ impl Equations for DiskEquations<'_> {
         local: &[f64],
         solved: &[f64],
     ) -> f64 {
-        let copied = lock(&self.copied);
-        let (words, mut at) = copied.program(place);
-        right_hand_side(words, &mut at, probabilities, local, solved)
+        lock(&self.copied).right_hand_side(place, probabilities, local, solved)
     }
 
     fn policy_step(
@@ -321,8 +470,7 @@ impl Equations for DiskEquations<'_> {
         hot: &[u32],
         slot: &mut [u32],
     ) -> PolicyStepReport {
-        let copied = lock(&self.copied);
-        frozen_step(&*copied, probabilities, local, solved, hot, slot)
+        lock(&self.copied).policy_step(probabilities, local, solved, hot, slot)
     }
 
     fn failed(&self) -> bool {
@@ -337,14 +485,13 @@ impl Equations for DiskEquations<'_> {
         solved: &[f64],
         mut record: Option<(f64, usize, &mut Vec<u32>)>,
     ) -> f64 {
-        if places.len() < local.len() {
+        if places.len() < self.section.states {
             let copied = lock(&self.copied);
             return sweep_places(places, local, record, |place, local| {
-                let (words, mut at) = copied.program(place);
-                right_hand_side(words, &mut at, probabilities, local, solved)
+                copied.right_hand_side(place, probabilities, local, solved)
             });
         }
-        // A whole sweep: what it records is what the next steps work on.
+        // A sweep of the whole section: what it records is what the next steps work on.
         let mut copied = lock(&self.copied);
         copied.clear();
         if let Some((_, most, _)) = &mut record {
@@ -353,6 +500,7 @@ impl Equations for DiskEquations<'_> {
         let mut largest: f64 = 0.0;
         let swept = pass(
             self.scratch,
+            self.section,
             probabilities,
             local,
             solved,
@@ -376,23 +524,24 @@ impl Equations for DiskEquations<'_> {
     }
 }
 
-/// Reads a chunk written by [`write_programs`]: its word count, its byte count and its
-/// words packed (see [`packed`]).
-fn read_chunk(reader: &mut impl Read) -> std::io::Result<Vec<u32>> {
-    let mut read_count = || {
+/// Reads a chunk written by [`ChunkWriter`], of at most `most` programs: their count and
+/// their words.
+fn read_chunk(reader: &mut impl Read, most: usize) -> std::io::Result<(usize, Vec<u32>)> {
+    let mut read_count = |limit: usize| {
         let mut bytes = [0u8; 8];
         reader.read_exact(&mut bytes)?;
         usize::try_from(u64::from_le_bytes(bytes))
             .ok()
-            // A packed word takes at most 6 bytes.
-            .filter(|&n| n <= CHUNK_WORDS_MOST * 6)
+            .filter(|&n| n <= limit)
             .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidData, "chunk too large"))
     };
-    let count = read_count()?;
-    let length = read_count()?;
+    let programs = read_count(most.min(CHUNK))?;
+    let count = read_count(CHUNK_WORDS_MOST)?;
+    // A packed word takes at most 6 bytes.
+    let length = read_count(count * 6)?;
     let mut bytes = vec![0u8; length];
     reader.read_exact(&mut bytes)?;
-    packed::unpack(&bytes, count)
+    Ok((programs, packed::unpack(&bytes, count)?))
 }
 
 /// Sweeps before the first extrapolation, and between two: the ratio of two sweeps' changes

@@ -51,11 +51,11 @@ pub enum SolveMethod {
     /// Each layer's right-hand sides compiled as for [`Compiled`](SolveMethod::Compiled),
     /// but written to a scratch file in the system's temporary folder (`TMPDIR`) and read
     /// back once a sweep, the layer swept whole in place; slow states get sweeps of their
-    /// own from copies of their programs, and policy steps where the space has slow cycles
+    /// own from copies of their programs. Where the space has slow cycles (Kendall) each
+    /// layer is split into its components, as in memory, and slow states get policy steps
     /// (see the [module documentation](super#methods)). 8 bytes a position and 12 a
     /// position of the largest layer in memory, about 42 bytes a position of the largest
-    /// layer on disk (Regency, packed). For Kendall its values at 3 pieces a side are not
-    /// those of the compiled method, which are right (`docs/players.md`): use that there.
+    /// layer on disk (Regency, packed).
     OnDisk,
 }
 
