@@ -110,15 +110,14 @@ fn on_disk_agrees_with_the_compiled_solver_on_regency_up_to_three_pieces() {
     );
 }
 
-/// Every position up to three pieces a side of Kendall with immediate throws (on disk, its
-/// slow states get policy steps as in memory). Most of an hour and 11 GB in a release build,
-/// more than CI's budget: `cargo test --release -p senet-ai --test lean -- --ignored
-/// kendall`. It fails today: both solves end within the tolerance of the Bellman equation,
-/// but some values differ by 1.65e-2 (docs/players.md, "Four pieces a side"). The on-disk
-/// method sweeps whole layers, the schedule that was shown to miss the sweeps-from-½ values
-/// where a side may wait; it needs components on disk to pass.
+/// Every position up to three pieces a side of Kendall with immediate throws: on disk, the
+/// layers are split into components as in memory, and slow states get policy steps. About
+/// 17 minutes and 10.4 GB (for the compiled solve) in a release build: `cargo test
+/// --release -p senet-ai --test lean -- --ignored kendall` (CI runs it). Without the
+/// components, whole-layer sweeps with policy steps ended within the tolerance of the
+/// Bellman equation at values up to 1.65e-2 from these (docs/players.md).
 #[test]
-#[ignore = "fails today (values 1.65e-2 apart, docs/players.md); most of an hour"]
+#[ignore = "minutes and 10 GB in a release build; CI runs it"]
 fn on_disk_agrees_with_the_compiled_solver_on_kendall_up_to_three_pieces() {
     compare(
         KendallEndgame::new(kendall_immediate(), 3).unwrap(),
