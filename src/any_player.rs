@@ -30,7 +30,7 @@ use core::fmt;
 use std::sync::Arc;
 
 use senet_ai::endgame::{
-    Checkpoint, EndgameError, PositionOracle, SolveOptions, SolveStats, ValueEncoding,
+    Checkpoint, EndgameError, PositionOracle, SolveMethod, SolveOptions, SolveStats, ValueEncoding,
     pieces_solved_quickly, read_for, solve_file_for, solve_file_resumable_for, solve_for,
     solve_size_for, supports_endgame,
 };
@@ -313,17 +313,24 @@ impl AnyRuleset {
     }
 
     /// The positions and the estimated peak memory in bytes of solving the endgames with up
-    /// to `max_pieces` pieces a side (see [`senet_ai::endgame::solve_size_for`]).
+    /// to `max_pieces` pieces a side with `method` (see
+    /// [`senet_ai::endgame::solve_size_for`]).
     ///
     /// ```
+    /// use senet::ai::endgame::SolveMethod;
     /// use senet::registry::AnyRuleset;
     /// let regency = AnyRuleset::parse("regency").unwrap();
-    /// let (positions, peak) = regency.endgame_solve_size(2).unwrap();
+    /// let (positions, peak) = regency.endgame_solve_size(2, SolveMethod::Compiled).unwrap();
     /// assert!(positions > 0 && peak > positions as u64);
-    /// assert!(AnyRuleset::parse("bell").unwrap().endgame_solve_size(2).is_err());
+    /// let bell = AnyRuleset::parse("bell").unwrap();
+    /// assert!(bell.endgame_solve_size(2, SolveMethod::Compiled).is_err());
     /// ```
-    pub fn endgame_solve_size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError> {
-        with_rules!(*self, ref r => solve_size_for(r, max_pieces))
+    pub fn endgame_solve_size(
+        &self,
+        max_pieces: u8,
+        method: SolveMethod,
+    ) -> Result<(usize, u64), EndgameError> {
+        with_rules!(*self, ref r => solve_size_for(r, max_pieces, method))
     }
 
     /// Solves the endgames with up to `max_pieces` pieces a side, in memory, at the solver's

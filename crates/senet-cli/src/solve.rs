@@ -70,11 +70,6 @@ pub(crate) struct SolveArgs {
     checkpoint: Option<PathBuf>,
 }
 
-/// Bytes a position the on-disk and lean methods take at their peak (measured: Regency
-/// with 4 pieces a side, docs/players.md), and what any solve takes on top.
-const LEAN_BYTES_PER_POSITION: u64 = 16;
-const LEAN_BASE_BYTES: u64 = 64 << 20;
-
 /// Reads a size such as `512M` or `12G`.
 fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
@@ -132,10 +127,6 @@ fn solve(
         CliError::input(format!("{argument}: {e}"))
     };
     let pieces = args.pieces;
-    let (positions, compiled_peak) = rules.endgame_solve_size(pieces).map_err(refused)?;
-    let lean_peak = (positions as u64)
-        .saturating_mul(LEAN_BYTES_PER_POSITION)
-        .saturating_add(LEAN_BASE_BYTES);
     let (limit, source) = match (args.max_memory, available_memory()) {
         (Some(limit), _) => (Some(limit), "--max-memory"),
         (None, available) => (available, "the memory available now"),
@@ -145,16 +136,15 @@ fn solve(
         "lean" => SolveMethod::Lean,
         _ => SolveMethod::Compiled,
     };
-    let peak = if method == SolveMethod::Compiled {
-        compiled_peak
-    } else {
-        lean_peak
-    };
+    let (positions, peak) = rules.endgame_solve_size(pieces, method).map_err(refused)?;
     if let Some(limit) = limit
         && peak > limit
     {
-        let lean = if method == SolveMethod::Compiled && lean_peak <= limit {
-            format!(" (--method on-disk takes about {})", size(lean_peak))
+        let (_, on_disk_peak) = rules
+            .endgame_solve_size(pieces, SolveMethod::OnDisk)
+            .map_err(refused)?;
+        let lean = if method == SolveMethod::Compiled && on_disk_peak <= limit {
+            format!(" (--method on-disk takes about {})", size(on_disk_peak))
         } else {
             String::new()
         };

@@ -23,8 +23,8 @@ use senet_core::Ruleset;
 
 use super::table::TableHeader;
 use super::{
-    Checkpoint, EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SolveStats,
-    ValueEncoding, solve, solve_resumable,
+    Checkpoint, EndgameError, EndgameSpace, EndgameTable, PositionOracle, SolveMethod,
+    SolveOptions, SolveStats, ValueEncoding, solve, solve_resumable,
 };
 
 /// A ruleset with an endgame space: builds the space of its endgames from the ruleset value.
@@ -57,6 +57,13 @@ pub trait EndgameRules: Ruleset {
     /// configuration is solved another way.
     fn peak_bytes_per_position(&self) -> u64 {
         Self::PEAK_BYTES_PER_POSITION
+    }
+
+    /// Bytes a solve of this configuration with [`SolveMethod::OnDisk`] takes per position
+    /// at its peak: 16 (Regency with 4 pieces a side took 14.5), unless the configuration
+    /// needs more.
+    fn on_disk_peak_bytes_per_position(&self) -> u64 {
+        LEAN_PEAK_BYTES_PER_POSITION
     }
 
     /// The most pieces a side whose endgames solve in seconds, so that a front end may solve
@@ -105,13 +112,18 @@ trait ErasedEndgame<R: Ruleset> {
         checkpoint: Option<&Checkpoint>,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError>;
     fn read(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
-    fn size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError>;
+    fn size(&self, max_pieces: u8, method: SolveMethod) -> Result<(usize, u64), EndgameError>;
     fn pieces_solved_quickly(&self) -> u8;
 }
 
 /// What a solve takes whatever its size (threads, tables of the space); Regency with 2
 /// pieces a side peaks at 18 MB for 143,262 positions.
 const BASE_BYTES: u64 = 16 << 20;
+/// Bytes a position the on-disk and lean methods take at their peak where they keep only
+/// the values (Regency with 4 pieces a side: 14.5, `docs/players.md`), and what they take
+/// whatever the size (the programs' chunks in flight, the read-ahead).
+const LEAN_PEAK_BYTES_PER_POSITION: u64 = 16;
+const LEAN_BASE_BYTES: u64 = 64 << 20;
 
 struct Typed<E>(E);
 
@@ -148,11 +160,16 @@ impl<E: EndgameRules> ErasedEndgame<E> for Typed<E> {
         Ok(Arc::new(self.0.read_endgames(bytes)?))
     }
 
-    fn size(&self, max_pieces: u8) -> Result<(usize, u64), EndgameError> {
+    fn size(&self, max_pieces: u8, method: SolveMethod) -> Result<(usize, u64), EndgameError> {
         let positions = self.0.endgame_space(max_pieces)?.state_count();
+        let (per_position, base) = match method {
+            SolveMethod::Compiled => (self.0.peak_bytes_per_position(), BASE_BYTES),
+            SolveMethod::OnDisk => (self.0.on_disk_peak_bytes_per_position(), LEAN_BASE_BYTES),
+            SolveMethod::Lean => (LEAN_PEAK_BYTES_PER_POSITION, LEAN_BASE_BYTES),
+        };
         let peak = (positions as u64)
-            .saturating_mul(self.0.peak_bytes_per_position())
-            .saturating_add(BASE_BYTES);
+            .saturating_mul(per_position)
+            .saturating_add(base);
         Ok((positions, peak))
     }
 
@@ -280,20 +297,26 @@ pub fn solve_file_resumable_for<R: Ruleset>(
     erased_or_unsupported(rules)?.solve_file(max_pieces, options, encoding, Some(checkpoint))
 }
 
-/// What solving the endgames of `rules` with up to `max_pieces` pieces a side would take,
-/// found without solving: the number of positions and an estimate of the peak memory in
-/// bytes (from the peaks measured with 3 pieces a side), for a program that must refuse a
-/// solve that cannot fit before it starts.
+/// What solving the endgames of `rules` with up to `max_pieces` pieces a side with `method`
+/// would take, found without solving: the number of positions and an estimate of the peak
+/// memory in bytes (from the peaks measured), for a program that must refuse a solve that
+/// cannot fit before it starts.
 ///
 /// ```
-/// use senet::ai::endgame::solve_size_for;
+/// use senet::ai::endgame::{SolveMethod, solve_size_for};
 /// use senet::Regency;
-/// let (positions, bytes) = solve_size_for(&Regency::default(), 3).unwrap();
+/// let (positions, bytes) = solve_size_for(&Regency::default(), 3, SolveMethod::Compiled).unwrap();
 /// assert_eq!(positions, 9_807_462);
 /// assert!(bytes > 960_000_000 && bytes < 1_100_000_000);
+/// let (_, on_disk) = solve_size_for(&Regency::default(), 3, SolveMethod::OnDisk).unwrap();
+/// assert!(on_disk < bytes / 4);
 /// ```
-pub fn solve_size_for<R: Ruleset>(rules: &R, max_pieces: u8) -> Result<(usize, u64), EndgameError> {
-    erased_or_unsupported(rules)?.size(max_pieces)
+pub fn solve_size_for<R: Ruleset>(
+    rules: &R,
+    max_pieces: u8,
+    method: SolveMethod,
+) -> Result<(usize, u64), EndgameError> {
+    erased_or_unsupported(rules)?.size(max_pieces, method)
 }
 
 /// Reads a table file written by [`EndgameTable::to_bytes`] for `rules`; the file must have

@@ -20,6 +20,11 @@ const MOST_PIECES: usize = 7;
 const MUST_MOVE_SQUARES: usize = 26;
 /// The water (K-13), as a position (square − 1).
 const WATER: u32 = 26;
+/// Bytes a solve with immediate throws on disk takes per position at its peak, measured
+/// with 3 pieces a side (5.57 GB for 49.1 million positions, 113 bytes a position,
+/// `docs/players.md`): the graph of the largest layer (39.6 million positions, about 25
+/// successors each) and Tarjan's arrays, while its components are found.
+const ON_DISK_PEAK_BYTES_PER_POSITION: u64 = 115;
 /// Bytes a solve with stored throws takes per position, measured with 2 pieces a side
 /// while sweeping (1.9 GB for 803,390 positions, `docs/players.md`): two levels of
 /// positions between moves, each board with every multiset of throws of its level, and the
@@ -380,6 +385,14 @@ impl EndgameRules for Kendall {
     fn peak_bytes_per_position(&self) -> u64 {
         match self.throw_timing() {
             ThrowTiming::Immediate => Self::PEAK_BYTES_PER_POSITION,
+            ThrowTiming::Stored => STORED_PEAK_BYTES_PER_POSITION,
+        }
+    }
+
+    fn on_disk_peak_bytes_per_position(&self) -> u64 {
+        match self.throw_timing() {
+            ThrowTiming::Immediate => ON_DISK_PEAK_BYTES_PER_POSITION,
+            // Refused on disk: the stored throws' own solver runs.
             ThrowTiming::Stored => STORED_PEAK_BYTES_PER_POSITION,
         }
     }
