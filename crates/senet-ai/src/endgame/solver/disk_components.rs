@@ -124,6 +124,9 @@ pub(super) fn successor_graph(
         for &word in &words[start..*at] {
             if word >> TAG_SHIFT <= 1 {
                 let successor = word & PAYLOAD;
+                if successor as usize >= states {
+                    return Err(scratch.damaged("a successor past the end of the layer"));
+                }
                 if successor as usize == place {
                     loops[place / 64] |= 1 << (place % 64);
                 } else {
@@ -174,9 +177,9 @@ pub(super) struct ComponentOrder<'a> {
 }
 
 /// Writes the programs of `scratch` again into a file in the same folder, in the order of
-/// `order.members`, each component swept from the file in chunks of its own. Each pass over
-/// `scratch` gathers the programs of the next places in that order, at most `pass_words`
-/// words of them (or one program). Returns the file and its runs.
+/// `order.members`, each component that `order.on_disk` names in chunks of its own. Each
+/// pass over `scratch` gathers the programs of the next places in that order, at most
+/// `pass_words` words of them (or one program). Returns the file and its runs.
 pub(super) fn rewrite(
     scratch: &Scratch,
     order: &ComponentOrder<'_>,
@@ -390,5 +393,13 @@ mod tests {
         };
         let result = rewrite(&scratch, &order, 100, "test-damaged");
         assert!(matches!(result, Err(EndgameError::Scratch { .. })));
+        // A successor past the end of the layer.
+        let (past, mut out) = Scratch::create(&folder, "test-past", 1).unwrap();
+        out.write_chunk(1, &[LOCAL_SAME | 1]).unwrap();
+        out.finish().unwrap();
+        assert!(matches!(
+            successor_graph(&past, 1),
+            Err(EndgameError::Scratch { .. })
+        ));
     }
 }
