@@ -15,7 +15,7 @@ use super::lean::{level_starts, progress_keys};
 use super::options::PolicyStepReport;
 use super::packed;
 use super::parallel::in_chunks;
-use super::policy::{Programs, frozen_step};
+use super::policy::Programs;
 use super::program::{CHUNK, right_hand_side};
 use super::sweep::{Equations, sweep_places, update};
 
@@ -385,31 +385,6 @@ impl Programs for CopiedPrograms {
             .binary_search(&(place as u32))
             .expect("only the places copied are evaluated from memory");
         (&self.words, self.starts[row])
-    }
-}
-
-/// The equations of the places copied, evaluated from memory.
-impl Equations for CopiedPrograms {
-    fn right_hand_side(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> f64 {
-        let (words, mut at) = self.program(place);
-        right_hand_side(words, &mut at, probabilities, local, solved)
-    }
-
-    fn policy_step(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        slot: &mut [u32],
-    ) -> PolicyStepReport {
-        frozen_step(self, probabilities, local, solved, hot, slot)
     }
 }
 

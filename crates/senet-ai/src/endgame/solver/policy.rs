@@ -22,6 +22,7 @@ pub(super) trait Programs {
 }
 
 impl Programs for LayerProgram {
+    #[inline]
     fn program(&self, place: usize) -> (&[u32], usize) {
         LayerProgram::program(self, place)
     }

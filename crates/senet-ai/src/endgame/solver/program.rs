@@ -1,6 +1,7 @@
 //! The compiled right-hand sides of a layer, and their evaluation.
 
 use super::options::PolicyStepReport;
+use super::policy::Programs;
 pub(super) use super::sweep::Equations;
 
 pub(super) const TAG_SHIFT: u32 = 29;
@@ -84,7 +85,9 @@ impl LayerProgram {
     }
 }
 
-impl Equations for LayerProgram {
+/// The equations of programs held in memory: a compiled layer ([`LayerProgram`]), or the
+/// programs of some places copied aside on disk.
+impl<P: Programs + Sync> Equations for P {
     #[inline]
     fn right_hand_side(
         &self,
