@@ -58,7 +58,9 @@ pub(crate) struct SolveArgs {
     max_memory: Option<u64>,
     /// How the solver holds its equations: `compiled` (in memory, fastest), `on-disk`
     /// (compiled into a scratch file in TMPDIR and read back each sweep: at most 16 bytes a
-    /// position in memory, about 42 a position of the largest layer on disk), `lean`
+    /// position in memory for Regency, about 115 for Kendall while a layer's components are
+    /// found; on disk, about 42 bytes a position of the largest layer for Regency, 128 for
+    /// Kendall and twice that while its programs are written again in component order), `lean`
     /// (recomputed at each evaluation: no disk, far slower, and without the policy steps
     /// Kendall's slow cycles need: it is for Regency).
     #[arg(long, default_value = "compiled", value_parser = ["compiled", "on-disk", "lean"])]
