@@ -26,7 +26,6 @@ pub(super) struct SplitLayer {
     pub(super) members: Vec<u32>,
     /// Where each component starts in `members`, and the end.
     pub(super) bounds: Vec<usize>,
-    pub(super) loops: SelfLoops,
 }
 
 /// Splits the layer whose programs (of `throws` expressions each) are in `scratch` into its
@@ -40,7 +39,7 @@ pub(super) fn split(
     most_in_memory: usize,
     name: &str,
 ) -> Result<SplitLayer, EndgameError> {
-    let (graph, loops, lengths) = successor_graph(&scratch, throws)?;
+    let (graph, lengths) = successor_graph(&scratch, throws)?;
     let (members, bounds) = sorted_components(&graph);
     drop(graph);
     let order = ComponentOrder {
@@ -56,7 +55,6 @@ pub(super) fn split(
         runs,
         members,
         bounds,
-        loops,
     })
 }
 
@@ -91,28 +89,18 @@ impl Graph for Successors {
     }
 }
 
-/// The places of the layer whose programs read their own value.
-pub(super) struct SelfLoops(Vec<u64>);
-
-impl SelfLoops {
-    pub(super) fn contains(&self, place: usize) -> bool {
-        self.0[place / 64] >> (place % 64) & 1 == 1
-    }
-}
-
 /// The layer's graph read from `scratch` (programs of `throws` expressions each, in place
-/// order), which places read their own value, and the length of each program in words.
+/// order), and the length of each program in words.
 pub(super) fn successor_graph(
     scratch: &Scratch,
     throws: usize,
-) -> Result<(Successors, SelfLoops, Vec<u32>), EndgameError> {
+) -> Result<(Successors, Vec<u32>), EndgameError> {
     let states = scratch.states;
     let mut graph = Successors {
         start: Vec::with_capacity(states + 1),
         target: Vec::new(),
     };
     graph.start.push(0);
-    let mut loops = vec![0u64; states.div_ceil(64)];
     let mut lengths = Vec::with_capacity(states);
     let mut row = Vec::new();
     read_programs(scratch, scratch.whole(), |place, words, at| {
@@ -127,9 +115,7 @@ pub(super) fn successor_graph(
                 if successor as usize >= states {
                     return Err(scratch.damaged("a successor past the end of the layer"));
                 }
-                if successor as usize == place {
-                    loops[place / 64] |= 1 << (place % 64);
-                } else {
+                if successor as usize != place {
                     row.push(successor);
                 }
             }
@@ -142,7 +128,7 @@ pub(super) fn successor_graph(
         Ok(())
     })?;
     graph.target.shrink_to_fit();
-    Ok((graph, SelfLoops(loops), lengths))
+    Ok((graph, lengths))
 }
 
 /// A run of the rewritten file: components `components` of the layer, their places
@@ -290,6 +276,7 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::endgame::solver::program::reads_itself;
     use crate::endgame::solver::program::{FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, MAXIMUM, TERMINAL};
 
     /// Five programs of one throw each: 0 ⇄ 1 (0 also reads a solved state), 2 reads
@@ -329,14 +316,16 @@ mod tests {
     fn programs_are_written_again_component_by_component() {
         let folder = std::env::temp_dir();
         let (scratch, programs) = scratch(&folder);
-        let (graph, loops, lengths) = successor_graph(&scratch, 1).unwrap();
+        let (graph, lengths) = successor_graph(&scratch, 1).unwrap();
         assert_eq!(lengths, [3, 1, 1, 3, 1]);
         let edges: Vec<Vec<usize>> = (0..5)
             .map(|n| graph.slots(n).filter_map(|s| graph.target(n, s)).collect())
             .collect();
         assert_eq!(edges, [vec![1], vec![0], vec![], vec![1], vec![]]);
         assert_eq!(
-            (0..5).map(|p| loops.contains(p)).collect::<Vec<_>>(),
+            (0..5)
+                .map(|p| reads_itself(&programs[p], p))
+                .collect::<Vec<_>>(),
             [false, false, true, false, false]
         );
         let (members, bounds) = sorted_components(&graph);
@@ -382,8 +371,7 @@ mod tests {
         });
         assert!(matches!(result, Err(EndgameError::Scratch { .. })));
         // A program longer than its chunk.
-        let (_, loops, mut lengths) = successor_graph(&scratch, 1).unwrap();
-        assert!(loops.contains(2));
+        let (_, mut lengths) = successor_graph(&scratch, 1).unwrap();
         lengths[4] = 2;
         let order = ComponentOrder {
             members: &[4, 3, 2, 1, 0],

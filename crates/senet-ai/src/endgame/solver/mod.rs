@@ -227,7 +227,7 @@ use compile::compile_layer;
 use components::components;
 use lean::{LeanEquations, sweep_order};
 use on_disk::read_programs;
-use program::{right_hand_side, skip};
+use program::{reads_itself, right_hand_side, skip};
 // Kendall's stored throws keep their progress in the same checkpoint file.
 #[cfg(feature = "kendall")]
 pub(crate) use anderson::Anderson;
@@ -727,7 +727,6 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             runs,
             members,
             bounds,
-            loops,
         } = &split;
         let largest = bounds.windows(2).map(|b| b[1] - b[0]).max().unwrap_or(0);
         stats.components += bounds.len() - 1;
@@ -766,18 +765,21 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             let mut component = run.components.start;
             read_programs(sorted, section, |place, words, at| {
                 let (start, end) = (bounds[component], bounds[component + 1]);
-                if end - start == 1 && !loops.contains(place) {
-                    // Its successors in the layer are all solved: one evaluation is exact.
-                    local[place] = right_hand_side(words, at, probabilities, &local, solved);
-                    swept(&members[start..end], 1);
-                    component += 1;
-                    return Ok(());
-                }
                 let first = *at;
                 for _ in 0..throws {
                     skip(words, at);
                 }
-                copied.push(place, &words[first..*at]);
+                let program = &words[first..*at];
+                if end - start == 1 && !reads_itself(program, place) {
+                    // Its successors in the layer are all solved: one evaluation is exact.
+                    let mut from = 0;
+                    local[place] =
+                        right_hand_side(program, &mut from, probabilities, &local, solved);
+                    swept(&members[start..end], 1);
+                    component += 1;
+                    return Ok(());
+                }
+                copied.push(place, program);
                 if place != members[end - 1] as usize {
                     return Ok(());
                 }

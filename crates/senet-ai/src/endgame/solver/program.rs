@@ -79,9 +79,7 @@ impl LayerProgram {
     /// Whether the right-hand side of `place` reads its own value.
     pub(super) fn leads_to_itself(&self, place: usize) -> bool {
         let (words, start) = self.program(place);
-        words[start..self.program_end(place)]
-            .iter()
-            .any(|&word| word >> TAG_SHIFT <= 1 && (word & PAYLOAD) as usize == place)
+        reads_itself(&words[start..self.program_end(place)], place)
     }
 }
 
@@ -127,6 +125,13 @@ pub(super) fn right_hand_side(
         total += p * evaluate(words, at, probabilities, local, solved);
     }
     total
+}
+
+/// Whether `program`, the program of `place`, reads the value of `place`.
+pub(super) fn reads_itself(program: &[u32], place: usize) -> bool {
+    program
+        .iter()
+        .any(|&word| word >> TAG_SHIFT <= 1 && (word & PAYLOAD) as usize == place)
 }
 
 /// Where each of the first `places` programs of `words` starts (`throws` expressions a
