@@ -4,6 +4,8 @@
 //! - [`conformance`]: the checks every [`Ruleset`](senet_core::Ruleset) implementation must
 //!   pass (state invariants, decision points, refused actions), and random walks to find
 //!   states to check.
+//! - [`external`]: the programs from outside the Rust toolchain that some tests drive
+//!   (a browser), found on `PATH` or skipped with one line unless CI requires them.
 //! - [`scenario`]: the helpers rule tests open with: positions from lists of squares, moves
 //!   played from notation, move lists as notation ([`scenario_helpers!`]).
 //! - [`properties`]: the property suite every ruleset passes ([`ruleset_properties!`]).
@@ -18,6 +20,7 @@
 
 pub mod batch;
 pub mod conformance;
+pub mod external;
 pub mod properties;
 pub mod reference;
 pub mod scenario;
