@@ -136,11 +136,13 @@ fn ctrl_c_while_a_person_thinks_loses_nothing() {
         assert!(started.elapsed() < Duration::from_secs(30), "no save");
         std::thread::sleep(Duration::from_millis(20));
     }
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    // Ctrl-C is SIGINT to the process; sent by a system call rather than the `kill`
+    // program, which a bare machine may lack (procps).
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(&child),
+        rustix::process::Signal::INT,
+    )
+    .unwrap();
     // A process started where SIGINT is ignored (a background job of a shell without job
     // control, as some CI runners start them) inherits that and goes on; it is then stopped
     // for good, which must lose nothing either.
