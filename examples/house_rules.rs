@@ -26,6 +26,7 @@
 use std::error::Error;
 
 use clap::Parser;
+use senet::Throw;
 use senet::ai::{Budget, Expectiminimax, Greedy, Mcts, Player, RandomPlayer};
 use senet::perft::Perft;
 use senet::rng;
@@ -134,7 +135,7 @@ impl Ruleset for Sprint {
 
     fn play_unchecked(&self, state: &mut TurnState, mv: Move) {
         let me = state.to_move;
-        let t = state.take_throw().unwrap_or(0);
+        let t = state.take_throw().map_or(0, Throw::get);
         if !mv.is_pass() {
             let [from, to] = mv.step_codes(0);
             let board = &mut state.board;

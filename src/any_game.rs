@@ -34,7 +34,7 @@ use core::fmt;
 use senet_core::rand_core::Rng;
 use senet_core::{
     Action, BitBoard, Game, GameRecord, Move, MoveList, Outcome, Phase, PlayError, PlayoutEnd,
-    PositionError, RecordError, Ruleset, Setup, Side, SpecialSquares, ThrowOutcome,
+    PositionError, RecordError, Ruleset, Setup, Side, SpecialSquares, Throw, ThrowOutcome,
     ThrowingDevice,
 };
 
@@ -115,13 +115,13 @@ impl AnyGame {
     }
 
     /// Records a throw of `value` (see [`Game::throw`]).
-    pub fn throw(&mut self, value: u8) -> Result<(), PlayError> {
+    pub fn throw(&mut self, value: Throw) -> Result<(), PlayError> {
         with_game!(self.0, ref mut g => g.throw(value))
     }
 
     /// Throws the ruleset's device using `rng` and records the value; draws from `rng`
     /// exactly as [`Game::throw_random`] does, so a seeded game comes out the same.
-    pub fn throw_random<G: Rng + ?Sized>(&mut self, rng: &mut G) -> Result<u8, PlayError> {
+    pub fn throw_random<G: Rng + ?Sized>(&mut self, rng: &mut G) -> Result<Throw, PlayError> {
         with_game!(self.0, ref mut g => g.throw_random(rng))
     }
 
@@ -143,9 +143,9 @@ impl AnyGame {
     /// The position `mv` would lead to, in the position notation, without playing it.
     ///
     /// ```
-    /// use senet::{AnyGame, Phase};
+    /// use senet::{AnyGame, Throw};
     /// let mut game = AnyGame::new("regency".parse().unwrap());
-    /// game.throw(3).unwrap();
+    /// game.throw(Throw::at(3)).unwrap();
     /// let before = game.clone();
     /// for &mv in game.legal_moves().iter() {
     ///     let after = game.position_after(mv).unwrap();
@@ -197,9 +197,9 @@ impl AnyGame {
     /// (those at their defaults left out), without going through the text.
     ///
     /// ```
-    /// use senet::AnyGame;
+    /// use senet::{AnyGame, Throw};
     /// let mut game = AnyGame::new("regency".parse().unwrap());
-    /// game.throw(2).unwrap();
+    /// game.throw(Throw::at(2)).unwrap();
     /// assert_eq!(game.setup().field("throw"), Some("2"));
     /// assert_eq!(game.setup().to_string(), game.position());
     /// ```

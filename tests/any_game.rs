@@ -6,6 +6,7 @@ mod common;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet::Throw;
 use senet::registry::{AnyRuleset, RulesetVisitor};
 use senet::{
     Action, AnyGame, Game, Move, Phase, PlayError, RecordError, Ruleset, Side, ThrowingDevice,
@@ -179,16 +180,19 @@ fn refusals_are_the_typed_errors_and_change_nothing() {
     let before = game.clone();
     let mv: Move = "9-12".parse().unwrap();
     assert_eq!(game.play(mv), Err(PlayError::ThrowExpected(Side::Black)));
-    assert_eq!(game.throw(0), Err(PlayError::ImpossibleThrow(0)));
+    assert_eq!(
+        game.throw(Throw::at(5)),
+        Err(PlayError::ImpossibleThrow(Throw::at(5)))
+    );
     assert_eq!(
         game.position_after(mv),
         Err(PlayError::ThrowExpected(Side::Black))
     );
     assert_eq!(game.undo(), None);
     assert_eq!(game, before);
-    game.throw(3).unwrap();
+    game.throw(Throw::at(3)).unwrap();
     assert!(matches!(
-        game.throw(3),
+        game.throw(Throw::at(3)),
         Err(PlayError::MoveExpected(Side::Black))
     ));
     assert!(matches!(

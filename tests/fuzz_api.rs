@@ -24,6 +24,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet::Throw;
 use senet::registry::RulesetVisitor;
 use senet::{
     Game, Move, MoveList, Phase, Place, PlayError, PlayoutEnd, Ruleset, Square, Step,
@@ -35,7 +36,7 @@ use senet_testkit::conformance::{check_state, walk_random_game};
 #[derive(Clone, Debug)]
 enum Input {
     /// A throw of any value (most of them small).
-    Throw(u8),
+    Throw(Throw),
     /// A value the device can show, by index into its outcomes.
     DeviceThrow(usize),
     /// A legal move, by index into the legal moves (a throw if none).
@@ -55,7 +56,7 @@ enum Input {
 
 fn input() -> impl Strategy<Value = Input> {
     prop_oneof![
-        3 => prop_oneof![0u8..8, any::<u8>()].prop_map(Input::Throw),
+        3 => prop_oneof![1u8..8, 1u8..=255].prop_map(|v| Input::Throw(Throw::at(v))),
         4 => any::<usize>().prop_map(Input::DeviceThrow),
         6 => any::<usize>().prop_map(Input::Legal),
         3 => (any::<usize>(), -3i8..=3, 0u8..8).prop_map(|(i, d, t)| Input::NearMiss(i, d, t)),
@@ -111,7 +112,15 @@ fn bend(mv: Move, delta: i8, mark: u8) -> Move {
     } else {
         Move::from_steps(&steps).unwrap_or(mv)
     };
-    bent.with_throw(mark)
+    marked(bent, mark)
+}
+
+/// `mv` marked as spending the throw `mark`, or unmarked when `mark` is 0.
+fn marked(mv: Move, mark: u8) -> Move {
+    match Throw::new(mark) {
+        Some(throw) => mv.with_throw(throw),
+        None => mv,
+    }
 }
 
 /// The checked API: `Game` and the ruleset's `try_` methods side by side.
@@ -235,11 +244,9 @@ fn drive<R: Ruleset>(
                                 })
                             })
                             .collect();
-                        Move::from_steps(&steps)
-                            .unwrap_or(Move::PASS)
-                            .with_throw(*mark)
+                        marked(Move::from_steps(&steps).unwrap_or(Move::PASS), *mark)
                     }
-                    Input::Pass(mark) => Move::PASS.with_throw(*mark),
+                    Input::Pass(mark) => marked(Move::PASS, *mark),
                     _ => unreachable!(),
                 };
                 let is_legal = rules.is_legal(game.state(), mv);
@@ -291,7 +298,7 @@ fn drive<R: Ruleset>(
 #[derive(Clone, Debug)]
 enum Raw {
     /// `throw_unchecked` with any value.
-    Throw(u8),
+    Throw(Throw),
     /// `play_unchecked` with a single step of any two codes (meaningless ones included).
     Codes(u8, u8),
     /// `play_unchecked` with a move of several steps between places.
@@ -304,7 +311,7 @@ enum Raw {
 
 fn raw_input() -> impl Strategy<Value = Raw> {
     prop_oneof![
-        2 => any::<u8>().prop_map(Raw::Throw),
+        2 => (1u8..=255).prop_map(|v| Raw::Throw(Throw::at(v))),
         3 => (prop_oneof![0u8..33, any::<u8>()], prop_oneof![0u8..33, any::<u8>()])
             .prop_map(|(f, t)| Raw::Codes(f, t)),
         1 => prop::collection::vec((0u8..32, 0u8..32), 1..6).prop_map(Raw::Steps),
@@ -376,7 +383,7 @@ impl RulesetVisitor for UncheckedApi {
                     prop_assert!(!moves.is_empty(), "a valid decision point without moves");
                 }
                 for &(f, t, mark) in &probes {
-                    let probe = Move::from_codes_unchecked(f, t).with_throw(mark);
+                    let probe = marked(Move::from_codes_unchecked(f, t), mark);
                     let _ = rules.is_legal(&state, probe);
                 }
                 let _ = rules.outcome(&state);

@@ -17,6 +17,7 @@
 mod file;
 
 use file::Item;
+use senet::Throw;
 use senet::perft::{Perft, PerftCount};
 use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
 use senet::{Phase, Ruleset};
@@ -151,9 +152,9 @@ fn naive_walk<R: Ruleset>(rules: &R, state: &R::State, counts: &mut [PerftCount]
         return;
     };
     let mut children = Vec::new();
-    for value in 0..=9 {
+    for value in 1..=9 {
         let mut next = *state;
-        if rules.try_throw(&mut next, value).is_ok() {
+        if rules.try_throw(&mut next, Throw::at(value)).is_ok() {
             children.push(next);
         }
     }

@@ -5,6 +5,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet::Throw;
 use senet::registry::{AnyRuleset, RULESETS};
 use senet::{AnyGame, AnyPlayer, DEFAULT_TURN_CAP, Phase, uniform_below};
 use senet::{Coverage, option_specs};
@@ -105,7 +106,7 @@ fn a_player_refuses_games_it_was_not_made_for() {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     for other in [water, AnyRuleset::parse("bell").unwrap()] {
         let mut game = AnyGame::new(other);
-        game.throw(1).unwrap();
+        game.throw(Throw::at(1)).unwrap();
         assert!(matches!(
             player.choose(&game, &mut rng),
             Err(senet_ai::PlayerError::OtherRules { .. })
@@ -133,7 +134,7 @@ fn a_perfect_player_reads_its_tables_from_a_file() {
     assert!(AnyPlayer::with_table_file(&spec, &bell, &bytes).is_err());
     let mut game = AnyGame::from_position(rules, &format!("{}WB. b", ".".repeat(27))).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(0);
-    game.throw(2).unwrap();
+    game.throw(Throw::at(2)).unwrap();
     assert_eq!(
         from_file.analyse(&game, &mut rng).unwrap(),
         solved.analyse(&game, &mut rng).unwrap()

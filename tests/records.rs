@@ -3,6 +3,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet::Throw;
 use senet::registry::{AnyRuleset, RULESETS};
 use senet::{Action, AnyGame, Game, GameRecord, PlayoutEnd, RecordError};
 
@@ -38,7 +39,7 @@ fn round_trip(rules: &AnyRuleset, seed: u64) {
         .position(|a| matches!(a, Action::Move(_)))
         .unwrap();
     let mut tampered = record.clone();
-    tampered.actions[index] = Action::Throw(1);
+    tampered.actions[index] = Action::Throw(Throw::at(1));
     match AnyGame::from_record(&tampered) {
         Err(RecordError::Replay { index: bad, .. }) => assert_eq!(bad, index),
         other => panic!("{rules}: tampered record gave {other:?}"),

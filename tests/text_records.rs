@@ -3,6 +3,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet::Throw;
 use senet::registry::{AnyRuleset, RULESETS};
 use senet::{Action, AnyGame, GameRecord, Phase, RecordError};
 
@@ -52,7 +53,7 @@ fn corrupt(rules: &AnyRuleset) {
         replay.apply(*action).unwrap();
     }
     let wrong = match replay.phase() {
-        Phase::Move(_) => Action::Throw(device_max(&replay)),
+        Phase::Move(_) => Action::Throw(Throw::at(device_max(&replay))),
         _ => Action::Move(senet::Move::PASS),
     };
     let mut bad = record.clone();
@@ -95,7 +96,7 @@ fn corrupt(rules: &AnyRuleset) {
 
 /// The largest value a ruleset's device shows: a valid throw, refused when a move is due.
 fn device_max(game: &AnyGame) -> u8 {
-    game.throw_outcomes().iter().map(|o| o.value).max().unwrap()
+    (game.throw_outcomes().iter().map(|o| o.value).max().unwrap()).get()
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use senet::registry::RulesetVisitor;
-use senet::{Game, Move, Place, Ruleset, Step};
+use senet::{Game, Move, Place, Ruleset, Step, Throw};
 use senet_testkit::conformance::check_state;
 
 mod common;
@@ -22,7 +22,10 @@ impl RulesetVisitor for Drive<'_> {
             let (kind, value) = (pair[0], pair[1]);
             let before = game.clone();
             let result = match kind % 5 {
-                0 => game.throw(value),
+                0 => match Throw::new(value) {
+                    Some(throw) => game.throw(throw),
+                    None => Ok(()),
+                },
                 1 => {
                     let moves = game.legal_moves();
                     let mv = moves.get(usize::from(value) % moves.len().max(1)).copied();
@@ -34,12 +37,17 @@ impl RulesetVisitor for Drive<'_> {
                         .map(|(from, to)| Step { from, to });
                     let mv = step
                         .and_then(|s| Move::from_steps(&[s]).ok())
-                        .unwrap_or(Move::PASS)
-                        .with_throw(value / 32);
+                        .unwrap_or(Move::PASS);
+                    let mv = match Throw::new(value / 32) {
+                        Some(throw) => mv.with_throw(throw),
+                        None => mv,
+                    };
                     game.play(mv)
                 }
                 3 => {
-                    rules.throw_unchecked(&mut scratch, value);
+                    if let Some(throw) = Throw::new(value) {
+                        rules.throw_unchecked(&mut scratch, throw);
+                    }
                     Ok(())
                 }
                 _ => {

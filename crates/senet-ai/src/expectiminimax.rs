@@ -66,11 +66,11 @@ const MAX_THROW_CHAIN: u8 = 4;
 /// use senet::rng::ChaCha8Rng;
 /// use senet::rng::SeedableRng;
 /// use senet::ai::{Budget, Expectiminimax, Player, ValueKind};
-/// use senet::{Game, Ruleset};
+/// use senet::{Game, Ruleset, Throw};
 /// use senet::Regency;
 ///
 /// let mut game = Game::new(Regency::default());
-/// game.throw(3).unwrap();
+/// game.throw(Throw::at(3)).unwrap();
 /// let mut player = Expectiminimax::new(Budget::Depth(3));
 /// let mut rng = ChaCha8Rng::seed_from_u64(0);
 /// let analysis = player.analyse(game.rules(), game.state(), &mut rng).unwrap();
@@ -530,6 +530,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
     use senet_core::Game;
+    use senet_core::Throw;
 
     /// The deepest search fits in a small thread stack, and a depth beyond the cap or a node
     /// budget beyond the cap stops at the caps.
@@ -539,7 +540,7 @@ mod tests {
             .stack_size(256 << 10)
             .spawn(|| {
                 let mut game = Game::new(senet_regency::Regency::default());
-                game.throw(3).unwrap();
+                game.throw(Throw::at(3)).unwrap();
                 let mut rng = ChaCha8Rng::seed_from_u64(0);
                 let mut player = Expectiminimax::new(Budget::Depth(u32::MAX));
                 player.node_cap = 20_000;

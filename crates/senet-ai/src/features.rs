@@ -52,7 +52,7 @@ pub fn reach<D: ThrowingDevice>(board: &BitBoard, attacker: Side, device: &D) ->
     device
         .outcomes()
         .iter()
-        .fold(SquareSet::EMPTY, |acc, o| acc | from.forward(o.value))
+        .fold(SquareSet::EMPTY, |acc, o| acc | from.forward(o.value.get()))
 }
 
 /// The pieces of `side` that stand alone (no piece of their own side on a neighbouring

@@ -5,6 +5,7 @@ use senet_core::{Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, uniform_b
 
 use crate::eval::{Evaluator, RaceEvaluator};
 use crate::player::{Analysis, Decision, MoveValue, Player, PlayerError, ValueKind, outcome_value};
+use senet_core::Throw;
 
 /// The exploration constant of UCB1 used by default.
 pub const DEFAULT_EXPLORATION: f64 = 0.5;
@@ -65,11 +66,11 @@ enum Step<S> {
 /// use senet::rng::ChaCha8Rng;
 /// use senet::rng::SeedableRng;
 /// use senet::ai::{Mcts, Player};
-/// use senet::{Game, Ruleset};
+/// use senet::{Game, Ruleset, Throw};
 /// use senet::Regency;
 ///
 /// let mut game = Game::new(Regency::default());
-/// game.throw(3).unwrap();
+/// game.throw(Throw::at(3)).unwrap();
 /// let mut player = Mcts::new(200);
 /// let first = player.choose(game.rules(), game.state(), &mut ChaCha8Rng::seed_from_u64(9)).unwrap();
 /// let again = player.choose(game.rules(), game.state(), &mut ChaCha8Rng::seed_from_u64(9)).unwrap();
@@ -102,8 +103,8 @@ struct Node<S> {
 struct Edge {
     /// The move (at a decision); unused at a throw.
     mv: Move,
-    /// The throw value (at a throw); unused at a decision.
-    throw: u8,
+    /// The throw (at a throw); `None` at a decision.
+    throw: Option<Throw>,
     /// The node this edge leads to, once created.
     child: Option<u32>,
     visits: u32,
@@ -164,7 +165,7 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
                 for &mv in self.scratch.iter() {
                     self.edges.push(Edge {
                         mv,
-                        throw: 0,
+                        throw: None,
                         child: None,
                         visits: 0,
                         wins: 0.0,
@@ -175,7 +176,7 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
                 for o in rules.device().outcomes() {
                     self.edges.push(Edge {
                         mv: Move::PASS,
-                        throw: o.value,
+                        throw: Some(o.value),
                         child: None,
                         visits: 0,
                         wins: 0.0,
@@ -206,9 +207,9 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
         }
         let mut state = self.nodes[node as usize].state;
         let e = self.edges[edge as usize];
-        match rules.phase(&state) {
-            Phase::Throw(_) => rules.throw_unchecked(&mut state, e.throw),
-            _ => rules.play_unchecked(&mut state, e.mv),
+        match e.throw {
+            Some(throw) => rules.throw_unchecked(&mut state, throw),
+            None => rules.play_unchecked(&mut state, e.mv),
         }
         if self.tree_bytes() >= self.max_tree_bytes {
             return Step::Unstored(state);
@@ -250,7 +251,7 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
                     let value = device.sample(rng);
                     let n = &self.nodes[node as usize];
                     let Some(edge) = (n.first..n.first + n.count)
-                        .find(|&e| self.edges[e as usize].throw == value)
+                        .find(|&e| self.edges[e as usize].throw == Some(value))
                     else {
                         // A device must show only values of its own table; count a broken
                         // one as a draw rather than panic.
@@ -380,7 +381,7 @@ mod tests {
     #[test]
     fn a_full_tree_stops_growing() {
         let mut game = Game::new(senet_regency::Regency::default());
-        game.throw(3).unwrap();
+        game.throw(Throw::at(3)).unwrap();
         let mut player = Mcts::new(5_000);
         player.max_tree_bytes = 64 << 10;
         let choose = |player: &mut Mcts<_>| {

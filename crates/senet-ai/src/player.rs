@@ -180,11 +180,11 @@ pub struct Decision<'a, R: Ruleset> {
 /// use senet::rng::ChaCha8Rng;
 /// use senet::rng::SeedableRng;
 /// use senet::ai::{Greedy, Player};
-/// use senet::{Game, Ruleset};
+/// use senet::{Game, Ruleset, Throw};
 /// use senet::Regency;
 ///
 /// let mut game = Game::new(Regency::default());
-/// game.throw(3).unwrap();
+/// game.throw(Throw::at(3)).unwrap();
 /// let mut rng = ChaCha8Rng::seed_from_u64(1);
 /// let mut player = Greedy::new();
 /// let analysis = player.analyse(game.rules(), game.state(), &mut rng).unwrap();

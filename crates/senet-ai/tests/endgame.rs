@@ -12,6 +12,7 @@ use senet_ai::endgame::{
     EndgameError, EndgameSpace, EndgameTable, PolicySteps, RegencyEndgame, SolveOptions,
     ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
+use senet_core::Throw;
 use senet_core::{Phase, Ruleset};
 use senet_regency::{ExitRule, Regency};
 
@@ -285,7 +286,7 @@ impl Ruleset for Renamed {
     fn phase(&self, state: &Self::State) -> Phase {
         self.0.phase(state)
     }
-    fn throw_unchecked(&self, state: &mut Self::State, value: u8) {
+    fn throw_unchecked(&self, state: &mut Self::State, value: Throw) {
         self.0.throw_unchecked(state, value)
     }
     fn generate_moves(&self, state: &Self::State, moves: &mut senet_core::MoveList) {

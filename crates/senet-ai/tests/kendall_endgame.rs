@@ -15,6 +15,7 @@ use senet_ai::endgame::{
     ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
 use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
+use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
@@ -204,7 +205,7 @@ fn positions_play_never_reaches_are_outside_the_space() {
     let rules = space.rules();
     assert_eq!(table.value(&position(&[10, 12, 14], &[20], "")), None);
     let mut state = position(&[10, 12], &[20], "");
-    rules.throw_unchecked(&mut state, 2);
+    rules.throw_unchecked(&mut state, Throw::at(2));
     assert_eq!(space.index(&state), None);
 }
 
@@ -255,7 +256,7 @@ fn the_perfect_player_builds_for_kendall_with_immediate_throws() {
     assert_eq!(player.name(), "perfect:1");
     // Black 26 against White 20: a 5 bears off (K-10), or may be declined (K-16).
     let mut state = position(&[26], &[20], "");
-    rules.throw_unchecked(&mut state, 5);
+    rules.throw_unchecked(&mut state, Throw::at(5));
     let analysis = player
         .analyse(&rules, &state, &mut ChaCha8Rng::seed_from_u64(1))
         .unwrap();

@@ -15,11 +15,11 @@
 //!
 //! ```
 //! use senet_bell::Bell;
-//! use senet_core::{Game, Phase, Side};
+//! use senet_core::{Game, Phase, Side, Throw};
 //!
 //! let mut game = Game::new(Bell::default());
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(1).unwrap();
+//! game.throw(Throw::at(1)).unwrap();
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["2-3", "4-5", "6-7", "8-9", "10-11", "12-13", "14-15", "16-17", "18-19", "20-21"]);
 //! game.play("2-3".parse().unwrap()).unwrap(); // captures White's piece on 3 (Be-5)

@@ -13,12 +13,12 @@
 //!
 //! ```
 //! use senet_botermans::Botermans;
-//! use senet_core::{Game, Phase, Side};
+//! use senet_core::{Game, Phase, Side, Throw};
 //!
 //! let mut game = Game::new(Botermans::default());
 //! // The forced opening move 10→11 (B-3) has been made; Black throws again.
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(2).unwrap();
+//! game.throw(Throw::at(2)).unwrap();
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["8-10", "11-13"]); // 2, 4 and 6 would land on their own pieces (B-5)
 //! game.play("8-10".parse().unwrap()).unwrap();
@@ -374,7 +374,7 @@ impl Ruleset for Botermans {
                 }
             }
         }
-        if !Botermans::gives_extra_throw(t) {
+        if !Botermans::gives_extra_throw(t.get()) {
             state.turn.to_move = me.opponent();
         }
     }
@@ -441,6 +441,7 @@ impl Ruleset for Botermans {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use senet_core::Throw;
 
     #[test]
     fn state_is_small() {
@@ -466,9 +467,9 @@ mod tests {
     #[test]
     fn odd_throws_and_moves_never_panic() {
         let rules = Botermans::default();
-        for t in [0, 5, 7, 29, 30, 31, 200, 255] {
+        for t in [5, 7, 29, 30, 31, 200, 255] {
             let mut state = rules.initial_state();
-            rules.throw_unchecked(&mut state, t);
+            rules.throw_unchecked(&mut state, Throw::at(t));
             let moves = rules.legal_moves(&state);
             for mv in &moves {
                 let mut next = state;

@@ -122,8 +122,8 @@ fn fast_generator_agrees_with_the_reference_on_100k_pairs() {
                     .step_at(0)
                     .and_then(|s| Some([s.from.square()?.get(), s.to.square()?.get()]))
                 {
-                    backward += usize::from(to < from && from + t <= 30);
-                    bounces += usize::from(from + t > 30);
+                    backward += usize::from(to < from && from + t.get() <= 30);
+                    bounces += usize::from(from + t.get() > 30);
                 }
             }
         },

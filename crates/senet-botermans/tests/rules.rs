@@ -6,6 +6,7 @@
 //! tests put one out of the way: with none at all the opponent would already have won.
 
 use senet_botermans::Botermans;
+use senet_core::Throw;
 use senet_core::{Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks};
 
 senet_testkit::scenario_helpers!(Botermans, throw);
@@ -37,7 +38,7 @@ fn b_03_first_to_throw_a_one_takes_the_even_set_and_moves_10_to_11() {
         // Only the last throw is a 1, by the person who takes the even set.
         let ones: Vec<_> = draw.throws.iter().filter(|t| t.1 == 1).collect();
         assert_eq!(ones.len(), 1);
-        assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
+        assert_eq!(draw.throws.last(), Some(&(draw.black_player, Throw::at(1))));
     }
     // The deciding 1 has moved the piece on 10 to 11, and the even set throws again.
     let rules = Botermans::default();
@@ -223,7 +224,7 @@ fn b_13_a_side_sent_back_bears_off_no_more_until_it_is_home_again() {
     let mut next = play(&state, "19-21");
     assert_eq!(black(&next), set(&[19, 28]));
     // Black may no longer bear off 28 with a 2.
-    rules.try_throw(&mut next, 2).unwrap();
+    rules.try_throw(&mut next, Throw::at(2)).unwrap();
     assert_eq!(rules.phase(&next), Phase::Move(Side::Black));
     assert_eq!(moves(&next), vec!["19-21"]);
     // The same after B-10: a piece sent from 27 to the start stops the bearing off, and a
@@ -251,7 +252,10 @@ fn b_14_first_to_finish_wins_the_loser_pays_three_two_one_per_piece() {
     assert_eq!(Botermans::penalty(next.board(), Side::White), 7);
     assert_eq!(rules.legal_moves(&next).len(), 0);
     let mut copy = next;
-    assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));
+    assert_eq!(
+        rules.try_throw(&mut copy, Throw::at(2)),
+        Err(PlayError::GameOver)
+    );
     // White winning: its penalty slot is 0, Black's negative.
     let text = scenario(&[1, 2], &[26], "throw=4").replacen(" b", " w", 1);
     let state = rules.parse_position(&text).unwrap();

@@ -14,12 +14,12 @@
 //!
 //! ```
 //! use senet_cemea::Cemea;
-//! use senet_core::{Game, Phase, Side};
+//! use senet_core::{Game, Phase, Side, Throw};
 //!
 //! let mut game = Game::new(Cemea::default());
 //! // No forced opening move (C-3): Black throws first from the starting layout.
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(2).unwrap();
+//! game.throw(Throw::at(2)).unwrap();
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
 //! // Every other piece would land on its own neighbour.
 //! assert_eq!(moves, ["14-16"]);
@@ -40,7 +40,7 @@
 //!
 //! ```
 //! use senet_cemea::Cemea;
-//! use senet_core::{Outcome, PerSide, Phase, Ruleset, Side};
+//! use senet_core::{Outcome, PerSide, Phase, Ruleset, Side, Throw};
 //!
 //! let rules = Cemea::default().with_ancient(true);
 //! // Black's last piece on 30, White's on 28; Black has a 1 to play.
@@ -50,7 +50,7 @@
 //! // Black has finished in its 11th turn; White plays on alone and finishes in its 11th.
 //! assert_eq!(state.turns_taken(Side::Black), 11);
 //! assert_eq!(rules.phase(&state), Phase::Throw(Side::White));
-//! rules.try_throw(&mut state, 3).unwrap();
+//! rules.try_throw(&mut state, Throw::at(3)).unwrap();
 //! rules.try_play(&mut state, "28-off".parse().unwrap()).unwrap();
 //! assert_eq!(
 //!     rules.outcome(&state),
@@ -537,7 +537,7 @@ impl Ruleset for Cemea {
             // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded side's
             // 1, 4 and 6 still give another throw, unless the option of I-8 says otherwise.
             let stranded = state.board.pieces_of(me).has(MISFORTUNE);
-            if !(stranded && self.stranded_keeps_extra_throw && gives_extra_throw(t)) {
+            if !(stranded && self.stranded_keeps_extra_throw && gives_extra_throw(t.get())) {
                 self.end_turn(state, me);
             }
             return;
@@ -581,7 +581,7 @@ impl Ruleset for Cemea {
             state.turn.extra.first = Some(me);
         }
         // C-4: 1, 4 and 6 give another throw, unless the side has just finished.
-        if done || !gives_extra_throw(t) {
+        if done || !gives_extra_throw(t.get()) {
             self.end_turn(state, me);
         }
     }
@@ -714,6 +714,7 @@ impl Ruleset for Cemea {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use senet_core::Throw;
 
     #[test]
     fn state_is_small() {
@@ -742,9 +743,9 @@ mod tests {
     #[test]
     fn odd_throws_and_moves_never_panic() {
         for rules in all_option_sets() {
-            for t in [0, 5, 7, 29, 30, 31, 200, 255] {
+            for t in [5, 7, 29, 30, 31, 200, 255] {
                 let mut state = rules.initial_state();
-                rules.throw_unchecked(&mut state, t);
+                rules.throw_unchecked(&mut state, Throw::at(t));
                 let moves = rules.legal_moves(&state);
                 for mv in &moves {
                     let mut next = state;

@@ -6,6 +6,7 @@
 //! tests put one out of the way: with none at all the opponent would already have won.
 
 use senet_cemea::{Cemea, Pieces};
+use senet_core::Throw;
 use senet_core::{
     Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, StandardDevice,
     Sticks, ThrowingDevice,
@@ -35,7 +36,7 @@ fn c_03_first_to_throw_a_one_takes_the_even_set_which_opens_with_a_fresh_throw()
     assert_eq!(Cemea::SEAT_RULE, SeatRule::FirstToThrowOne);
     for draw in seat_draws(&Cemea::default(), 4, 100) {
         assert_eq!(draw.throws.iter().filter(|t| t.1 == 1).count(), 1);
-        assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
+        assert_eq!(draw.throws.last(), Some(&(draw.black_player, Throw::at(1))));
     }
     // The deciding 1 is not played: the layout is untouched and Black throws.
     let rules = Cemea::default();
@@ -214,7 +215,10 @@ fn c_13_first_to_finish_wins_points_are_pieces_borne_off() {
     );
     assert!(rules.legal_moves(&next).is_empty());
     let mut copy = next;
-    assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));
+    assert_eq!(
+        rules.try_throw(&mut copy, Throw::at(2)),
+        Err(PlayError::GameOver)
+    );
 }
 
 // ---------------------------------------------------------------- options
@@ -247,7 +251,7 @@ fn option_die_throws_1_to_6_and_a_5_ends_the_turn() {
     let rules = Cemea::default().with_die(true);
     assert_eq!(rules.device(), StandardDevice::SixSidedDie);
     for v in 1..=6 {
-        assert_eq!(rules.device().probability(v), Some((1, 6)));
+        assert_eq!(rules.device().probability(Throw::at(v)), Some((1, 6)));
     }
     let state = pos_with(&rules, &[25], &[1], 5);
     assert_eq!(moves_of(&rules, &state), vec!["25-30"]);

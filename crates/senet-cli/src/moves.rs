@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::limits::MAX_THROWS;
+use senet::Throw;
 
 /// List the legal moves of a position, with the position after each.
 ///
@@ -66,13 +67,17 @@ pub(crate) fn run(args: &MovesArgs, out: &mut dyn Write) -> Result<(), CliError>
     let throws = args.throw.as_deref().map(parse_throws).transpose()?;
     let position = game.position();
     if let Some(throws) = &throws {
+        let impossible = |value| {
+            CliError::input(format!(
+                "--throw: {} cannot throw {value} (its throws are {})",
+                rules.id(),
+                device_values(&rules)
+            ))
+        };
         for (i, &value) in throws.iter().enumerate() {
-            game.throw(value).map_err(|e| match e {
-                PlayError::ImpossibleThrow(v) => CliError::input(format!(
-                    "--throw: {} cannot throw {v} (its throws are {})",
-                    rules.id(),
-                    device_values(&rules)
-                )),
+            let throw = Throw::new(value).ok_or_else(|| impossible(value))?;
+            game.throw(throw).map_err(|e| match e {
+                PlayError::ImpossibleThrow(v) => impossible(v.get()),
                 PlayError::MoveExpected(side) if i == 0 => CliError::input(format!(
                     "--throw: the position already has a pending throw ({side} must move \
                      now); leave out --throw, or take the throw out of the position"

@@ -15,6 +15,7 @@ use crate::narrate::{narrate, show_value, value_meaning};
 use crate::players::{Computer, PlayerKind, Roster};
 use crate::replay::LoadedRecord;
 use crate::rules::plain_rules;
+use senet::Throw;
 
 /// Play in the terminal, against a computer player or another person.
 ///
@@ -167,8 +168,8 @@ impl Session<'_> {
     }
 
     /// The throws made since the last move (what the side to move has to spend).
-    fn recent_throws(&self) -> Vec<u8> {
-        let mut throws: Vec<u8> = self
+    fn recent_throws(&self) -> Vec<Throw> {
+        let mut throws: Vec<Throw> = self
             .game
             .history()
             .iter()
@@ -357,7 +358,7 @@ impl Session<'_> {
         let thrown = if throws.is_empty() {
             String::new()
         } else {
-            let list: Vec<String> = throws.iter().map(u8::to_string).collect();
+            let list: Vec<String> = throws.iter().map(Throw::to_string).collect();
             format!(", having thrown {}", list.join(", "))
         };
         writeln!(self.out, "{} to move{thrown}", self.label(side))?;
@@ -418,12 +419,12 @@ impl Session<'_> {
                 Some(Handled::Shown) => continue,
                 None => {}
             }
-            match line.parse::<u8>() {
-                Ok(v) => match self.game.throw(v) {
+            match line.parse::<u8>().ok().and_then(Throw::new) {
+                Some(v) => match self.game.throw(v) {
                     Ok(()) => return Ok(false),
                     Err(e) => writeln!(self.out, "{e}")?,
                 },
-                Err(_) => writeln!(self.out, "{line:?} is not a throw; type one of {values}")?,
+                None => writeln!(self.out, "{line:?} is not a throw; type one of {values}")?,
             }
         }
     }

@@ -6,6 +6,7 @@ use thiserror::Error;
 use crate::moves::Move;
 use crate::side::Side;
 use crate::square::Square;
+use crate::throw::Throw;
 
 /// The most characters of user input an error message quotes (escapes included).
 pub const QUOTE_LIMIT: usize = 32;
@@ -182,7 +183,7 @@ pub enum PlayError {
     MoveExpected(Side),
     /// The throwing device cannot show this value.
     #[error("the throwing device cannot show {0}")]
-    ImpossibleThrow(u8),
+    ImpossibleThrow(Throw),
     /// The move is not among the legal moves.
     #[error("{mv} is not a legal move for {side} now")]
     IllegalMove {

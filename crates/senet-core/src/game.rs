@@ -12,7 +12,7 @@ use crate::moves::{Move, MoveList};
 use crate::playout::{PlayoutEnd, TurnCounter};
 use crate::ruleset::{Outcome, Phase, Ruleset};
 use crate::spec::RulesetSpec;
-use crate::throw::{ThrowingDevice, uniform_below};
+use crate::throw::{Throw, ThrowingDevice, uniform_below};
 
 /// One step of a game: a throw (chance) or a move (a decision).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,7 +20,7 @@ use crate::throw::{ThrowingDevice, uniform_below};
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Action {
     /// The side to act threw this value.
-    Throw(u8),
+    Throw(Throw),
     /// The side to act made this move.
     Move(Move),
 }
@@ -46,7 +46,10 @@ impl FromStr for Action {
             "throw" => rest
                 .trim()
                 .parse::<u8>()
+                .ok()
+                .and_then(Throw::new)
                 .map(Action::Throw)
+                .ok_or(())
                 .map_err(|_| format!("{} is not a throw value", quote(rest.trim()))),
             "move" => rest
                 .trim()
@@ -255,7 +258,7 @@ impl<R: Ruleset> Game<R> {
 
     /// Records a throw of `value`. Refused, with the game unchanged, when a move is due, the
     /// game is over, or the device cannot show the value.
-    pub fn throw(&mut self, value: u8) -> Result<(), PlayError> {
+    pub fn throw(&mut self, value: Throw) -> Result<(), PlayError> {
         let mut next = self.state;
         self.rules.try_throw(&mut next, value)?;
         self.note_actor();
@@ -265,7 +268,7 @@ impl<R: Ruleset> Game<R> {
     }
 
     /// Throws the ruleset's device using `rng` and records the value.
-    pub fn throw_random<G: Rng + ?Sized>(&mut self, rng: &mut G) -> Result<u8, PlayError> {
+    pub fn throw_random<G: Rng + ?Sized>(&mut self, rng: &mut G) -> Result<Throw, PlayError> {
         let value = self.rules.device().sample(rng);
         self.throw(value)?;
         Ok(value)

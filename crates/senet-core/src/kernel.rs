@@ -97,12 +97,12 @@ pub fn assign_one_per_origin<const N: usize>(
 /// array and copying it costs a stall, since the copy reads back bytes just written).
 ///
 /// ```
-/// use senet_core::{Move, MoveList, kernel};
+/// use senet_core::{Move, MoveList, Throw, kernel};
 /// let mut list = MoveList::new();
-/// list.push(Move::PASS.with_throw(1));
+/// list.push(Move::PASS.with_throw(Throw::at(1)));
 /// kernel::extend_in_place::<3>(&mut list, |slots| {
-///     slots[0] = Move::PASS.with_throw(2);
-///     slots[1] = Move::PASS.with_throw(3);
+///     slots[0] = Move::PASS.with_throw(Throw::at(2));
+///     slots[1] = Move::PASS.with_throw(Throw::at(3));
 ///     2
 /// });
 /// let moves: Vec<String> = list.iter().map(|mv| mv.to_string()).collect();
@@ -152,7 +152,7 @@ pub fn check_pending_throw(
     let Some(throw) = throw else {
         return Ok(());
     };
-    if !device.can_show(throw.get()) {
+    if !device.can_show(throw) {
         Err(PositionError::BadField {
             name: "throw".to_string(),
             value: throw.to_string(),
@@ -204,11 +204,15 @@ mod tests {
             }
         };
         let mut list = MoveList::new();
-        list.push(Move::PASS.with_throw(4));
+        list.push(Move::PASS.with_throw(Throw::at(4)));
         extend_in_place(&mut list, fill(2));
         assert_eq!(
             list.as_slice(),
-            &[Move::PASS.with_throw(4), candidates[0], candidates[1]]
+            &[
+                Move::PASS.with_throw(Throw::at(4)),
+                candidates[0],
+                candidates[1]
+            ]
         );
         // A count above the window is clamped to it.
         extend_in_place(&mut list, fill(9));

@@ -16,10 +16,10 @@
 //! `senet` facade, which re-exports this crate and every ruleset.
 //!
 //! ```
-//! use senet_core::{Move, Side, Square, SquareSet, Sticks, ThrowingDevice};
+//! use senet_core::{Move, Side, Square, SquareSet, Sticks, Throw, ThrowingDevice};
 //! let set = SquareSet::from_squares([2, 4, 6, 8, 11]).unwrap();
 //! assert_eq!(set.len(), 5);
-//! assert_eq!(Sticks::ZERO_IS_SIX.probability(6), Some((1, 16)));
+//! assert_eq!(Sticks::ZERO_IS_SIX.probability(Throw::at(6)), Some((1, 16)));
 //! let mv = Move::step(Square::new(9).unwrap(), Square::new(12).unwrap());
 //! assert_eq!(mv.to_string(), "9-12");
 //! assert_eq!(!Side::Black, Side::White);
@@ -82,7 +82,8 @@ pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};
 pub use square::{Place, SQUARES, Square, SquareIter, SquareSet};
 pub use throw::{
     FOUR_SIDED_DIE, FourSidedDie, SIX_SIDED_DIE, STICKS_ZERO_IS_FIVE, STICKS_ZERO_IS_SIX,
-    SixSidedDie, StandardDevice, Sticks, Throw, ThrowOutcome, ThrowingDevice, uniform_below,
+    SixSidedDie, StandardDevice, Sticks, Throw, ThrowOutcome, ThrowingDevice, ZeroThrow,
+    uniform_below,
 };
 pub use turn::TurnState;
 

@@ -162,11 +162,11 @@ impl Move {
     }
 
     /// This move, marked as spending the throw `value` (for rulesets in which a player holds
-    /// several throws at once). A value of 0 removes the mark.
+    /// several throws at once).
     #[inline]
     #[must_use]
-    pub const fn with_throw(mut self, value: u8) -> Move {
-        self.throw = Throw::new(value);
+    pub const fn with_throw(mut self, value: Throw) -> Move {
+        self.throw = Some(value);
         self
     }
 
@@ -287,17 +287,22 @@ impl FromStr for Move {
         }
         let (body, throw) = match whole.split_once('/') {
             Some((body, t)) => {
-                let v: u8 = t
-                    .parse()
+                let v = t
+                    .parse::<u8>()
                     .ok()
-                    .filter(|&v| (1..=6).contains(&v))
+                    .filter(|v| (1..=6).contains(v))
+                    .and_then(Throw::new)
                     .ok_or_else(|| MoveParseError::BadThrow(t.to_string()))?;
-                (body, v)
+                (body, Some(v))
             }
-            None => (whole, 0),
+            None => (whole, None),
+        };
+        let marked = |mv: Move| match throw {
+            Some(t) => mv.with_throw(t),
+            None => mv,
         };
         if body == "pass" {
-            return Ok(Move::PASS.with_throw(throw));
+            return Ok(marked(Move::PASS));
         }
         let mut mv = Move::PASS;
         for part in body.split(',') {
@@ -319,7 +324,7 @@ impl FromStr for Move {
             };
             mv.push_step(step)?;
         }
-        Ok(mv.with_throw(throw))
+        Ok(marked(mv))
     }
 }
 
@@ -525,7 +530,7 @@ mod tests {
         assert_eq!(Move::bear_off(sq(28)).to_string(), "28-off");
         assert_eq!(Move::enter(sq(1)).to_string(), "enter");
         assert_eq!(
-            Move::step(sq(9), sq(12)).with_throw(3).throw(),
+            Move::step(sq(9), sq(12)).with_throw(Throw::at(3)).throw(),
             Throw::new(3)
         );
         assert_eq!(Move::step(sq(9), sq(12)).origin(), Some(sq(9)));

@@ -7,7 +7,7 @@
 use crate::prelude::*;
 use rand_core::Rng;
 
-use crate::throw::ThrowingDevice;
+use crate::throw::{Throw, ThrowingDevice};
 
 /// How the two people decide who plays the even set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,7 +30,7 @@ pub struct SeatDraw {
     /// The person (0 or 1) who plays the even set, Black.
     pub black_player: u8,
     /// The throws made, as (person, value), in order.
-    pub throws: Vec<(u8, u8)>,
+    pub throws: Vec<(u8, Throw)>,
 }
 
 /// Carries out `rule` with throws of `device` drawn from `rng`.
@@ -42,7 +42,7 @@ pub struct SeatDraw {
 /// let mut rng = ChaCha8Rng::seed_from_u64(3);
 /// let draw = draw_seats(Sticks::ZERO_IS_SIX, SeatRule::FirstToThrowOne, &mut rng);
 /// // The last throw is the deciding 1, by the person who takes the even set.
-/// assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
+/// assert_eq!(draw.throws.last(), Some(&(draw.black_player, senet_core::Throw::at(1))));
 /// ```
 pub fn draw_seats<D: ThrowingDevice, G: Rng + ?Sized>(
     device: D,

@@ -195,7 +195,7 @@ pub const fn default_first<const N: usize>(
 /// A default that is not one of the type's spellings does not compile.
 ///
 /// ```
-/// use senet_core::{option_value, ruleset_options, Ruleset, RulesetSpec, SpecError};
+/// use senet_core::{Ruleset, RulesetSpec, SpecError, Throw, option_value, ruleset_options};
 /// # use senet_core::{BitBoard, FieldInfo, Move, MoveList, Outcome, Phase, PositionError};
 /// # use senet_core::{SeatRule, Setup, Side, Sticks};
 ///
@@ -255,7 +255,7 @@ pub const fn default_first<const N: usize>(
 /// #   fn pieces_per_side(&self) -> u8 { 5 }
 /// #   fn initial_state(&self) -> BitBoard { BitBoard::EMPTY }
 /// #   fn phase(&self, _: &BitBoard) -> Phase { Phase::Throw(Side::Black) }
-/// #   fn throw_unchecked(&self, _: &mut BitBoard, _: u8) {}
+/// #   fn throw_unchecked(&self, _: &mut BitBoard, _: Throw) {}
 /// #   fn generate_moves(&self, _: &BitBoard, moves: &mut MoveList) { moves.push(Move::PASS) }
 /// #   fn play_unchecked(&self, _: &mut BitBoard, _: Move) {}
 /// #   fn board<'s>(&self, state: &'s BitBoard) -> &'s BitBoard { state }

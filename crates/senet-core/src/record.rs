@@ -270,6 +270,7 @@ impl<R: Ruleset> Game<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Throw;
     use crate::error::{PlayError, PositionError, SpecError};
     use crate::moves::Move;
 
@@ -283,9 +284,9 @@ mod tests {
                 ".".repeat(19)
             )),
             actions: vec![
-                Action::Throw(3),
+                Action::Throw(Throw::at(3)),
                 Action::Move("11-14".parse().unwrap()),
-                Action::Throw(2),
+                Action::Throw(Throw::at(2)),
                 Action::Move(Move::PASS),
             ],
         }

@@ -11,7 +11,7 @@ use crate::opening::SeatRule;
 use crate::setup::{FieldInfo, Setup};
 use crate::side::{PerSide, Side};
 use crate::spec::{OptionInfo, RulesetSpec};
-use crate::throw::ThrowingDevice;
+use crate::throw::{Throw, ThrowingDevice};
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -192,7 +192,7 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// Records a throw. Only valid in [`Phase::Throw`] with a value the device can show;
     /// otherwise the resulting state is unspecified (but never undefined behaviour).
-    fn throw_unchecked(&self, state: &mut Self::State, value: u8);
+    fn throw_unchecked(&self, state: &mut Self::State, value: Throw);
 
     /// Clears `moves` and fills it with every legal move of the side to move. In
     /// [`Phase::Move`] the list is never empty; in other phases it is left empty.
@@ -235,7 +235,7 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     }
 
     /// Records a throw after checking the phase and the value; on error `state` is unchanged.
-    fn try_throw(&self, state: &mut Self::State, value: u8) -> Result<(), PlayError> {
+    fn try_throw(&self, state: &mut Self::State, value: Throw) -> Result<(), PlayError> {
         match self.phase(state) {
             Phase::Over(_) => Err(PlayError::GameOver),
             Phase::Move(side) => Err(PlayError::MoveExpected(side)),

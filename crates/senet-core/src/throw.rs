@@ -19,6 +19,11 @@ use rand_core::Rng;
 /// assert_eq!(core::mem::size_of::<Option<Throw>>(), 1);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "u8", into = "u8")
+)]
 pub struct Throw(NonZeroU8);
 
 impl Throw {
@@ -54,6 +59,41 @@ impl From<Throw> for u8 {
     }
 }
 
+/// Compares the number of squares: `throw == 1`.
+impl PartialEq<u8> for Throw {
+    #[inline]
+    fn eq(&self, other: &u8) -> bool {
+        self.get() == *other
+    }
+}
+
+impl From<Throw> for u32 {
+    #[inline]
+    fn from(t: Throw) -> u32 {
+        u32::from(t.get())
+    }
+}
+
+impl From<Throw> for usize {
+    #[inline]
+    fn from(t: Throw) -> usize {
+        usize::from(t.get())
+    }
+}
+
+/// A value of 0, which no throw counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a throw counts at least one square, not 0")]
+pub struct ZeroThrow;
+
+impl TryFrom<u8> for Throw {
+    type Error = ZeroThrow;
+
+    fn try_from(value: u8) -> Result<Throw, ZeroThrow> {
+        Throw::new(value).ok_or(ZeroThrow)
+    }
+}
+
 impl fmt::Display for Throw {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.get().fmt(f)
@@ -64,14 +104,17 @@ impl fmt::Display for Throw {
 /// `weight / denominator`, where the denominator is the sum of the device's weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ThrowOutcome {
-    /// The number of squares the throw counts.
-    pub value: u8,
+    /// The throw.
+    pub value: Throw,
     /// Its weight; weights of a device are integers over a common denominator.
     pub weight: u32,
 }
 
 const fn outcome(value: u8, weight: u32) -> ThrowOutcome {
-    ThrowOutcome { value, weight }
+    ThrowOutcome {
+        value: Throw::at(value),
+        weight,
+    }
 }
 
 /// Four sticks, 0 marked sides counting 5 (Kendall, Piccione): weights over 16.
@@ -113,18 +156,18 @@ pub const SIX_SIDED_DIE: [ThrowOutcome; 6] = [
 /// never creates randomness of its own).
 ///
 /// ```
-/// use senet_core::{Sticks, ThrowingDevice};
+/// use senet_core::{Sticks, Throw, ThrowingDevice};
 /// let sticks = Sticks::ZERO_IS_SIX;
 /// assert_eq!(sticks.denominator(), 16);
-/// assert_eq!(sticks.probability(2), Some((6, 16)));
-/// assert_eq!(sticks.probability(5), None);
+/// assert_eq!(sticks.probability(Throw::at(2)), Some((6, 16)));
+/// assert_eq!(sticks.probability(Throw::at(5)), None);
 /// ```
 pub trait ThrowingDevice: Copy + fmt::Debug + Send + Sync + 'static {
     /// Every value the device can show, with integer weights.
     fn outcomes(&self) -> &'static [ThrowOutcome];
 
     /// Draws one throw. Implementations must follow the outcome table exactly.
-    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u8 {
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Throw {
         let mut ticket = uniform_below(rng, self.denominator());
         for o in self.outcomes() {
             if ticket < o.weight {
@@ -134,7 +177,7 @@ pub trait ThrowingDevice: Copy + fmt::Debug + Send + Sync + 'static {
         }
         // The tickets cover exactly the denominator, so this is never reached; fall back to
         // the last outcome rather than panic.
-        self.outcomes().last().map_or(1, |o| o.value)
+        self.outcomes().last().map_or(Throw::at(1), |o| o.value)
     }
 
     /// The sum of the weights.
@@ -143,12 +186,12 @@ pub trait ThrowingDevice: Copy + fmt::Debug + Send + Sync + 'static {
     }
 
     /// Whether the device can show `value`.
-    fn can_show(&self, value: u8) -> bool {
+    fn can_show(&self, value: Throw) -> bool {
         self.outcomes().iter().any(|o| o.value == value)
     }
 
     /// The probability of `value` as (weight, denominator), or `None` if it cannot come up.
-    fn probability(&self, value: u8) -> Option<(u32, u32)> {
+    fn probability(&self, value: Throw) -> Option<(u32, u32)> {
         self.outcomes()
             .iter()
             .find(|o| o.value == value)
@@ -156,8 +199,12 @@ pub trait ThrowingDevice: Copy + fmt::Debug + Send + Sync + 'static {
     }
 
     /// The largest value the device can show.
-    fn max_value(&self) -> u8 {
-        self.outcomes().iter().map(|o| o.value).max().unwrap_or(0)
+    fn max_value(&self) -> Throw {
+        self.outcomes()
+            .iter()
+            .map(|o| o.value)
+            .max()
+            .unwrap_or(Throw::at(1))
     }
 }
 
@@ -165,33 +212,37 @@ pub trait ThrowingDevice: Copy + fmt::Debug + Send + Sync + 'static {
 /// with no marked side counts 5 or 6 depending on the ruleset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sticks {
-    zero_counts: u8,
+    zero_counts: Throw,
 }
 
 impl Sticks {
     /// No marked side counts 5 (values 1–5).
-    pub const ZERO_IS_FIVE: Sticks = Sticks { zero_counts: 5 };
+    pub const ZERO_IS_FIVE: Sticks = Sticks {
+        zero_counts: Throw::at(5),
+    };
     /// No marked side counts 6 (values 1, 2, 3, 4, 6).
-    pub const ZERO_IS_SIX: Sticks = Sticks { zero_counts: 6 };
+    pub const ZERO_IS_SIX: Sticks = Sticks {
+        zero_counts: Throw::at(6),
+    };
 
     /// What a throw with no marked side counts.
-    pub const fn zero_counts(self) -> u8 {
+    pub const fn zero_counts(self) -> Throw {
         self.zero_counts
     }
 
-    /// The value shown by four sticks whose marked sides are the low four bits of `bits`.
+    /// The throw shown by four sticks whose marked sides are the low four bits of `bits`.
     #[inline]
-    pub const fn value_of(self, bits: u32) -> u8 {
-        match (bits & 0xF).count_ones() {
-            0 => self.zero_counts,
-            k => k as u8,
+    pub const fn value_of(self, bits: u32) -> Throw {
+        match NonZeroU8::new((bits & 0xF).count_ones() as u8) {
+            Some(marked) => Throw(marked),
+            None => self.zero_counts,
         }
     }
 }
 
 impl ThrowingDevice for Sticks {
     fn outcomes(&self) -> &'static [ThrowOutcome] {
-        if self.zero_counts == 5 {
+        if self.zero_counts.get() == 5 {
             &STICKS_ZERO_IS_FIVE
         } else {
             &STICKS_ZERO_IS_SIX
@@ -200,7 +251,7 @@ impl ThrowingDevice for Sticks {
 
     /// Four fair sticks are four random bits: the exact 1/4/6/4/1 weights over 16.
     #[inline]
-    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u8 {
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Throw {
         self.value_of(rng.next_u32() >> 28)
     }
 
@@ -219,8 +270,8 @@ impl ThrowingDevice for FourSidedDie {
     }
 
     #[inline]
-    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u8 {
-        (rng.next_u32() >> 30) as u8 + 1
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Throw {
+        Throw(NonZeroU8::MIN.saturating_add((rng.next_u32() >> 30) as u8))
     }
 
     fn denominator(&self) -> u32 {
@@ -238,8 +289,8 @@ impl ThrowingDevice for SixSidedDie {
     }
 
     #[inline]
-    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u8 {
-        uniform_below(rng, 6) as u8 + 1
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Throw {
+        Throw(NonZeroU8::MIN.saturating_add(uniform_below(rng, 6) as u8))
     }
 
     fn denominator(&self) -> u32 {
@@ -268,7 +319,7 @@ impl ThrowingDevice for StandardDevice {
     }
 
     #[inline]
-    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u8 {
+    fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Throw {
         match self {
             StandardDevice::Sticks(s) => s.sample(rng),
             StandardDevice::FourSidedDie => FourSidedDie.sample(rng),
@@ -360,7 +411,7 @@ mod tests {
         assert_eq!(FOUR_SIDED_DIE.iter().map(|o| o.weight).sum::<u32>(), 4);
         assert_eq!(SIX_SIDED_DIE.iter().map(|o| o.weight).sum::<u32>(), 6);
         for table in all_tables() {
-            let mut values: Vec<u8> = table.iter().map(|o| o.value).collect();
+            let mut values: Vec<Throw> = table.iter().map(|o| o.value).collect();
             values.dedup();
             assert_eq!(values.len(), table.len(), "values are distinct");
         }
@@ -444,7 +495,7 @@ mod tests {
             counts[usize::from(Loaded.sample(&mut rng))] += 1;
         }
         assert_eq!(counts, [0, 3, 1]);
-        assert_eq!(Loaded.probability(1), Some((3, 4)));
+        assert_eq!(Loaded.probability(Throw::at(1)), Some((3, 4)));
         assert_eq!(Loaded.max_value(), 2);
     }
 

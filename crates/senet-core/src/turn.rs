@@ -20,10 +20,10 @@ use crate::throw::{Throw, ThrowingDevice};
 /// use senet_core::{BitBoard, Phase, Side, Throw, TurnState};
 /// let mut turn = TurnState::new(BitBoard::alternating(5), Side::Black, ());
 /// assert_eq!(turn.phase(), Phase::Throw(Side::Black));
-/// turn.throw_unchecked(4);
+/// turn.throw_unchecked(Throw::at(4));
 /// assert_eq!(turn.pending_throw(), Throw::new(4));
 /// assert_eq!(turn.phase(), Phase::Move(Side::Black));
-/// assert_eq!(turn.take_throw(), Some(4));
+/// assert_eq!(turn.take_throw(), Throw::new(4));
 /// assert_eq!(turn.phase(), Phase::Throw(Side::Black));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,14 +80,14 @@ impl<X> TurnState<X> {
     /// Records a throw of `value` ([`Ruleset::throw_unchecked`](crate::Ruleset::throw_unchecked));
     /// 0 leaves none pending.
     #[inline]
-    pub fn throw_unchecked(&mut self, value: u8) {
-        self.throw = Throw::new(value);
+    pub fn throw_unchecked(&mut self, value: Throw) {
+        self.throw = Some(value);
     }
 
-    /// Uses up the pending throw: its value, or `None` when there was none.
+    /// Uses up the pending throw, `None` when there was none.
     #[inline]
-    pub fn take_throw(&mut self) -> Option<u8> {
-        self.throw.take().map(Throw::get)
+    pub fn take_throw(&mut self) -> Option<Throw> {
+        self.throw.take()
     }
 
     /// Checks the pending throw for [`Ruleset::validate`](crate::Ruleset::validate) (see
@@ -153,7 +153,7 @@ macro_rules! forward_to_turn_state {
         }
 
         #[inline]
-        fn throw_unchecked(&self, state: &mut Self::State, value: u8) {
+        fn throw_unchecked(&self, state: &mut Self::State, value: $crate::Throw) {
             state $(.$field)? .throw_unchecked(value);
         }
     };
@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn the_throw_field_round_trips() {
         let mut turn = TurnState::new(BitBoard::alternating(5), Side::White, ());
-        turn.throw_unchecked(6);
+        turn.throw_unchecked(Throw::at(6));
         let setup = turn.to_setup();
         assert_eq!(setup.field("throw"), Some("6"));
         assert_eq!(TurnState::read_setup(&setup, turn.board, 6), Ok(turn));

@@ -11,12 +11,12 @@
 //!
 //! ```
 //! use senet_jequier::Jequier;
-//! use senet_core::{Game, Phase, Side};
+//! use senet_core::{Game, Phase, Side, Throw};
 //!
 //! let mut game = Game::new(Jequier::default());
 //! // The even set has moved 10→11 with its deciding 1 and throws again (J-3).
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(2).unwrap();
+//! game.throw(Throw::at(2)).unwrap();
 //! // Its pieces on 2, 4, 6, 8 have never moved and the squares ahead of them are occupied
 //! // (J-5), so only the piece on 11 can go.
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
@@ -414,7 +414,7 @@ impl Ruleset for Jequier {
             }
         }
         // J-4: 1, 4 and 6 give another throw, even when the throw could not be used.
-        if !Jequier::gives_extra_throw(t) {
+        if !Jequier::gives_extra_throw(t.get()) {
             state.turn.to_move = me.opponent();
         }
     }

@@ -5,6 +5,7 @@
 //! move, `opp` White, every other piece is off. Without an `unmoved` field, pieces standing on
 //! their own starting squares count as unmoved.
 
+use senet_core::Throw;
 use senet_core::{
     Board, Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks,
 };
@@ -35,7 +36,7 @@ fn j_02_sticks_with_no_marked_side_counting_six() {
 fn j_03_first_to_throw_a_one_takes_the_even_set_moves_10_to_11_and_throws_again() {
     assert_eq!(Jequier::SEAT_RULE, SeatRule::FirstToThrowOne);
     for draw in seat_draws(&Jequier::default(), 3, 100) {
-        assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
+        assert_eq!(draw.throws.last(), Some(&(draw.black_player, Throw::at(1))));
         assert_eq!(draw.throws.iter().filter(|t| t.1 == 1).count(), 1);
     }
     let rules = Jequier::default();
@@ -137,7 +138,7 @@ fn i_1_an_attacked_piece_no_longer_counts_as_unmoved() {
         Ok(next)
     );
     // So it does not wait for 2 (Black) to clear: with a 1 it attacks the lone piece on 2.
-    rules.try_throw(&mut next, 1).unwrap();
+    rules.try_throw(&mut next, Throw::at(1)).unwrap();
     assert_eq!(rules.phase(&next), Phase::Move(Side::White));
     assert!(
         moves(&next).contains(&"1-2".to_string()),
@@ -287,7 +288,10 @@ fn j_12_first_to_bear_off_all_wins_and_scores_three_two_one() {
     assert_eq!(outcome.points, senet_core::PerSide::new(3 + 2 + 1, 0));
     assert!(rules.legal_moves(&next).is_empty());
     let mut copy = next;
-    assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));
+    assert_eq!(
+        rules.try_throw(&mut copy, Throw::at(2)),
+        Err(PlayError::GameOver)
+    );
     // White winning scores for White.
     let text = format!("B{}W w throw=1", ".".repeat(28));
     let state = rules.parse_position(&text).unwrap();

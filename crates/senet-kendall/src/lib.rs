@@ -22,14 +22,14 @@
 //!
 //! ```
 //! use senet_kendall::Kendall;
-//! use senet_core::{Game, Phase, Side};
+//! use senet_core::{Game, Phase, Side, Throw};
 //!
 //! let mut game = Game::new(Kendall::default());
 //! // The even set opened 14→15 with the deciding 1 (K-3) and throws afresh (I-5).
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(4).unwrap(); // 1, 4 and 5 give another throw (K-4)
+//! game.throw(Throw::at(4)).unwrap(); // 1, 4 and 5 give another throw (K-4)
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(2).unwrap(); // a 2 or 3 ends the throwing
+//! game.throw(Throw::at(2)).unwrap(); // a 2 or 3 ends the throwing
 //! assert_eq!(game.phase(), Phase::Move(Side::Black));
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
 //! assert!(moves.contains(&"15-19/4".to_string()) && moves.contains(&"15-17/2".to_string()));
@@ -130,12 +130,34 @@ const MOVES: [[[Move; 33]; 6]; 2] = {
                 ahead as u8
             };
             let backward_to = if from > v { (from - v) as u8 } else { 0 };
+            let throw = Throw::at(v as u8);
             table[0][v][from] =
-                Move::from_codes_unchecked(from as u8, forward_to).with_throw(v as u8);
+                Move::from_codes_unchecked(from as u8, forward_to).with_throw(throw);
             table[1][v][from] =
-                Move::from_codes_unchecked(from as u8, backward_to).with_throw(v as u8);
+                Move::from_codes_unchecked(from as u8, backward_to).with_throw(throw);
             from += 1;
         }
+        v += 1;
+    }
+    table
+};
+
+/// The values a throw can show (K-2), in ascending order.
+const STORED_VALUES: [Throw; 5] = [
+    Throw::at(1),
+    Throw::at(2),
+    Throw::at(3),
+    Throw::at(4),
+    Throw::at(5),
+];
+
+/// `PASS_SPENDING[v]`: the pass that gives up the stored throw `v` (`pass/v`: K-14, K-16),
+/// for `v` in 1..=5.
+const PASS_SPENDING: [Move; 6] = {
+    let mut table = [Move::PASS; 6];
+    let mut v = 1;
+    while v <= 5 {
+        table[v] = Move::PASS.with_throw(Throw::at(v as u8));
         v += 1;
     }
     table
@@ -238,10 +260,11 @@ impl Kendall {
             moves.push(Move::PASS);
             return;
         }
-        let mut present = state.present();
-        while present != 0 {
-            let v = present.trailing_zeros() as u8;
-            present &= present - 1;
+        let present = state.present();
+        for v in STORED_VALUES
+            .into_iter()
+            .filter(|v| present & (1 << v.get()) != 0)
+        {
             if v == 4 && bear_off {
                 moves.push(Move::from_codes_unchecked(WATER, OFF).with_throw(v));
             }
@@ -483,7 +506,8 @@ impl Ruleset for Kendall {
     }
 
     #[inline]
-    fn throw_unchecked(&self, state: &mut KendallState, value: u8) {
+    fn throw_unchecked(&self, state: &mut KendallState, throw: Throw) {
+        let value = throw.get();
         if !(1..=5).contains(&value) || !state.throwing {
             return;
         }
@@ -571,7 +595,7 @@ impl Ruleset for Kendall {
                         bits &= bits.wrapping_sub(1);
                     }
                 }
-                slots[count] = Move::PASS.with_throw(v);
+                slots[count] = PASS_SPENDING[usize::from(v)];
                 count + usize::from(bears_off)
             });
         }

@@ -6,6 +6,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
+use senet_core::Throw;
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Setup, Side, Square};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 use senet_testkit::reference::{MIN_PAIRS, assert_agrees, for_sampled_states, square};
@@ -55,10 +56,10 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
             let mut moves = Vec::new();
             for &v in &values {
                 if v == 4 && may_bear_off {
-                    moves.push(Move::bear_off(square(27)).with_throw(4));
+                    moves.push(Move::bear_off(square(27)).with_throw(Throw::at(4)));
                 }
                 if empty(15) {
-                    moves.push(Move::step(square(27), square(15)).with_throw(v));
+                    moves.push(Move::step(square(27), square(15)).with_throw(Throw::at(v)));
                 }
             }
             if moves.is_empty() {
@@ -66,7 +67,7 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
                 return vec![Move::PASS];
             }
             for &v in &values {
-                moves.push(Move::PASS.with_throw(v));
+                moves.push(Move::PASS.with_throw(Throw::at(v)));
             }
             return moves;
         }
@@ -82,11 +83,17 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
             if !mine(from) {
                 continue;
             }
-            let off = |from: i32| (from, Move::bear_off(square(from)).with_throw(v), true);
+            let off = |from: i32| {
+                (
+                    from,
+                    Move::bear_off(square(from)).with_throw(Throw::at(v)),
+                    true,
+                )
+            };
             let step = |from: i32, to: i32| {
                 (
                     from,
-                    Move::step(square(from), square(to)).with_throw(v),
+                    Move::step(square(from), square(to)).with_throw(Throw::at(v)),
                     false,
                 )
             };
@@ -135,7 +142,7 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
             if mine(from) && to >= 1 && (empty(to) || attackable(to)) {
                 backward.push((
                     from,
-                    Move::step(square(from), square(to)).with_throw(v),
+                    Move::step(square(from), square(to)).with_throw(Throw::at(v)),
                     false,
                 ));
             }
@@ -168,7 +175,7 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
         // K-16: a throw that could bear a piece off may be given up instead.
         if list.iter().any(|e| e.2) {
             seen.declines += 1;
-            moves.push(Move::PASS.with_throw(*v));
+            moves.push(Move::PASS.with_throw(Throw::at(*v)));
         }
     }
     moves

@@ -7,6 +7,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+use senet_core::Throw;
 use senet_core::{Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks};
 use senet_kendall::{Kendall, KendallState, MAX_STORED_THROWS, PieceCount, ThrowTiming};
 use senet_testkit::conformance::check_state;
@@ -54,7 +55,7 @@ fn k_02_sticks_with_no_marked_side_counting_five() {
 fn k_03_first_to_throw_a_one_takes_the_even_set_and_moves_its_front_piece() {
     assert_eq!(Kendall::SEAT_RULE, SeatRule::FirstToThrowOne);
     for draw in seat_draws(&Kendall::default(), 3, 100) {
-        assert_eq!(draw.throws.last(), Some(&(draw.black_player, 1)));
+        assert_eq!(draw.throws.last(), Some(&(draw.black_player, Throw::at(1))));
         assert!(
             draw.throws[..draw.throws.len() - 1]
                 .iter()
@@ -382,7 +383,10 @@ fn k_17_the_first_side_to_bear_off_every_piece_wins() {
     assert_eq!(next.stored_count(), 0);
     assert!(rules.legal_moves(&next).is_empty());
     let mut copy = next;
-    assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));
+    assert_eq!(
+        rules.try_throw(&mut copy, Throw::at(2)),
+        Err(PlayError::GameOver)
+    );
 }
 
 // ---------------------------------------------------------------- interpretations

@@ -15,16 +15,16 @@
 //!
 //! ```
 //! use senet_piccione::Piccione;
-//! use senet_core::{Game, Phase, Side};
+//! use senet_core::{Game, Phase, Side, Throw};
 //!
 //! let mut game = Game::new(Piccione);
-//! game.throw(1).unwrap();
+//! game.throw(Throw::at(1)).unwrap();
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["enter"]);
 //! game.play("enter".parse().unwrap()).unwrap();
 //! // Entering gives another throw, which must move the entered piece (P-3).
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(3).unwrap();
+//! game.throw(Throw::at(3)).unwrap();
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["1-4"]);
 //! ```
@@ -796,7 +796,7 @@ impl Ruleset for Piccione {
             ));
         }
         if let Some(t) = state.throw
-            && !self.device().can_show(t.get())
+            && !self.device().can_show(t)
         {
             return Err(PositionError::BadField {
                 name: "throw".to_string(),

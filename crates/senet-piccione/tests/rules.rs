@@ -1,6 +1,7 @@
 //! One test (at least) per rule, interpretation and scenario of `docs/rules/piccione.md`.
 //! Each test fails if its rule is broken.
 
+use senet_core::Throw;
 use senet_core::{
     Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PositionError, Ruleset, SeatRule, Side,
     SquareSet, Sticks,
@@ -75,7 +76,7 @@ fn p_03_a_one_enters_a_piece_and_the_extra_throw_must_move_it() {
     assert!(next.entered_must_move());
     // The extra throw (a 2) must move the piece on 1 at least one square.
     let mut next = next;
-    Piccione.try_throw(&mut next, 2).unwrap();
+    Piccione.try_throw(&mut next, Throw::at(2)).unwrap();
     let list = moves(&next);
     assert_eq!(list, vec!["1-3", "1-2,10-11"]);
     assert!(!has(&list, "10-12"));
@@ -326,9 +327,9 @@ fn p_s1_all_in_hand_a_two_ends_the_turn() {
 #[test]
 fn p_s2_all_in_hand_a_one_enters_then_a_three_moves_1_to_4() {
     let mut game = Game::new(Piccione);
-    game.throw(1).unwrap();
+    game.throw(Throw::at(1)).unwrap();
     game.play("enter".parse().unwrap()).unwrap();
-    game.throw(3).unwrap();
+    game.throw(Throw::at(3)).unwrap();
     let list: Vec<String> = game.legal_moves().iter().map(Move::to_string).collect();
     assert_eq!(list, vec!["1-4"]);
     game.play("1-4".parse().unwrap()).unwrap();

@@ -10,6 +10,7 @@ use senet::{Action, AnyGame, MOVE_LIST_CAPACITY, Move, Outcome, Phase, Side};
 
 use crate::errors::{MoveError, PositionError, RecordError, RulesetError, SenetError};
 use crate::obs::{Layout, write_mask};
+use senet::Throw;
 
 /// A seeded ChaCha8 generator: stream `stream` of `seed`, the generator of game `stream` of
 /// a simulation seeded with `seed`.
@@ -162,7 +163,7 @@ impl Ruleset {
         self.inner
             .throw_outcomes()
             .iter()
-            .map(|o| (o.value, o.weight))
+            .map(|o| (o.value.get(), o.weight))
             .collect()
     }
 
@@ -338,11 +339,17 @@ impl Game {
     #[pyo3(signature = (value = None, rng = None))]
     fn throw(&mut self, value: Option<u8>, rng: Option<&Bound<'_, Rng>>) -> PyResult<u8> {
         let result = match (value, rng) {
-            (Some(value), None) => self.inner.throw(value).map(|()| value),
+            (Some(value), None) => {
+                let throw = Throw::new(value)
+                    .ok_or_else(|| MoveError::new_err(senet::ZeroThrow.to_string()))?;
+                self.inner.throw(throw).map(|()| throw)
+            }
             (None, Some(rng)) => self.inner.throw_random(&mut rng.borrow_mut().inner),
             _ => return Err(PyTypeError::new_err("give either a value or an rng")),
         };
-        result.map_err(|e| MoveError::new_err(e.to_string()))
+        result
+            .map(Throw::get)
+            .map_err(|e| MoveError::new_err(e.to_string()))
     }
 
     /// Plays a move given by its notation (`"9-12"`, `"pass"`) or its index in

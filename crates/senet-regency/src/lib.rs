@@ -9,12 +9,12 @@
 //!
 //! ```
 //! use senet_regency::Regency;
-//! use senet_core::{Game, Phase, Side};
+//! use senet_core::{Game, Phase, Side, Throw};
 //!
 //! let mut game = Game::new(Regency::default());
 //! // The forced opening move 10→11 (R-4) has been made; Black throws again.
 //! assert_eq!(game.phase(), Phase::Throw(Side::Black));
-//! game.throw(2).unwrap();
+//! game.throw(Throw::at(2)).unwrap();
 //! let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
 //! assert_eq!(moves, ["8-10", "11-13"]); // 2, 4 and 6 would land on their own pieces (R-9)
 //! game.play("8-10".parse().unwrap()).unwrap();
@@ -30,6 +30,7 @@ extern crate alloc;
 mod batch;
 
 use alloc::string::ToString;
+use senet_core::Throw;
 use senet_core::batch::BatchRun;
 use senet_core::rand_core::Rng;
 use senet_core::{
@@ -206,9 +207,9 @@ impl Regency {
     fn nine_must_move(&self, state: &RegencyState) -> bool {
         state.to_move == Side::White
             && !state.white_opened()
-            && THROW_VALUES
-                .iter()
-                .any(|&v| state.held(v) != 0 && self.movable(&state.board, Side::White, v).has(9))
+            && THROW_VALUES.iter().any(|&v| {
+                state.held(v) != 0 && self.movable(&state.board, Side::White, v.get()).has(9)
+            })
     }
 
     /// I-6: the moves of the held throws, each naming its throw; a plain pass when none
@@ -223,14 +224,14 @@ impl Regency {
             if state.held(t) == 0 {
                 continue;
             }
-            let mut origins = self.movable(&state.board, state.to_move, t);
+            let mut origins = self.movable(&state.board, state.to_move, t.get());
             if only_nine {
                 origins &= SquareSet::range(9, 9);
             }
             kernel::extend_in_place::<{ PIECES as usize }>(moves, |slots| {
                 let mut count = 0;
                 for (slot, from) in slots.iter_mut().zip(origins.iter()) {
-                    *slot = self.move_from(from, t).with_throw(t);
+                    *slot = self.move_from(from, t.get()).with_throw(t);
                     count += 1;
                 }
                 count
@@ -252,17 +253,17 @@ impl Regency {
             self.generate_collected(state, &mut moves);
             return mv == Move::PASS && moves.as_slice() == [Move::PASS];
         }
-        let (Some(t), Some(from)) = (mv.throw().map(|t| t.get()), mv.origin()) else {
+        let (Some(t), Some(from)) = (mv.throw(), mv.origin()) else {
             return false;
         };
         if state.held(t) == 0 || mv.step_count() != 1 {
             return false;
         }
-        let mut origins = self.movable(&state.board, state.to_move, t);
+        let mut origins = self.movable(&state.board, state.to_move, t.get());
         if self.nine_must_move(state) {
             origins &= SquareSet::range(9, 9);
         }
-        origins.contains(from) && self.move_from(from, t).with_throw(t) == mv
+        origins.contains(from) && self.move_from(from, t.get()).with_throw(t) == mv
     }
 
     /// I-6: spends the held throw `mv` names (or, with a pass, every held throw); the turn
@@ -273,7 +274,7 @@ impl Regency {
             return;
         }
         if !mv.is_pass() {
-            let Some(t) = mv.throw().map(|t| t.get()) else {
+            let Some(t) = mv.throw() else {
                 return;
             };
             if state.held(t) == 0 {
@@ -283,7 +284,7 @@ impl Regency {
             let Ok(from) = Square::new(from) else {
                 return;
             };
-            state.turn.extra.spend(t);
+            state.turn.extra.spend(t.get());
             self.apply(&mut state.turn.board, me, from, to);
             if me == Side::White {
                 state.turn.extra.set_opened();
@@ -416,9 +417,9 @@ impl Regency {
         }
     }
 
-    fn gives_extra_throw(t: u8) -> bool {
+    fn gives_extra_throw(t: Throw) -> bool {
         // R-6: 1, 4 and 6 give another throw; 2 and 3 end the turn.
-        matches!(t, 1 | 4 | 6)
+        matches!(t.get(), 1 | 4 | 6)
     }
 
     #[inline]
@@ -435,7 +436,13 @@ impl Regency {
 
 /// The throw values of the sticks (R-2), in the order moves are generated under
 /// `collect_throws`.
-const THROW_VALUES: [u8; 5] = [1, 2, 3, 4, 6];
+const THROW_VALUES: [Throw; 5] = [
+    Throw::at(1),
+    Throw::at(2),
+    Throw::at(3),
+    Throw::at(4),
+    Throw::at(6),
+];
 
 /// What a [`RegencyState`] remembers beyond board, side and pending throw: whether White has
 /// opened (R-5) and, under option `collect_throws` (I-6), the throws the side to act holds.
@@ -546,8 +553,8 @@ impl RegencyState {
 
     /// Under `collect_throws` (I-6), how many throws of `value` the side to act holds; always
     /// 0 otherwise.
-    pub fn held(&self, value: u8) -> u8 {
-        self.turn.extra.count(value)
+    pub fn held(&self, value: Throw) -> u8 {
+        self.turn.extra.count(value.get())
     }
 
     /// Under `collect_throws` (I-6), whether the side to act is still throwing (it has not
@@ -557,7 +564,7 @@ impl RegencyState {
     }
 
     /// The held throws in ascending order (empty without `collect_throws`).
-    pub fn held_throws(&self) -> impl Iterator<Item = u8> + '_ {
+    pub fn held_throws(&self) -> impl Iterator<Item = Throw> + '_ {
         THROW_VALUES
             .into_iter()
             .flat_map(move |v| core::iter::repeat_n(v, usize::from(self.held(v))))
@@ -624,11 +631,11 @@ impl Ruleset for Regency {
     }
 
     #[inline]
-    fn throw_unchecked(&self, state: &mut RegencyState, value: u8) {
+    fn throw_unchecked(&self, state: &mut RegencyState, value: Throw) {
         if self.collect_throws {
             // I-6: held until the 2 or 3 that ends the throwing.
             if state.collecting() {
-                state.turn.extra.add(value);
+                state.turn.extra.add(value.get());
             }
         } else {
             state.turn.throw_unchecked(value);
@@ -815,8 +822,10 @@ impl Ruleset for Regency {
             setup.push_field("white_opened", "false");
         }
         if state.extra.holds_any() {
-            let digits: alloc::string::String =
-                state.held_throws().map(|v| char::from(b'0' + v)).collect();
+            let digits: alloc::string::String = state
+                .held_throws()
+                .map(|v| char::from(b'0' + v.get()))
+                .collect();
             setup.push_field("throws", digits);
             if state.collecting() {
                 setup.push_field("phase", "throw");
@@ -889,7 +898,7 @@ mod tests {
     #[test]
     fn odd_throws_never_panic_under_any_option() {
         for rules in senet_core::option_combinations::<Regency>().unwrap() {
-            for t in 0..=255u8 {
+            for t in (1..=255u8).filter_map(Throw::new) {
                 let mut state = rules.initial_state();
                 rules.throw_unchecked(&mut state, t);
                 let moves = rules.legal_moves(&state);

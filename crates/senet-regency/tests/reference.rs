@@ -2,6 +2,7 @@
 //! array of 30 squares and no bit tricks, must agree with the fast generator on more than
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 
+use senet_core::Throw;
 use senet_core::{MailboxBoard, Move, Ruleset, Side};
 use senet_regency::{ExitRule, Regency, RegencyState};
 use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
@@ -31,14 +32,14 @@ fn reference_moves(rules: &Regency, state: &RegencyState) -> Vec<Move> {
     }
     let held: Vec<u8> = [1, 2, 3, 4, 6]
         .into_iter()
-        .filter(|&t| state.held(t) > 0)
+        .filter(|&t| state.held(Throw::at(t)) > 0)
         .collect();
     let mut moves: Vec<Move> = held
         .iter()
         .flat_map(|&t| {
             moves_of_throw(rules, state, i32::from(t))
                 .into_iter()
-                .map(move |m| m.with_throw(t))
+                .map(move |m| m.with_throw(Throw::at(t)))
         })
         .collect();
     // I-6: R-5 binds when the piece on 9 can move with some held throw.

@@ -6,6 +6,7 @@
 //! move, so R-5 does not apply. Where a scenario lists no opposing piece, the tests put one on
 //! square 1, out of the way: with none at all the opponent would have won.
 
+use senet_core::Throw;
 use senet_core::{Move, Phase, PlayError, Ruleset, SeatRule, Side, Sticks, ThrowingDevice};
 use senet_regency::{ExitRule, Regency, RegencyState};
 
@@ -15,9 +16,9 @@ senet_testkit::scenario_helpers!(Regency, throw);
 fn white_first(throw: u8) -> RegencyState {
     let rules = Regency::default();
     let mut state = rules.initial_state();
-    rules.try_throw(&mut state, 2).unwrap();
+    rules.try_throw(&mut state, Throw::at(2)).unwrap();
     state = play_with(&rules, &state, "8-10");
-    rules.try_throw(&mut state, throw).unwrap();
+    rules.try_throw(&mut state, Throw::at(throw)).unwrap();
     assert_eq!(rules.phase(&state), Phase::Move(Side::White));
     state
 }
@@ -76,9 +77,9 @@ fn r_05_i_3_odd_sets_first_move_uses_its_piece_on_9() {
     let rules = Regency::default();
     let mut state = play_with(&rules, &white_first(3), "9-12");
     assert!(state.white_opened());
-    rules.try_throw(&mut state, 3).unwrap();
+    rules.try_throw(&mut state, Throw::at(3)).unwrap();
     let mut state = play_with(&rules, &state, "11-14");
-    rules.try_throw(&mut state, 3).unwrap();
+    rules.try_throw(&mut state, Throw::at(3)).unwrap();
     assert!(moves(&state).len() > 1, "{:?}", moves(&state));
 }
 
@@ -227,7 +228,10 @@ fn r_15_i_5_first_to_finish_wins_and_scores_three_two_one() {
     assert_eq!(outcome.points, senet_core::PerSide::new(3 + 2 + 1, 0));
     assert_eq!(rules.legal_moves(&next).len(), 0);
     let mut copy = next;
-    assert_eq!(rules.try_throw(&mut copy, 2), Err(PlayError::GameOver));
+    assert_eq!(
+        rules.try_throw(&mut copy, Throw::at(2)),
+        Err(PlayError::GameOver)
+    );
 }
 
 // ---------------------------------------------------------------- options
@@ -304,14 +308,14 @@ fn i_6_collect_throws_then_spend_them_in_any_order() {
     let mut state = rules.initial_state();
     // Black throws until a 2 or 3 comes: the 1 and the 4 are held, not played.
     for t in [1, 4] {
-        rules.try_throw(&mut state, t).unwrap();
+        rules.try_throw(&mut state, Throw::at(t)).unwrap();
         assert_eq!(rules.phase(&state), Phase::Throw(Side::Black));
     }
     assert_eq!(
         rules.position_string(&state),
         "WBWBWBWBW.B................... b white_opened=false throws=14 phase=throw"
     );
-    rules.try_throw(&mut state, 2).unwrap();
+    rules.try_throw(&mut state, Throw::at(2)).unwrap();
     assert_eq!(rules.phase(&state), Phase::Move(Side::Black));
     assert_eq!(state.held_throws().collect::<Vec<_>>(), [1, 2, 4]);
     // Every held throw offers its moves, each naming its throw.
@@ -334,8 +338,8 @@ fn i_6_collect_throws_then_spend_them_in_any_order() {
     assert_eq!(state.held_throws().count(), 0);
     // R-5 still binds White's first move: only its piece on 9, with any held throw.
     let mut state = state;
-    rules.try_throw(&mut state, 1).unwrap();
-    rules.try_throw(&mut state, 3).unwrap();
+    rules.try_throw(&mut state, Throw::at(1)).unwrap();
+    rules.try_throw(&mut state, Throw::at(3)).unwrap();
     assert_eq!(moves_of(&rules, &state), ["9-10/1", "9-12/3"]);
     // Held throws that can move nothing are lost together: a plain pass ends the turn.
     let text = scenario(&[12], &[14, 15, 16], "throws=11 phase=move");

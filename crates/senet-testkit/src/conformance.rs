@@ -6,6 +6,7 @@
 
 use rand_core::Rng;
 
+use senet_core::Throw;
 use senet_core::{
     Action, Board, Game, Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, TurnCounter,
     uniform_below,
@@ -211,10 +212,11 @@ pub fn check_random_game<R: Ruleset, G: Rng + ?Sized>(
 }
 
 /// An action for [`check_refused_actions`] from arbitrary test input: the throw `value` when
-/// `is_throw`, else the move `text` parses to (`None` when it does not parse).
+/// `is_throw` (`None` for 0, which is no throw), else the move `text` parses to (`None` when
+/// it does not parse).
 pub fn arbitrary_action(is_throw: bool, value: u8, text: &str) -> Option<Action> {
     if is_throw {
-        Some(Action::Throw(value))
+        Throw::new(value).map(Action::Throw)
     } else {
         text.parse().ok().map(Action::Move)
     }
@@ -258,7 +260,7 @@ pub fn check_refused_actions<R: Ruleset, G: Rng + ?Sized>(
 
 /// The states that differ from a decision point only in the pending throw: one per value of
 /// the device, each with the throw applied to `before_throw` (a state in [`Phase::Throw`]).
-pub fn with_each_throw<R: Ruleset>(rules: &R, before_throw: &R::State) -> Vec<(u8, R::State)> {
+pub fn with_each_throw<R: Ruleset>(rules: &R, before_throw: &R::State) -> Vec<(Throw, R::State)> {
     let device = rules.device();
     device
         .outcomes()

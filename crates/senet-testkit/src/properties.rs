@@ -15,6 +15,7 @@ use senet_core::{
 };
 
 use crate::conformance::{self, arbitrary_action, check_decision, check_refused_actions};
+use senet_core::Throw;
 
 /// How many turns the random games of the suite may last, and whether they must end by then.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,21 +204,24 @@ pub fn unchecked_inputs_never_panic<R: Ruleset>(
     let mut list = MoveList::new();
     let mut accumulated = rules.initial_state();
     for (value, steps, mark) in junk {
-        let mv = steps
-            .iter()
-            .fold(Move::PASS, |mv, &(from, to)| {
-                mv.then_codes_unchecked(from, to)
-            })
-            .with_throw(*mark);
+        let Some(value) = Throw::new(*value) else {
+            continue;
+        };
+        let mut mv = steps.iter().fold(Move::PASS, |mv, &(from, to)| {
+            mv.then_codes_unchecked(from, to)
+        });
+        if let Some(mark) = Throw::new(*mark) {
+            mv = mv.with_throw(mark);
+        }
         let mut state = start;
         rules.play_unchecked(&mut state, mv);
-        rules.throw_unchecked(&mut state, *value);
+        rules.throw_unchecked(&mut state, value);
         rules.generate_moves(&state, &mut list);
         let _ = rules.phase(&state);
         let _ = rules.validate(&state);
         let _ = rules.position_string(&state);
 
-        rules.throw_unchecked(&mut accumulated, *value);
+        rules.throw_unchecked(&mut accumulated, value);
         rules.generate_moves(&accumulated, &mut list);
         rules.play_unchecked(&mut accumulated, mv);
         let _ = rules.phase(&accumulated);

@@ -7,6 +7,7 @@ use rand_core::SeedableRng;
 use senet_core::{MailboxBoard, Move, Phase, Ruleset, Side, Square};
 
 use crate::conformance::{compare_generators, sample_states, with_each_throw};
+use senet_core::Throw;
 
 /// The number of decision points every ruleset's generator is compared on, at least.
 pub const MIN_PAIRS: usize = 100_000;
@@ -69,7 +70,7 @@ pub fn agree_after_each_throw<R: Ruleset>(
     seed: u64,
     per_set: usize,
     mut reference: impl FnMut(&R, &R::State) -> Vec<Move>,
-    mut visit: impl FnMut(&R, u8, &R::State, &[Move]),
+    mut visit: impl FnMut(&R, Throw, &R::State, &[Move]),
 ) -> usize {
     let mut pairs = 0usize;
     let before_throw = |p| matches!(p, Phase::Throw(_));

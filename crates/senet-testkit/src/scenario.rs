@@ -13,6 +13,7 @@ use senet_core::{
 };
 
 use crate::conformance::check_state;
+use senet_core::Throw;
 
 /// The square `n` (1..=30).
 ///
@@ -122,6 +123,7 @@ pub fn played<R: Ruleset>(rules: &R, state: &R::State, mv: &str) -> R::State {
 /// When the throw is refused or leads to a state that fails the check.
 pub fn thrown<R: Ruleset>(rules: &R, state: &R::State, value: u8) -> R::State {
     let what = format!("throw {value}");
+    let value = Throw::new(value).expect("a throw counts at least one square");
     checked_after(rules, state, &what, |next| rules.try_throw(next, value))
 }
 
@@ -264,6 +266,7 @@ macro_rules! scenario_helpers {
 /// When the throw is refused, a move does not parse, or a refusal is missing, of another
 /// kind, or changes the game.
 pub fn assert_illegal_moves_refused<R: Ruleset>(rules: R, throw: u8, illegal: &[&str]) -> Game<R> {
+    let throw = Throw::new(throw).expect("a throw counts at least one square");
     let mut game = Game::new(rules);
     game.throw(throw).unwrap();
     let before = game.clone();
@@ -292,7 +295,8 @@ pub fn assert_illegal_moves_refused<R: Ruleset>(rules: R, throw: u8, illegal: &[
 
 /// The device of `rules` has exactly the outcomes `table` (value and weight, in order), its
 /// weights add up to its denominator, and each `impossible` value is refused by
-/// [`Ruleset::try_throw`] as an impossible throw, leaving the initial state unchanged.
+/// [`Ruleset::try_throw`] as an impossible throw, leaving the initial state unchanged (0 is no
+/// throw at all).
 ///
 /// # Panics
 /// When one of these fails.
@@ -301,13 +305,16 @@ pub fn assert_throws<R: Ruleset>(rules: &R, table: &[(u8, u32)], impossible: &[u
     let outcomes: Vec<(u8, u32)> = device
         .outcomes()
         .iter()
-        .map(|o| (o.value, o.weight))
+        .map(|o| (o.value.get(), o.weight))
         .collect();
     assert_eq!(outcomes, table);
     let total: u32 = table.iter().map(|&(_, weight)| weight).sum();
     assert_eq!(device.denominator(), total);
     let mut state = rules.initial_state();
     for &value in impossible {
+        let Some(value) = Throw::new(value) else {
+            continue;
+        };
         assert_eq!(
             rules.try_throw(&mut state, value),
             Err(PlayError::ImpossibleThrow(value))

@@ -12,6 +12,7 @@ use senet_ai::endgame::{EndgameSpace, EndgameTable, PositionOracle, SolveOptions
 use senet_ai::{
     Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, RaceEvaluator, ValueKind,
 };
+use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
 use senet_testkit::conformance::with_each_throw;
 
@@ -197,7 +198,7 @@ pub(crate) fn assert_perfect_play_picks_the_best<S: EndgameSpace + Clone>(table:
         assert_eq!(analysis.moves()[analysis.chosen_index()].value, best);
     }
     let mut state = rules.initial_state();
-    rules.throw_unchecked(&mut state, 3);
+    rules.throw_unchecked(&mut state, Throw::at(3));
     let analysis = perfect.analyse(&rules, &state, &mut rng).unwrap();
     assert_eq!(analysis.kind(), ValueKind::EstimatedWinProbability);
 }

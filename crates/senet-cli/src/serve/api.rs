@@ -26,6 +26,7 @@ use crate::limits::{
     MAX_COMPUTER_QUEUE, MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_DEPTH, MAX_WEB_NODES,
     MAX_WEB_PERFECT_PIECES, MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
 };
+use senet::Throw;
 
 /// A refused request: its status and a one-line reason, sent as `{"error": reason}`.
 #[derive(Debug)]
@@ -161,7 +162,7 @@ struct GameRequest {
     /// A ruleset specification, for a new game from its initial position.
     rules: Option<String>,
     /// For `/api/throw`: the value thrown with real sticks (else the server throws).
-    value: Option<u8>,
+    value: Option<Throw>,
     /// For `/api/move`: the move in the move notation.
     #[serde(rename = "move")]
     mv: Option<String>,

@@ -8,6 +8,7 @@ use senet::{Action, AnyGame, Board, GameRecord, Move, Phase, Place, Side};
 use senet_ai::{Analysis, ValueKind};
 
 use crate::narrate::{game_over, narrate, show_value, value_meaning};
+use senet::Throw;
 
 /// A side as the API names it.
 pub(crate) fn side_id(side: Side) -> &'static str {
@@ -160,7 +161,7 @@ pub(crate) struct GameView {
     captured: PerSide<u8>,
     phase: PhaseView,
     /// The last throw made, if the side to act is spending it (or has stored throws).
-    last_throw: Option<u8>,
+    last_throw: Option<Throw>,
     /// The legal moves (empty unless a move is due).
     moves: Vec<MoveView>,
     /// The device's values with their weights.
@@ -256,7 +257,7 @@ pub(crate) fn view(game: &AnyGame) -> GameView {
             .throw_outcomes()
             .iter()
             .map(|o| ThrowView {
-                value: o.value,
+                value: o.value.get(),
                 weight: o.weight,
             })
             .collect(),
