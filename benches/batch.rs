@@ -1,6 +1,6 @@
 //! The batch engine against the scalar one, on one thread: the same 1,024 seeded random games
 //! of every registered ruleset (and of Kendall with immediate throws) played by
-//! `random_playout` one after the other (`scalar`), by `Ruleset::play_random_batch` with the
+//! `random_playout` one after the other (`scalar`), by `BatchRules::play_random_batch` with the
 //! vector instructions the CPU has (`batch`), and by the batch engine restricted to the
 //! target's baseline instructions (`batch-baseline`). The throughput line gives decisions per
 //! second; their ratios are the speed-ups of `docs/benchmarks.md`.
@@ -13,14 +13,14 @@ mod common;
 use common::{CORPUS_SEED, Configuration, configurations, decisions_of_recorded_games, play_games};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use senet::batch::{BatchRun, Instructions};
-use senet::registry::RulesetVisitor;
-use senet::{MoveList, Ruleset, rng};
+use senet::registry::{Registered, RulesetVisitor};
+use senet::{MoveList, rng};
 
 /// Games per timed run: enough that the lanes stay full but for the last few games.
 const GAMES: u64 = 1024;
 
 /// The decisions of `GAMES` games played by the batch engine.
-fn play_batch<R: Ruleset>(rules: &R, instructions: Instructions) -> u64 {
+fn play_batch<R: Registered>(rules: &R, instructions: Instructions) -> u64 {
     let mut decisions = 0;
     let run = BatchRun::new(0..GAMES).with_instructions(instructions);
     let streams = |index| rng::seeded(CORPUS_SEED, index);
@@ -36,7 +36,7 @@ struct BenchBatch<'c>(&'c mut Criterion, Configuration);
 impl RulesetVisitor for BenchBatch<'_> {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let BenchBatch(criterion, Configuration { name, rules: any }) = self;
         let expected = decisions_of_recorded_games(&any, GAMES);
         let mut scratch = MoveList::new();

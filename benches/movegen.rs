@@ -14,8 +14,8 @@ use std::hint::black_box;
 
 use common::{Configuration, configurations, decision_corpus, position_throw_corpus};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use senet::registry::RulesetVisitor;
-use senet::{AnyGame, MoveList, Ruleset};
+use senet::registry::{Registered, RulesetVisitor};
+use senet::{AnyGame, MoveList};
 
 /// Positions per corpus of (position, throw) pairs (each combined with every throw value).
 const POSITIONS: usize = 2_000;
@@ -34,7 +34,7 @@ struct BenchMovegen<'c>(&'c mut Criterion, Configuration);
 impl RulesetVisitor for BenchMovegen<'_> {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let BenchMovegen(criterion, Configuration { name, rules: any }) = self;
         let corpus = if TIMED_ON_DECISIONS.contains(&R::ID) {
             decision_corpus(rules, DECISIONS)

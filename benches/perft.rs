@@ -11,9 +11,8 @@ mod file;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use senet::Ruleset;
 use senet::perft::Perft;
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetVisitor};
 
 struct BenchPerft<'c> {
     c: &'c mut Criterion,
@@ -22,7 +21,7 @@ struct BenchPerft<'c> {
 impl RulesetVisitor for BenchPerft<'_> {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let path = file::path(R::ID);
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -10,8 +10,8 @@ mod common;
 
 use common::{Configuration, configurations, decisions_of_recorded_games, play_games};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use senet::registry::RulesetVisitor;
-use senet::{MoveList, Ruleset};
+use senet::MoveList;
+use senet::registry::{Registered, RulesetVisitor};
 
 /// Games per timed batch.
 const GAMES: u64 = 100;
@@ -22,7 +22,7 @@ struct BenchPlayouts<'c>(&'c mut Criterion, Configuration);
 impl RulesetVisitor for BenchPlayouts<'_> {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let BenchPlayouts(criterion, Configuration { name, rules: any }) = self;
         let expected = decisions_of_recorded_games(&any, GAMES);
         let mut scratch = MoveList::new();

@@ -18,10 +18,10 @@ use rayon::prelude::*;
 use senet::metrics::{
     MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured, uniform_move,
 };
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetVisitor};
 use senet::rng;
 use senet::stats::Distribution;
-use senet::{DEFAULT_TURN_CAP, MoveList, Ruleset, Side};
+use senet::{DEFAULT_TURN_CAP, MoveList, Side};
 use senet_ai::{Greedy, Player};
 
 #[derive(Parser, Debug)]
@@ -47,7 +47,7 @@ struct Measure<'a>(&'a Args);
 impl RulesetVisitor for Measure<'_> {
     type Output = (MetricsSummary, MatchupSummary);
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Self::Output {
+    fn visit<R: Registered>(self, rules: &R) -> Self::Output {
         let Args {
             games,
             skill_games,

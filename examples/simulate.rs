@@ -16,10 +16,10 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use senet::batch::{BatchRun, Instructions, play_one_by_one};
-use senet::registry::{AnyRuleset, DEFAULT_RULESET, RulesetVisitor};
+use senet::registry::{AnyRuleset, DEFAULT_RULESET, Registered, RulesetVisitor};
 use senet::rng;
 use senet::stats::SimulationSummary;
-use senet::{DEFAULT_TURN_CAP, Playout, Ruleset, Side};
+use senet::{DEFAULT_TURN_CAP, Playout, Side};
 
 #[derive(Parser, Debug)]
 #[command(about = "Play seeded random games of Senet and summarise them")]
@@ -63,7 +63,7 @@ struct Simulate<'a> {
 impl RulesetVisitor for Simulate<'_> {
     type Output = SimulationSummary;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> SimulationSummary {
+    fn visit<R: Registered>(self, rules: &R) -> SimulationSummary {
         // Games per task: enough to keep the batch's lanes full, small enough to spread the
         // games over the threads.
         const CHUNK: u64 = 4096;

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 use rayon::prelude::*;
-use senet::registry::{AnyRuleset, RulesetVisitor};
+use senet::registry::{AnyRuleset, Registered, RulesetVisitor};
 use senet::rng::{self, ChaCha8Rng};
 use senet::stats::wilson_interval;
 use senet::{Phase, Ruleset, Side, ThrowingDevice, TurnCounter};
@@ -132,7 +132,7 @@ struct Strength<'a> {
 impl RulesetVisitor for Strength<'_> {
     type Output = Result<(), Failure>;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Result<(), Failure> {
+    fn visit<R: Registered>(self, rules: &R) -> Result<(), Failure> {
         let Strength {
             args,
             specs,

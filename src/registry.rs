@@ -8,7 +8,7 @@
 //! and from then on every call is static.
 //!
 //! ```
-//! use senet::registry::{AnyRuleset, RulesetVisitor};
+//! use senet::registry::{AnyRuleset, Registered, RulesetVisitor};
 //! use senet::{MoveList, Ruleset, random_playout};
 //! use rand_chacha::ChaCha8Rng;
 //! use rand_core::SeedableRng;
@@ -19,7 +19,7 @@
 //! }
 //! impl RulesetVisitor for Decisions {
 //!     type Output = u64;
-//!     fn visit<R: Ruleset>(self, rules: &R) -> u64 {
+//!     fn visit<R: Registered>(self, rules: &R) -> u64 {
 //!         let mut moves = MoveList::new();
 //!         (0..self.games)
 //!             .map(|seed| {
@@ -43,6 +43,7 @@
 use core::fmt;
 use core::str::FromStr;
 
+use senet_core::batch::BatchRules;
 use senet_core::{
     FieldInfo, OptionInfo, Ruleset, RulesetSpec, SeatRule, SpecError, ThrowOutcome, ThrowingDevice,
 };
@@ -52,8 +53,12 @@ pub trait RulesetVisitor {
     /// What the visit returns.
     type Output;
     /// Called with the concrete ruleset.
-    fn visit<R: Ruleset>(self, rules: &R) -> Self::Output;
+    fn visit<R: Registered>(self, rules: &R) -> Self::Output;
 }
+
+/// What a ruleset of the registry offers generic code beyond [`Ruleset`]: its batch engine.
+/// Every registered ruleset implements it; a [`RulesetVisitor`] is called with one.
+pub trait Registered: BatchRules {}
 
 /// A registered ruleset: its id, name and options.
 #[derive(Clone, Copy, Debug)]
@@ -85,6 +90,11 @@ macro_rules! registry {
                 $variant($krate::$variant),
             )*
         }
+
+        $(
+            #[cfg(feature = $feature)]
+            impl Registered for $krate::$variant {}
+        )*
 
         /// Every ruleset compiled into this build (each is behind a default-on feature).
         pub const RULESETS: &[RulesetInfo] = &[
@@ -395,7 +405,7 @@ mod tests {
         struct ReadsBogusField;
         impl RulesetVisitor for ReadsBogusField {
             type Output = ();
-            fn visit<R: Ruleset>(self, rules: &R) {
+            fn visit<R: Registered>(self, rules: &R) {
                 let mut setup = rules.to_setup(&rules.initial_state());
                 setup.push_field("bogus", 1);
                 let known = R::FIELD_INFO

@@ -34,7 +34,7 @@ use senet_core::{
 };
 
 use crate::AnyTables;
-use crate::registry::{AnyRuleset, RulesetVisitor};
+use crate::registry::{AnyRuleset, Registered, RulesetVisitor};
 use crate::rng::{self, ChaCha8Rng};
 use crate::stats::{Distribution, SimulationSummary, wilson_interval};
 
@@ -279,7 +279,7 @@ fn play_game<R: Ruleset>(
 }
 
 /// The game loop, generic over the ruleset: two random players take the batch engine
-/// ([`Ruleset::play_random_batch`], the games of [`random_playout`](senet_core::random_playout), which a test checks), the
+/// ([`BatchRules::play_random_batch`], the games of [`random_playout`](senet_core::random_playout), which a test checks), the
 /// others run on the typed state without a dispatch per decision.
 struct PlayRange<'a> {
     lineup: &'a Lineup,
@@ -292,7 +292,7 @@ struct PlayRange<'a> {
 impl RulesetVisitor for PlayRange<'_> {
     type Output = Result<MatchSummary, PlayerSpecError>;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Self::Output {
+    fn visit<R: Registered>(self, rules: &R) -> Self::Output {
         let mut summary = MatchSummary::default();
         let mut add = |index: u64, game: Playout| {
             summary.by_side.add(&game.end, game.decisions, game.turns);
@@ -539,7 +539,7 @@ mod tests {
     struct GeneralLoop;
     impl RulesetVisitor for GeneralLoop {
         type Output = ();
-        fn visit<R: Ruleset>(self, rules: &R) {
+        fn visit<R: Registered>(self, rules: &R) {
             let mut players = [TypedPlayer::Random, TypedPlayer::Random];
             let mut moves = MoveList::new();
             for index in 0..200 {

@@ -7,10 +7,9 @@ mod common;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::Throw;
-use senet::registry::{AnyRuleset, RulesetVisitor};
+use senet::registry::{AnyRuleset, Registered, RulesetVisitor};
 use senet::{
-    Action, AnyGame, Game, Move, Phase, PlayError, RecordError, Ruleset, Side, ThrowingDevice,
-    uniform_below,
+    Action, AnyGame, Game, Move, Phase, PlayError, RecordError, Side, ThrowingDevice, uniform_below,
 };
 
 /// Plays the same seeded game with the typed game and with `AnyGame`, comparing them after
@@ -25,7 +24,7 @@ const ACTIONS: usize = 400;
 impl RulesetVisitor for SameGames {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let label = format!("{} seed {}", self.rules, self.seed);
         let mut typed = Game::new(rules.clone());
         let mut any = AnyGame::new(self.rules.clone());
@@ -103,7 +102,7 @@ struct SameRandomGames {
 impl RulesetVisitor for SameRandomGames {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         for (seed, cap) in [(1, 5), (2, 40), (3, senet::DEFAULT_TURN_CAP)] {
             let mut typed = Game::new(rules.clone());
             let mut any = AnyGame::new(self.rules.clone());
@@ -141,7 +140,7 @@ struct SameStart {
 impl RulesetVisitor for SameStart {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let mut typed = Game::new(rules.clone());
         typed.play_random(&mut ChaCha8Rng::seed_from_u64(9), 8);
         let position = typed.position();

@@ -8,8 +8,8 @@
 //! `cargo test --release --test batch -- --ignored`.
 
 use senet::batch::{BatchRun, Instructions};
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
-use senet::{Coverage, Ruleset, option_specs};
+use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetVisitor};
+use senet::{Coverage, option_specs};
 use senet_testkit::batch::assert_batch_plays_scalar_games;
 
 const SEED: u64 = 31;
@@ -22,7 +22,7 @@ struct SameGames {
 impl RulesetVisitor for SameGames {
     type Output = (u64, u64);
 
-    fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64) {
+    fn visit<R: Registered>(self, rules: &R) -> (u64, u64) {
         assert_batch_plays_scalar_games(rules, &self.run, SEED)
     }
 }

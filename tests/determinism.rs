@@ -17,7 +17,7 @@ mod common;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use rayon::prelude::*;
-use senet::registry::{AnyRuleset, RulesetVisitor};
+use senet::registry::{AnyRuleset, Registered, RulesetVisitor};
 use senet::stats::SimulationSummary;
 use senet::{
     AnyGame, DEFAULT_TURN_CAP, Game, GameRecord, MoveList, Phase, PlayoutEnd, Ruleset,
@@ -50,7 +50,7 @@ struct SameSeedSameGame {
 impl RulesetVisitor for SameSeedSameGame {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         // Games that rarely end are cut early: determinism shows just as well in 300 turns.
         let spec = rules.spec().to_string();
         let cap = if common::RANDOM_GAMES_MAY_NOT_END.contains(&spec.as_str()) {
@@ -185,7 +185,7 @@ impl ThreadCounts {
 impl RulesetVisitor for ThreadCounts {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let (one, summary_one) = self.simulate(rules, 1);
         assert_eq!(one.len() as u64, self.games);
         for threads in [2, 3, 4] {

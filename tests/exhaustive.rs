@@ -13,8 +13,8 @@
 
 mod common;
 
-use senet::registry::RulesetVisitor;
-use senet::{Board, Move, MoveList, Phase, Place, Ruleset, Square, Step, ThrowingDevice};
+use senet::registry::{Registered, RulesetVisitor};
+use senet::{Board, Move, MoveList, Phase, Place, Square, Step, ThrowingDevice};
 
 /// Every single-step move between places, and passes.
 fn candidates() -> Vec<Move> {
@@ -99,7 +99,7 @@ struct Exhaustive<'a> {
 impl RulesetVisitor for Exhaustive<'_> {
     type Output = Counts;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Counts {
+    fn visit<R: Registered>(self, rules: &R) -> Counts {
         let device = rules.device();
         let mut counts = Counts::default();
         let mut generated = MoveList::new();

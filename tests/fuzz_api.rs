@@ -25,7 +25,7 @@ use proptest::test_runner::TestCaseError;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::Throw;
-use senet::registry::RulesetVisitor;
+use senet::registry::{Registered, RulesetVisitor};
 use senet::{
     Game, Move, MoveList, Phase, Place, PlayError, PlayoutEnd, Ruleset, Square, Step,
     ThrowingDevice,
@@ -132,7 +132,7 @@ struct CheckedApi {
 impl RulesetVisitor for CheckedApi {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let starts = start_states(rules, 3);
         let what = format!("fuzz_api checked {}", rules.spec());
         let strategy = (
@@ -329,7 +329,7 @@ struct UncheckedApi {
 impl RulesetVisitor for UncheckedApi {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let starts = start_states(rules, 2);
         let what = format!("fuzz_api unchecked {}", rules.spec());
         let strategy = (

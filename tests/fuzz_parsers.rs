@@ -19,7 +19,7 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::registry::{AnyRuleset, RulesetVisitor};
+use senet::registry::{AnyRuleset, Registered, RulesetVisitor};
 use senet::{Action, Game, GameRecord, Move, RecordError, Ruleset, RulesetSpec, Setup};
 use senet_testkit::conformance::walk_random_game;
 
@@ -394,7 +394,7 @@ struct Parsers {
 impl RulesetVisitor for Parsers {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         let corpus = corpus(rules, 2);
         // The valid inputs themselves parse and round-trip.
         for bytes in [

@@ -21,10 +21,8 @@ use std::path::{Path, PathBuf};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::registry::{AnyRuleset, RulesetVisitor};
-use senet::{
-    Game, GameRecord, Phase, PlayoutEnd, Ruleset, ThrowingDevice, TurnCounter, uniform_below,
-};
+use senet::registry::{AnyRuleset, Registered, RulesetVisitor};
+use senet::{Game, GameRecord, Phase, PlayoutEnd, ThrowingDevice, TurnCounter, uniform_below};
 
 /// Option combinations worth a golden game of their own, beyond the defaults and each
 /// option value alone (which are covered automatically). One line per combination.
@@ -79,7 +77,7 @@ struct Played {
 impl RulesetVisitor for Playthrough {
     type Output = Played;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Played {
+    fn visit<R: Registered>(self, rules: &R) -> Played {
         let seed = self.seed;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut game = Game::new(rules.clone());

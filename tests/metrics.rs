@@ -10,7 +10,7 @@ use senet::metrics::{
     GameMetrics, GameTracker, MetricsSummary, measure_game, measure_history, measure_random_games,
     pip_count, pip_counts, play_measured, uniform_move,
 };
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetVisitor};
 use senet::{
     Action, AnyGame, Bell, Game, MoveList, Outcome, PerSide, Piccione, PlayoutEnd, Regency,
     Ruleset, Side, random_playout,
@@ -47,7 +47,7 @@ fn game_rng(index: u64) -> ChaCha8Rng {
 struct StartPips;
 impl RulesetVisitor for StartPips {
     type Output = PerSide<u32>;
-    fn visit<R: Ruleset>(self, rules: &R) -> PerSide<u32> {
+    fn visit<R: Registered>(self, rules: &R) -> PerSide<u32> {
         pip_counts(rules, &rules.initial_state())
     }
 }
@@ -290,7 +290,7 @@ struct SameGames {
 impl RulesetVisitor for SameGames {
     /// Games that finished and games stopped by the cap.
     type Output = (u32, u32);
-    fn visit<R: Ruleset>(self, rules: &R) -> (u32, u32) {
+    fn visit<R: Registered>(self, rules: &R) -> (u32, u32) {
         let mut moves = MoveList::new();
         let (mut finished, mut capped) = (0, 0);
         for index in 0..60 {
@@ -391,7 +391,7 @@ struct Summarise {
 
 impl RulesetVisitor for Summarise {
     type Output = MetricsSummary;
-    fn visit<R: Ruleset>(self, rules: &R) -> MetricsSummary {
+    fn visit<R: Registered>(self, rules: &R) -> MetricsSummary {
         // Ten games a rayon task: which thread plays which, and the order of the merges, change
         // with the thread count; the sum must not.
         (0..self.games.div_ceil(10))

@@ -7,9 +7,9 @@ use std::hint::black_box;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::batch::BatchRun;
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetVisitor};
 use senet::{Coverage, option_specs};
-use senet::{DEFAULT_TURN_CAP, MoveList, Phase, Ruleset, random_playout};
+use senet::{DEFAULT_TURN_CAP, MoveList, Phase, random_playout};
 use senet_testkit::conformance::sample_states;
 
 struct CountAllocations;
@@ -17,7 +17,7 @@ struct CountAllocations;
 impl RulesetVisitor for CountAllocations {
     type Output = (u64, u64, u64);
 
-    fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64, u64) {
+    fn visit<R: Registered>(self, rules: &R) -> (u64, u64, u64) {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let corpus = sample_states(rules, &mut rng, 2_000, DEFAULT_TURN_CAP, |p| {
             matches!(p, Phase::Move(_))

@@ -19,7 +19,7 @@ mod file;
 use file::Item;
 use senet::Throw;
 use senet::perft::{Perft, PerftCount};
-use senet::registry::{AnyRuleset, RULESETS, RulesetVisitor};
+use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetVisitor};
 use senet::{Phase, Ruleset};
 
 /// Sequences, summed over all depths, a new start position is walked to: its deepest count
@@ -48,7 +48,7 @@ struct CheckPosition<'a> {
 impl RulesetVisitor for CheckPosition<'_> {
     type Output = Vec<String>;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Vec<String> {
+    fn visit<R: Registered>(self, rules: &R) -> Vec<String> {
         let place = self.place;
         let state = if self.text == "start" {
             rules.initial_state()
@@ -262,7 +262,7 @@ fn perft_walks_without_allocating() {
     struct Allocations;
     impl RulesetVisitor for Allocations {
         type Output = (u64, u64);
-        fn visit<R: Ruleset>(self, rules: &R) -> (u64, u64) {
+        fn visit<R: Registered>(self, rules: &R) -> (u64, u64) {
             let start = rules.initial_state();
             let mut perft = None;
             let new = allocation_counter::measure(|| perft = Perft::new(5).ok());

@@ -8,10 +8,10 @@ mod common;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet::registry::RulesetVisitor;
+use senet::registry::{Registered, RulesetVisitor};
 use senet::{
-    DEFAULT_TURN_CAP, Game, MAX_ACTIONS_PER_TURN, MoveList, Phase, PlayoutEnd, Ruleset,
-    ThrowingDevice, TurnCounter, random_playout, uniform_below,
+    DEFAULT_TURN_CAP, Game, MAX_ACTIONS_PER_TURN, MoveList, Phase, PlayoutEnd, ThrowingDevice,
+    TurnCounter, random_playout, uniform_below,
 };
 
 /// What many random games of one configuration looked like.
@@ -33,7 +33,7 @@ struct EveryGameEnds {
 impl RulesetVisitor for EveryGameEnds {
     type Output = Lengths;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Lengths {
+    fn visit<R: Registered>(self, rules: &R) -> Lengths {
         let device = rules.device();
         let mut moves = MoveList::new();
         let mut lengths = Lengths::default();
@@ -137,7 +137,7 @@ struct CapIsReported {
 impl RulesetVisitor for CapIsReported {
     type Output = ();
 
-    fn visit<R: Ruleset>(self, rules: &R) {
+    fn visit<R: Registered>(self, rules: &R) {
         for cap in [0, 1, 5, 12] {
             let mut state = rules.initial_state();
             let mut rng = ChaCha8Rng::seed_from_u64(9);
@@ -195,7 +195,7 @@ fn a_side_playing_on_alone_is_stopped_by_the_cap() {
     struct Alone;
     impl RulesetVisitor for Alone {
         type Output = ();
-        fn visit<R: Ruleset>(self, rules: &R) {
+        fn visit<R: Registered>(self, rules: &R) {
             // Black has finished; White's seven pieces still stand on 1-7.
             let position = format!("WWWWWWW{} w", ".".repeat(23));
             let mut game = Game::from_position(rules.clone(), &position).unwrap();

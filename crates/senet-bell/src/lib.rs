@@ -204,6 +204,8 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
+impl senet_core::batch::BatchRules for Bell {}
+
 impl Ruleset for Bell {
     type State = BellState;
     type Device = FourSidedDie;

@@ -252,6 +252,8 @@ const FIELD_INFO: &[FieldInfo] = &[FieldInfo::pending_throw(
     "the throw the side to act has made and must now use (B-2, B-4)",
 )];
 
+impl senet_core::batch::BatchRules for Botermans {}
+
 impl Ruleset for Botermans {
     type State = BotermansState;
     type Device = Sticks;

@@ -402,6 +402,8 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
+impl senet_core::batch::BatchRules for Cemea {}
+
 impl Ruleset for Cemea {
     type State = CemeaState;
     type Device = StandardDevice;

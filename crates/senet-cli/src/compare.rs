@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use senet::metrics::{
     MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured,
 };
-use senet::registry::{AnyRuleset, RULESETS, RulesetInfo, RulesetVisitor};
+use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetInfo, RulesetVisitor};
 use senet::rng;
 use senet::stats::Distribution;
 use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs};
@@ -163,7 +163,7 @@ pub(crate) struct RandomGames<'a> {
 impl RulesetVisitor for RandomGames<'_> {
     type Output = MetricsSummary;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> MetricsSummary {
+    fn visit<R: Registered>(self, rules: &R) -> MetricsSummary {
         let RandomGames {
             games,
             seed,
@@ -243,7 +243,7 @@ impl RulesetVisitor for SkillGames<'_> {
     /// (stronger, weaker, what their games came to), stronger players first.
     type Output = Result<Vec<(usize, usize, MatchupSummary, Distribution)>, String>;
 
-    fn visit<R: Ruleset>(self, rules: &R) -> Self::Output {
+    fn visit<R: Registered>(self, rules: &R) -> Self::Output {
         let roster = Roster::new(rules, self.ladder)?;
         let games = 2 * self.games_per_seat;
         let mut results = Vec::new();

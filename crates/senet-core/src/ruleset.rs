@@ -295,21 +295,4 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     fn parse_position(&self, text: &str) -> Result<Self::State, PositionError> {
         self.read_setup(&text.parse()?)
     }
-
-    /// Plays the random games of `run` in a batch: game `i` draws from `streams(i)` exactly
-    /// as [`random_playout`](crate::random_playout) does, and `report(i, playout)` gets its
-    /// result when it ends (in the order games end). See [`crate::batch`].
-    ///
-    /// The provided method plays the games one by one with this ruleset's move generator
-    /// ([`play_one_by_one`](crate::batch::play_one_by_one)); a ruleset with a lock-step kernel
-    /// for some of its configurations overrides it and falls back to that for the rest.
-    fn play_random_batch<G, F, S>(&self, run: &crate::batch::BatchRun, streams: F, report: S)
-    where
-        Self: Sized,
-        G: rand_core::Rng,
-        F: FnMut(u64) -> G,
-        S: FnMut(u64, crate::Playout),
-    {
-        crate::batch::play_one_by_one(self, run, streams, report);
-    }
 }

@@ -318,6 +318,8 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
+impl senet_core::batch::BatchRules for Jequier {}
+
 impl Ruleset for Jequier {
     type State = JequierState;
     type Device = Sticks;

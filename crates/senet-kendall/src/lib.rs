@@ -45,7 +45,7 @@
 extern crate alloc;
 
 use alloc::string::{String, ToString};
-use senet_core::batch::BatchRun;
+use senet_core::batch::{BatchRules, BatchRun};
 use senet_core::rand_core::Rng;
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Playout,
@@ -448,6 +448,20 @@ impl Reach {
     }
 }
 
+impl BatchRules for Kendall {
+    /// Kendall has a lock-step kernel (`senet_core::batch`) for immediate throws without
+    /// `starting_throw`.
+    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
+    where
+        G: Rng,
+        F: FnMut(u64) -> G,
+        S: FnMut(u64, Playout),
+    {
+        let lanes = batch::Lanes::covering(self);
+        senet_core::batch::play_lock_step(self, lanes, run, streams, report);
+    }
+}
+
 impl Ruleset for Kendall {
     type State = KendallState;
     type Device = Sticks;
@@ -603,18 +617,6 @@ impl Ruleset for Kendall {
             // K-5: no stored throw can move anything; they are all lost.
             moves.push(Move::PASS);
         }
-    }
-
-    /// Kendall has a lock-step kernel (`senet_core::batch`) for immediate throws without
-    /// `starting_throw`.
-    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
-    where
-        G: Rng,
-        F: FnMut(u64) -> G,
-        S: FnMut(u64, Playout),
-    {
-        let lanes = batch::Lanes::covering(self);
-        senet_core::batch::play_lock_step(self, lanes, run, streams, report);
     }
 
     fn play_unchecked(&self, state: &mut KendallState, mv: Move) {

@@ -568,6 +568,8 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
+impl senet_core::batch::BatchRules for Piccione {}
+
 impl Ruleset for Piccione {
     type State = PiccioneState;
     type Device = Sticks;

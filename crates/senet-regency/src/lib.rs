@@ -31,7 +31,7 @@ mod batch;
 
 use alloc::string::ToString;
 use senet_core::Throw;
-use senet_core::batch::BatchRun;
+use senet_core::batch::{BatchRules, BatchRun};
 use senet_core::rand_core::Rng;
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Playout, PositionError, Ruleset,
@@ -596,6 +596,20 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
+impl BatchRules for Regency {
+    /// Regency has a lock-step kernel (`senet_core::batch`) for every configuration but
+    /// `collect_throws` and the exit options.
+    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
+    where
+        G: Rng,
+        F: FnMut(u64) -> G,
+        S: FnMut(u64, Playout),
+    {
+        let lanes = batch::Lanes::covering(self);
+        senet_core::batch::play_lock_step(self, lanes, run, streams, report);
+    }
+}
+
 impl Ruleset for Regency {
     type State = RegencyState;
     type Device = Sticks;
@@ -709,18 +723,6 @@ impl Ruleset for Regency {
             }
             _ => false,
         }
-    }
-
-    /// Regency has a lock-step kernel (`senet_core::batch`) for every configuration but
-    /// `collect_throws` and the exit options.
-    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
-    where
-        G: Rng,
-        F: FnMut(u64) -> G,
-        S: FnMut(u64, Playout),
-    {
-        let lanes = batch::Lanes::covering(self);
-        senet_core::batch::play_lock_step(self, lanes, run, streams, report);
     }
 
     #[inline]

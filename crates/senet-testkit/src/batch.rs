@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::batch::{BatchRun, Instructions};
-use senet_core::{DEFAULT_TURN_CAP, MoveList, Ruleset, random_playout};
+use senet_core::batch::{BatchRules, BatchRun, Instructions};
+use senet_core::{DEFAULT_TURN_CAP, MoveList, random_playout};
 
 /// The generator of game `index` of a run seeded with `seed`: ChaCha8 stream `index`.
 pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
@@ -18,7 +18,7 @@ pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
 /// Plays `run` with `rules` in a batch, game `i` on stream `i` of `seed`, and checks every
 /// game against [`random_playout`] on the same stream. Returns how many games finished and
 /// how many the turn cap stopped.
-pub fn assert_batch_plays_scalar_games<R: Ruleset>(
+pub fn assert_batch_plays_scalar_games<R: BatchRules>(
     rules: &R,
     run: &BatchRun,
     seed: u64,
@@ -61,7 +61,7 @@ pub fn assert_batch_plays_scalar_games<R: Ruleset>(
 /// Checks a configuration with a lock-step kernel on both instruction paths: 300 whole
 /// games, or under Miri (which runs only the baseline path, about a million times slower)
 /// three games stopped after 30 turns.
-pub fn assert_kernel_plays_scalar_games<R: Ruleset>(rules: &R) {
+pub fn assert_kernel_plays_scalar_games<R: BatchRules>(rules: &R) {
     let (games, turn_cap) = if cfg!(miri) {
         (3, 30)
     } else {

@@ -238,7 +238,7 @@ where
 
 /// Plays the games of `run` with the lock-step kernel whose rules half is `lanes`, or one by
 /// one ([`play_one_by_one`]) when the ruleset has none for this configuration (`None`): the
-/// body of a ruleset's [`Ruleset::play_random_batch`].
+/// body of a ruleset's [`BatchRules::play_random_batch`](super::BatchRules::play_random_batch).
 pub fn play_lock_step<R, K, G, F, S, const L: usize>(
     rules: &R,
     lanes: Option<K>,

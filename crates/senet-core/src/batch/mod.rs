@@ -8,7 +8,7 @@
 //! instructions used or the order in which games finish. Results arrive in the order the
 //! games end, each with its index.
 //!
-//! [`Ruleset::play_random_batch`] is the entry point. A ruleset with a lock-step kernel keeps
+//! [`BatchRules::play_random_batch`] is the entry point. A ruleset with a lock-step kernel keeps
 //! its lanes structure-of-arrays and advances them together with vector instructions
 //! ([`LaneRules`], run by [`play_lock_step`]); every other configuration plays its games one
 //! by one ([`play_one_by_one`]), so that every ruleset runs through the same call.
@@ -16,9 +16,8 @@
 //! ```
 //! use rand_chacha::ChaCha8Rng;
 //! use rand_core::SeedableRng;
-//! use senet_core::Ruleset;
-//! use senet_core::batch::BatchRun;
-//! # fn demo<R: Ruleset>(rules: R) {
+//! use senet_core::batch::{BatchRules, BatchRun};
+//! # fn demo<R: BatchRules>(rules: R) {
 //! let stream = |i: u64| {
 //!     let mut rng = ChaCha8Rng::seed_from_u64(7);
 //!     rng.set_stream(i);
@@ -80,6 +79,27 @@ impl BatchRun {
             instructions,
             ..self
         }
+    }
+}
+
+/// The batch engine of a ruleset: how it plays many random games at once. Every ruleset
+/// implements it; the provided method plays the games one by one with the ruleset's move
+/// generator ([`play_one_by_one`]), and a ruleset with a lock-step kernel for some of its
+/// configurations overrides it ([`play_lock_step`]) and falls back to that for the rest.
+///
+/// A trait of its own, apart from [`Ruleset`], so that the turn machine does not depend on
+/// the engine that drives it.
+pub trait BatchRules: Ruleset {
+    /// Plays the random games of `run`: game `i` draws from `streams(i)` exactly as
+    /// [`random_playout`] does, and `report(i, playout)` gets its result when it ends (in the
+    /// order games end).
+    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
+    where
+        G: Rng,
+        F: FnMut(u64) -> G,
+        S: FnMut(u64, Playout),
+    {
+        play_one_by_one(self, run, streams, report);
     }
 }
 
