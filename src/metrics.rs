@@ -559,7 +559,19 @@ pub struct MetricsSummary {
     winner_deficit: u64,
 }
 
-sum_by_merging!(MetricsSummary, MatchupSummary);
+impl core::iter::Sum for MetricsSummary {
+    /// Merges the parts: the summary of all their games, in any order.
+    fn sum<I: Iterator<Item = MetricsSummary>>(parts: I) -> MetricsSummary {
+        crate::stats::merge_all(parts, MetricsSummary::merge)
+    }
+}
+
+impl core::iter::Sum for MatchupSummary {
+    /// Merges the parts: the summary of all their games, in any order.
+    fn sum<I: Iterator<Item = MatchupSummary>>(parts: I) -> MatchupSummary {
+        crate::stats::merge_all(parts, MatchupSummary::merge)
+    }
+}
 
 impl MetricsSummary {
     /// Adds one game.

@@ -44,9 +44,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use senet_core::batch::BatchRules;
-use senet_core::{
-    FieldInfo, OptionInfo, Ruleset, RulesetSpec, SeatRule, SpecError, ThrowOutcome, ThrowingDevice,
-};
+use senet_core::{FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError};
+
+pub use crate::AnyRuleset;
 
 /// Generic code to run with whichever ruleset was picked at run time.
 pub trait RulesetVisitor {
@@ -75,12 +75,57 @@ pub struct RulesetInfo {
     pub field_info: &'static [FieldInfo],
 }
 
-/// Generates, from the list of `with_registered_rulesets!` (`src/lib.rs`): [`AnyRuleset`], [`RULESETS`], the typed game and
-/// player of each ruleset behind [`AnyGame`](crate::AnyGame) and `AnyPlayer`, and the macros
-/// that run the same code on whichever variant is there (`$d` is a `$`, for those macros).
-macro_rules! registry {
-    ($d:tt $( $feature:literal => $module:ident = $krate:ident :: $variant:ident ),* $(,)?) => {
-        /// Any registered ruleset, configured.
+impl RulesetInfo {
+    /// The entry of the ruleset type `R`.
+    pub const fn of<R: Ruleset>() -> RulesetInfo {
+        RulesetInfo {
+            id: R::ID,
+            name: R::NAME,
+            rules_revision: R::RULES_REVISION,
+            options: R::OPTIONS,
+            field_info: R::FIELD_INFO,
+        }
+    }
+}
+
+/// The registry of rulesets, generated from the list in `src/lib.rs` (one line a ruleset: the
+/// feature that turns it on, the module this crate re-exports its crate as, its crate and its
+/// type, which is also its [`AnyRuleset`] variant): the re-exports, [`AnyRuleset`] with its
+/// [`visit`](AnyRuleset::visit) and its view as a [`DynRuleset`], [`RULESETS`], and
+/// [`Registered`] for each type.
+macro_rules! rulesets {
+    ($( $feature:literal => $module:ident = $krate:ident :: $variant:ident ),* $(,)?) => {
+        // Players, tables and matches are of some ruleset: with none, `AnyRuleset` would be
+        // empty and all of that code unreachable.
+        #[cfg(all(feature = "ai", not(any($(feature = $feature),*))))]
+        compile_error!("the `ai` feature needs at least one ruleset feature (e.g. `regency`)");
+
+        $(
+            #[cfg(feature = $feature)]
+            #[doc(inline)]
+            pub use $krate as $module;
+            #[cfg(feature = $feature)]
+            pub use $krate::$variant;
+            // A ruleset's feature is its id: scripts and CI read the features off the
+            // registry (`senet rules --ids`).
+            #[cfg(feature = $feature)]
+            const _: () = assert!(
+                $crate::registry::same_text(<$krate::$variant as senet_core::Ruleset>::ID, $feature),
+                concat!("the feature `", $feature, "` must be its ruleset's id"),
+            );
+            #[cfg(feature = $feature)]
+            impl $crate::registry::Registered for $krate::$variant {}
+            #[cfg(feature = $feature)]
+            impl From<$krate::$variant> for AnyRuleset {
+                fn from(rules: $krate::$variant) -> AnyRuleset {
+                    AnyRuleset::$variant(rules)
+                }
+            }
+        )*
+
+        /// Any registered ruleset, configured. It reads as a [`DynRuleset`](senet_core::DynRuleset)
+        /// (its id, options, device, games of it…); [`visit`](AnyRuleset::visit) runs generic
+        /// code with the concrete ruleset.
         #[derive(Clone, Debug, PartialEq, Eq)]
         #[non_exhaustive]
         pub enum AnyRuleset {
@@ -91,44 +136,33 @@ macro_rules! registry {
             )*
         }
 
-        $(
-            #[cfg(feature = $feature)]
-            impl Registered for $krate::$variant {}
-        )*
-
-        /// Every ruleset compiled into this build (each is behind a default-on feature).
-        pub const RULESETS: &[RulesetInfo] = &[
-            $(
-                #[cfg(feature = $feature)]
-                RulesetInfo {
-                    id: <$krate::$variant as Ruleset>::ID,
-                    name: <$krate::$variant as Ruleset>::NAME,
-                    rules_revision: <$krate::$variant as Ruleset>::RULES_REVISION,
-                    options: <$krate::$variant as Ruleset>::OPTIONS,
-                    field_info: <$krate::$variant as Ruleset>::FIELD_INFO,
-                },
-            )*
-        ];
-
         impl AnyRuleset {
-            /// Configures the ruleset a specification names.
-            pub fn from_spec(spec: &RulesetSpec) -> Result<AnyRuleset, SpecError> {
+            /// Every ruleset compiled into this build.
+            const INFO: &'static [$crate::registry::RulesetInfo] = &[
                 $(
                     #[cfg(feature = $feature)]
-                    if spec.id() == <$krate::$variant as Ruleset>::ID {
-                        return <$krate::$variant as Ruleset>::from_spec(spec).map(AnyRuleset::$variant);
+                    $crate::registry::RulesetInfo::of::<$krate::$variant>(),
+                )*
+            ];
+
+            /// Configures the ruleset a specification names.
+            pub fn from_spec(
+                spec: &senet_core::RulesetSpec,
+            ) -> Result<AnyRuleset, senet_core::SpecError> {
+                $(
+                    #[cfg(feature = $feature)]
+                    if spec.id() == <$krate::$variant as senet_core::Ruleset>::ID {
+                        return <$krate::$variant as senet_core::Ruleset>::from_spec(spec)
+                            .map(AnyRuleset::$variant);
                     }
                 )*
-                Err(SpecError::UnknownRuleset {
-                    id: spec.id().to_string(),
-                    known: known_ids(),
-                })
+                Err($crate::registry::unknown_ruleset(spec))
             }
 
             /// Runs `visitor` with the concrete ruleset.
             // `visitor` is unused only in a build with no ruleset feature at all.
             #[allow(unused_variables)]
-            pub fn visit<V: RulesetVisitor>(&self, visitor: V) -> V::Output {
+            pub fn visit<V: $crate::registry::RulesetVisitor>(&self, visitor: V) -> V::Output {
                 match *self {
                     $(
                         #[cfg(feature = $feature)]
@@ -138,132 +172,49 @@ macro_rules! registry {
             }
         }
 
-        /// The typed game of each registered ruleset, behind [`AnyGame`](crate::AnyGame).
-        #[derive(Clone, Debug, PartialEq, Eq)]
-        pub(crate) enum GameOf {
-            $(
-                #[cfg(feature = $feature)]
-                $variant(senet_core::Game<$krate::$variant>),
-            )*
-        }
+        impl core::ops::Deref for AnyRuleset {
+            type Target = dyn senet_core::DynRuleset;
 
-        $(
-            #[cfg(feature = $feature)]
-            impl From<senet_core::Game<$krate::$variant>> for crate::AnyGame {
-                fn from(game: senet_core::Game<$krate::$variant>) -> crate::AnyGame {
-                    crate::AnyGame(GameOf::$variant(game))
+            fn deref(&self) -> &(dyn senet_core::DynRuleset + 'static) {
+                match *self {
+                    $(
+                        #[cfg(feature = $feature)]
+                        AnyRuleset::$variant(ref rules) => rules,
+                    )*
                 }
             }
-        )*
-
-        /// The player of each registered ruleset, behind `AnyPlayer`.
-        #[cfg(feature = "ai")]
-        pub(crate) enum PlayerOf {
-            $(
-                #[cfg(feature = $feature)]
-                $variant(Box<dyn senet_ai::Player<$krate::$variant>>),
-            )*
-        }
-
-        /// `with_rules!(rules, r => body)`: `body` with the pattern `r` (`ref r`, `r`)
-        /// bound to the concrete ruleset of the place `rules`; every variant's body has the
-        /// same type. A place, not a reference, so that a build without rulesets compiles.
-        macro_rules! with_rules {
-            ($d rules:expr, $d r:pat => $d body:expr) => {
-                match $d rules {
-                    $(
-                        #[cfg(feature = $feature)]
-                        crate::registry::AnyRuleset::$variant($d r) => $d body,
-                    )*
-                }
-            };
-        }
-
-        /// `with_game!(game_of, g => body)`: `body` with the pattern `g` (`ref g`,
-        /// `ref mut g`) bound to the typed game of the place `game_of`.
-        macro_rules! with_game {
-            ($d game:expr, $d g:pat => $d body:expr) => {
-                match $d game {
-                    $(
-                        #[cfg(feature = $feature)]
-                        crate::registry::GameOf::$variant($d g) => $d body,
-                    )*
-                }
-            };
-        }
-
-        /// `from_rules!(GameOf, rules, r => result)`: the variant of `GameOf` (or `PlayerOf`)
-        /// of the same ruleset as `rules`, from `result`, a `Result` of what is built from
-        /// `r`.
-        macro_rules! from_rules {
-            ($d target:ident, $d rules:expr, $d r:pat => $d body:expr) => {
-                match $d rules {
-                    $(
-                        #[cfg(feature = $feature)]
-                        crate::registry::AnyRuleset::$variant($d r) => {
-                            $d body.map(crate::registry::$d target::$variant)
-                        }
-                    )*
-                }
-            };
-        }
-
-        /// `rules_of_game!(game_of)`: the ruleset of a `GameOf`, as an `AnyRuleset`.
-        macro_rules! rules_of_game {
-            ($d game:expr) => {
-                match $d game {
-                    $(
-                        #[cfg(feature = $feature)]
-                        crate::registry::GameOf::$variant(ref g) => {
-                            crate::registry::AnyRuleset::$variant(g.rules().clone())
-                        }
-                    )*
-                }
-            };
-        }
-
-        /// `with_player!(player_of, p => body)`: like `with_game!` for a `PlayerOf`.
-        #[cfg(feature = "ai")]
-        macro_rules! with_player {
-            ($d player:expr, $d p:pat => $d body:expr) => {
-                match $d player {
-                    $(
-                        #[cfg(feature = $feature)]
-                        crate::registry::PlayerOf::$variant($d p) => $d body,
-                    )*
-                }
-            };
-        }
-
-        /// `with_player_and_game!(player_of, game_of, p, g => body, otherwise)`: `body` when
-        /// both are of the same ruleset, else `otherwise`.
-        #[cfg(feature = "ai")]
-        macro_rules! with_player_and_game {
-            (
-                $d player:expr, $d game:expr, $d p:ident, $d g:ident => $d body:expr,
-                $d otherwise:expr
-            ) => {
-                #[allow(unreachable_patterns)]
-                match ($d player, $d game) {
-                    $(
-                        #[cfg(feature = $feature)]
-                        (
-                            crate::registry::PlayerOf::$variant($d p),
-                            crate::registry::GameOf::$variant($d g),
-                        ) => $d body,
-                    )*
-                    _ => $d otherwise,
-                }
-            };
         }
     };
 }
 
-with_registered_rulesets!($ registry);
+pub(crate) use rulesets;
 
-pub(crate) use {from_rules, rules_of_game, with_game};
-#[cfg(feature = "ai")]
-pub(crate) use {with_player, with_player_and_game, with_rules};
+/// Whether two strings are equal, in a constant.
+pub(crate) const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The error for a specification that names no registered ruleset.
+pub(crate) fn unknown_ruleset(spec: &RulesetSpec) -> SpecError {
+    SpecError::UnknownRuleset {
+        id: spec.id().to_string(),
+        known: known_ids(),
+    }
+}
+
+/// Every ruleset compiled into this build (each is behind a default-on feature).
+pub const RULESETS: &[RulesetInfo] = AnyRuleset::INFO;
 
 fn known_ids() -> String {
     RULESETS.iter().map(|r| r.id).collect::<Vec<_>>().join(", ")
@@ -278,59 +229,20 @@ impl AnyRuleset {
         AnyRuleset::from_spec(&text.parse()?)
     }
 
-    /// The canonical specification (options at their defaults left out).
-    pub fn spec(&self) -> RulesetSpec {
-        with_rules!(*self, ref rules => rules.spec())
-    }
-
-    /// The ruleset's id.
-    pub fn id(&self) -> &'static str {
-        fn id_of<R: Ruleset>(_: &R) -> &'static str {
-            R::ID
-        }
-        with_rules!(*self, ref rules => id_of(rules))
-    }
-
-    /// Pieces per side.
-    pub fn pieces_per_side(&self) -> u8 {
-        with_rules!(*self, ref rules => rules.pieces_per_side())
-    }
-
-    /// The throwing device's exact outcome table: each value with its integer weight.
-    pub fn throw_outcomes(&self) -> &'static [ThrowOutcome] {
-        with_rules!(*self, ref rules => rules.device().outcomes())
-    }
-
-    /// The rules in prose ([`Ruleset::RULES_TEXT`]): Markdown, each rule under its id.
+    /// The registry entry of this ruleset.
     ///
-    /// ```
-    /// use senet::registry::AnyRuleset;
-    /// let text = AnyRuleset::parse("regency").unwrap().rules_text();
-    /// assert!(text.contains("**R-12**"));
-    /// ```
-    pub fn rules_text(&self) -> &'static str {
-        fn rules_text_of<R: Ruleset>(_: &R) -> &'static str {
-            R::RULES_TEXT
-        }
-        with_rules!(*self, ref rules => rules_text_of(rules))
-    }
-
-    /// How the players decide who plays Black ([`Ruleset::SEAT_RULE`]).
+    /// A ruleset reads as a [`DynRuleset`], so its id, prose rules, seat rule, device and
+    /// games need no match on the ruleset:
     ///
     /// ```
     /// use senet::SeatRule;
     /// use senet::registry::AnyRuleset;
     /// let rules = AnyRuleset::parse("regency").unwrap();
+    /// assert_eq!(rules.info().unwrap().name, rules.name());
+    /// assert!(rules.rules_text().contains("**R-12**"));
     /// assert_eq!(rules.seat_rule(), SeatRule::OnlyOneThrowsOne);
+    /// assert_eq!(rules.new_game().pieces_per_side(), 5);
     /// ```
-    pub fn seat_rule(&self) -> SeatRule {
-        fn seat_rule_of<R: Ruleset>(_: &R) -> SeatRule {
-            R::SEAT_RULE
-        }
-        with_rules!(*self, ref rules => seat_rule_of(rules))
-    }
-
-    /// The registry entry of this ruleset.
     pub fn info(&self) -> Option<&'static RulesetInfo> {
         let id = self.id();
         RULESETS.iter().find(|r| r.id == id)

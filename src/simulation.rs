@@ -26,8 +26,8 @@ use core::ops::Range;
 
 use senet_ai::endgame::EndgameError;
 use senet_ai::{PlayerSpec, PlayerSpecError};
-use senet_core::rand_core::Rng;
 use senet_core::batch::BatchRun;
+use senet_core::rand_core::Rng;
 use senet_core::{
     Move, MoveList, Phase, Playout, PlayoutEnd, Ruleset, Side, ThrowingDevice, TurnCounter,
     uniform_below,
@@ -108,7 +108,12 @@ impl MatchSummary {
     }
 }
 
-sum_by_merging!(MatchSummary);
+impl core::iter::Sum for MatchSummary {
+    /// Merges the parts: the summary of all their games, in any order.
+    fn sum<I: Iterator<Item = MatchSummary>>(parts: I) -> MatchSummary {
+        crate::stats::merge_all(parts, MatchSummary::merge)
+    }
+}
 
 /// Two computer players for one ruleset configuration, ready to play seeded games.
 #[derive(Clone, Debug)]

@@ -160,7 +160,22 @@ pub struct SimulationSummary {
     pub turns: Distribution,
 }
 
-sum_by_merging!(SimulationSummary);
+impl core::iter::Sum for SimulationSummary {
+    /// Merges the parts: the summary of all their games, in any order.
+    fn sum<I: Iterator<Item = SimulationSummary>>(parts: I) -> SimulationSummary {
+        crate::stats::merge_all(parts, SimulationSummary::merge)
+    }
+}
+
+/// Folds summaries that merge exactly into one: the summaries of disjoint sets of games add up
+/// to the summary of all of them, in any order, so a parallel sum gives the same result on any
+/// number of threads.
+pub(crate) fn merge_all<T: Default>(parts: impl Iterator<Item = T>, merge: fn(&mut T, &T)) -> T {
+    parts.fold(T::default(), |mut all, part| {
+        merge(&mut all, &part);
+        all
+    })
+}
 
 impl SimulationSummary {
     /// Adds one game.

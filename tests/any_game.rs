@@ -118,7 +118,7 @@ impl RulesetVisitor for SameRandomGames {
             assert_eq!(AnyGame::from_record(&typed.record()).unwrap(), any);
             assert_eq!(any.throw_outcomes(), rules.device().outcomes());
             assert_eq!(any.pieces_per_side(), rules.pieces_per_side());
-            assert_eq!(any.rules(), self.rules);
+            assert_eq!(*any.rules(), self.rules);
         }
     }
 }

@@ -50,6 +50,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod dynamic;
 pub mod endgame;
 mod eval;
 mod expectiminimax;
@@ -61,6 +62,7 @@ mod player;
 mod random;
 mod spec;
 
+pub use dynamic::{DynPlayer, TypedPlayer};
 pub use eval::{Evaluator, OracleEvaluator, RaceEvaluator};
 pub use expectiminimax::{
     Budget, Expectiminimax, MAX_DEPTH, MAX_SEARCH_NODES, Pruning, SearchInfo,

@@ -1,7 +1,7 @@
 //! The [`Player`] trait and the [`Analysis`] a player gives of its choice.
 
 use rand_core::Rng;
-use senet_core::{Move, MoveList, Outcome, Phase, Ruleset, Side};
+use senet_core::{Move, MoveList, Outcome, Phase, PositionError, Ruleset, Side};
 use thiserror::Error;
 
 /// What the values of an [`Analysis`] mean, so that a game can present them honestly.
@@ -149,6 +149,10 @@ pub enum PlayerError {
         /// The configuration of the game.
         game: String,
     },
+    /// The position of a game handed over as notation (a [`DynPlayer`](crate::DynPlayer)'s
+    /// game) does not read under the player's rules.
+    #[error("the position does not read under the player's rules: {0}")]
+    Position(PositionError),
 }
 
 /// A decision for a [`Player`] to value: the side to move and its legal moves, more than one.

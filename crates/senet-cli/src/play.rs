@@ -325,7 +325,7 @@ impl Session<'_> {
         let rules = self.game.rules();
         // A clone of the stream, so that asking for hints changes no throw to come.
         let mut rng = self.rng.clone();
-        let analysis = AnyPlayer::parse(name, &rules)
+        let analysis = AnyPlayer::parse(name, rules)
             .map_err(|e| e.to_string())
             .and_then(|mut player| {
                 player
@@ -405,7 +405,7 @@ impl Session<'_> {
 
     /// A throw typed by a person. Returns true to stop the session.
     fn typed_throw(&mut self, side: Side) -> Result<bool, CliError> {
-        let values = device_values(&self.game.rules());
+        let values = device_values(self.game.rules());
         loop {
             let prompt = format!("{side} throws ({values})");
             let line = match self.ask(&prompt)? {
@@ -543,7 +543,7 @@ fn play(
         })
         .collect();
     let specs: Vec<senet_ai::PlayerSpec> = seats.iter().map(|&(_, spec)| spec).collect();
-    let roster = Roster::new(&game.rules(), &specs, args.tables.as_deref(), &mut |note| {
+    let roster = Roster::new(game.rules(), &specs, args.tables.as_deref(), &mut |note| {
         // Shown before a wait; if it cannot be written, the game's own output fails next.
         let _ = writeln!(out, "{note}").and_then(|()| out.flush());
     })?;

@@ -139,7 +139,7 @@ pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
     // Check the whole record before printing any of it.
     let finished = loaded.replay()?;
     let record = &loaded.record;
-    let mut game = AnyGame::from_position(finished.rules(), &finished.start_position())
+    let mut game = AnyGame::from_position(finished.rules().clone(), &finished.start_position())
         .map_err(|e| CliError::input(format!("{}: start position: {e}", loaded.source)))?;
     writeln!(out, "rules {}", record.rules)?;
     if let Some(revision) = record.revision {

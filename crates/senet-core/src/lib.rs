@@ -44,6 +44,7 @@ mod prelude {
 
 pub mod batch;
 mod board;
+mod dynamic;
 mod error;
 mod game;
 pub mod kernel;
@@ -63,6 +64,7 @@ mod throw;
 mod turn;
 
 pub use board::{BitBoard, Board, MailboxBoard, SpecialSquares};
+pub use dynamic::{DynGame, DynRuleset};
 pub use error::{
     MoveParseError, PlayError, PositionError, QUOTE_LIMIT, RecordError, SpecError, SquareError,
     quote, shorten,

@@ -261,7 +261,7 @@ pub(crate) struct Game {
 
 impl Game {
     pub(crate) fn wrap(inner: AnyGame) -> Game {
-        let layout = Layout::new(&inner.rules());
+        let layout = Layout::new(inner.rules());
         Game { inner, layout }
     }
 }
@@ -300,7 +300,7 @@ impl Game {
     #[getter]
     fn rules(&self) -> Ruleset {
         Ruleset {
-            inner: self.inner.rules(),
+            inner: self.inner.rules().clone(),
         }
     }
 
