@@ -20,6 +20,10 @@ pub(crate) struct RulesArgs {
     /// Print the reference tables of docs/notation.md (every ruleset, or the one named).
     #[arg(long)]
     markdown: bool,
+    /// Print only the id of every registered ruleset, one a line: the list scripts and CI
+    /// take the rulesets from (each id is also the crate feature that turns it on).
+    #[arg(long, conflicts_with_all = ["ruleset", "markdown"])]
+    ids: bool,
 }
 
 /// What a ruleset is like beyond its registry entry: things only the configured ruleset
@@ -238,6 +242,12 @@ fn markdown(rulesets: &[&RulesetInfo]) -> Result<String, CliError> {
 }
 
 pub(crate) fn run(args: &RulesArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    if args.ids {
+        for info in RULESETS {
+            writeln!(out, "{}", info.id)?;
+        }
+        return Ok(());
+    }
     let chosen = args.ruleset.as_deref().map(parse_rules).transpose()?;
     if args.markdown {
         let infos: Vec<&RulesetInfo> = match &chosen {

@@ -210,6 +210,20 @@ fn help_and_version_succeed() {
 
 // ------------------------------------------------------------------------ rules
 
+/// `--ids` is the registry's list for scripts: every id once, in the registry's order, and
+/// nothing else.
+#[test]
+fn rules_ids_print_the_registry_one_id_a_line() {
+    let ids: Vec<String> = senet(&["rules", "--ids"])
+        .ok()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let registered: Vec<&str> = RULESETS.iter().map(|info| info.id).collect();
+    assert_eq!(ids, registered);
+    senet(&["rules", "--ids", "regency"]).refused("cannot be used with");
+}
+
 #[test]
 fn rules_lists_and_describes_every_registered_ruleset() {
     let list = senet(&["rules"]).ok();

@@ -25,6 +25,14 @@ def senet_binary():
     pytest.skip("no senet command built (cargo build -p senet-cli, or set SENET_BIN)")
 
 
+def test_the_bindings_and_the_command_list_the_same_rulesets():
+    """Both read the one registry: the same ids in the same order."""
+    listed = subprocess.run(
+        [senet_binary(), "rules", "--ids"], check=True, capture_output=True, text=True
+    ).stdout.split()
+    assert [info["id"] for info in senet.rulesets()] == listed
+
+
 @pytest.mark.parametrize(
     "rules, players, games, seed",
     [
