@@ -9,6 +9,7 @@ const PACE = Number(new URLSearchParams(location.search).get("pace") ?? 350) || 
 
 const state = {
   catalogue: null,
+  ruleset: null, // the constants of the configuration played (name, pieces, throws, special squares, rules)
   view: null,
   players: { black: "human", white: "random" },
   redo: [], // chunks of record lines taken back by undo, last taken back last
@@ -327,8 +328,18 @@ function render() {
   $("record").textContent = state.view.record;
 }
 
+// An answer of the API joined to what the page holds: the configuration's constants come
+// once, with a game loaded or started (`ruleset`), and the answer to an action carries only
+// the log lines from `log_from` on.
+function joined(view) {
+  if (view.ruleset) state.ruleset = view.ruleset;
+  const earlier = state.view && view.log_from > 0 ? state.view.log.slice(0, view.log_from) : [];
+  return { ...view, ...state.ruleset, log: [...earlier, ...view.log] };
+}
+
 // A new view of the game; `keepRedo` is set by redo itself.
-function show(view, keepRedo = false) {
+function show(answer, keepRedo = false) {
+  const view = joined(answer);
   const rulesChanged = !state.view || state.view.rules !== view.rules;
   state.view = view;
   state.selected = null;
@@ -466,7 +477,7 @@ async function replayTo(at) {
   r.at = Math.max(0, Math.min(at, r.actions.length));
   try {
     const view = await api("/api/game", { record: recordOf(r.header, r.actions.slice(0, r.at)) });
-    state.view = view;
+    state.view = joined(view);
     state.selected = null;
     render();
   } catch (error) {

@@ -29,7 +29,20 @@ fn view(client: &Client, server: &Server, path: &str, body: &Value) -> Value {
     let record = view["record"].as_str().unwrap();
     let game = AnyGame::from_record_text(record).unwrap();
     assert_eq!(game.position(), view["position"].as_str().unwrap());
-    assert_eq!(view["log"].as_array().unwrap().len(), game.history().len());
+    // The log runs from `log_from` to the last action: the whole game when one is loaded or
+    // started, only the new action otherwise; the configuration's constants come only then.
+    let from = view["log_from"].as_u64().unwrap() as usize;
+    assert_eq!(
+        from + view["log"].as_array().unwrap().len(),
+        game.history().len()
+    );
+    if path == "/api/game" {
+        assert_eq!(from, 0);
+        assert!(view["ruleset"]["throws"].is_array(), "{view}");
+    } else {
+        assert_eq!(view["log"].as_array().unwrap().len(), 1, "{view}");
+        assert!(view.get("ruleset").is_none(), "{view}");
+    }
     view
 }
 
@@ -88,7 +101,7 @@ fn every_ruleset_plays_a_whole_game_against_a_computer_player() {
     for info in RULESETS {
         let mut game = view(&client, &server, "/api/game", &json!({ "rules": info.id }));
         assert!(
-            game["rules_text"]
+            game["ruleset"]["rules_text"]
                 .as_str()
                 .unwrap()
                 .contains("## The rules")
@@ -408,7 +421,7 @@ fn the_view_marks_the_special_squares_of_the_configuration() {
     let client = Client::new();
     let squares = |rules: &str| -> Vec<u64> {
         let game = view(&client, &server, "/api/game", &json!({ "rules": rules }));
-        game["special"]
+        game["ruleset"]["special"]
             .as_array()
             .unwrap()
             .iter()

@@ -17,11 +17,13 @@ use tokio::sync::Semaphore;
 
 use senet::registry::AnyRuleset;
 use senet::rng::{ChaCha8Rng, SeedableRng};
-use senet::{AnyGame, AnyPlayer, AnyTables, Move, Phase};
+use senet::{Action, AnyGame, AnyPlayer, AnyTables, Move, Phase};
 use senet_ai::endgame::SolveOptions;
 use senet_ai::{Budget, PlayerSpec};
 
-use super::view::{GameView, HintView, RulesetView, hint, rulesets, view};
+use super::view::{
+    GameView, HintView, RulesetView, hint, narrated, replay_narrated, rulesets, view,
+};
 use crate::limits::{
     MAX_COMPUTER_QUEUE, MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_DEPTH, MAX_WEB_NODES,
     MAX_WEB_PERFECT_PIECES, MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
@@ -238,36 +240,53 @@ fn fresh_seed() -> u64 {
 
 type Reply<T> = Result<Json<T>, ApiError>;
 
+/// A game loaded from its record (each action narrated as it replays) or started: the whole
+/// view, with the constants of its configuration.
 async fn game(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
-    Ok(Json(view(&request.game()?)))
+    let (game, log) = match (&request.record, &request.rules) {
+        (Some(record), None) => {
+            replay_narrated(record).map_err(|e| ApiError::bad(format!("record: {e}")))?
+        }
+        _ => (request.game()?, Vec::new()),
+    };
+    Ok(Json(view(&game, 0, log, true)))
+}
+
+/// `game` after `action`: the view with the narration of that action alone.
+fn after(mut game: AnyGame, action: Action) -> Result<GameView, ApiError> {
+    let from = game.history().len();
+    let entry = narrated(&mut game, action).map_err(ApiError::bad)?;
+    Ok(view(&game, from, vec![entry], false))
 }
 
 async fn throw(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
-    let mut game = request.game()?;
+    let game = request.game()?;
     if !matches!(game.phase(), Phase::Throw(_)) {
         return Err(ApiError::bad(format!(
             "no throw is due: the game is in phase {:?}",
             game.phase()
         )));
     }
-    match request.value {
-        Some(value) => game.throw(value).map_err(ApiError::bad)?,
-        None => {
-            let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
-            game.throw_random(&mut rng).map_err(ApiError::bad)?;
-        }
-    }
-    Ok(Json(view(&game)))
+    let value = match request.value {
+        Some(value) => value,
+        None => server_throw(&game),
+    };
+    Ok(Json(after(game, Action::Throw(value))?))
+}
+
+/// A throw of the game's device, drawn afresh by the server.
+fn server_throw(game: &AnyGame) -> Throw {
+    let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
+    game.rules().sample_throw(&mut rng)
 }
 
 async fn play_move(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
-    let mut game = request.game()?;
+    let game = request.game()?;
     let mv: Move = required(request.mv.as_deref(), "move", "9-12")?;
-    game.play(mv).map_err(ApiError::bad)?;
-    Ok(Json(view(&game)))
+    Ok(Json(after(game, Action::Move(mv))?))
 }
 
 /// Counts a computer request from its arrival to its answer.
@@ -355,25 +374,23 @@ async fn computer(
     body: Result<Json<GameRequest>, JsonRejection>,
 ) -> Reply<GameView> {
     let Json(request) = body?;
-    let mut game = request.game()?;
+    let game = request.game()?;
     let spec = request.player()?;
-    let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
     match game.phase() {
         Phase::Throw(_) => {
-            game.throw_random(&mut rng).map_err(ApiError::bad)?;
-            Ok(Json(view(&game)))
+            let value = server_throw(&game);
+            Ok(Json(after(game, Action::Throw(value))?))
         }
         Phase::Move(_) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
             let worker = shared.clone();
-            let game = compute(&shared, move || {
-                let mut player = build_player(&worker, &spec, &game.rules())?;
+            let view = compute(&shared, move || {
+                let mut player = build_player(&worker, &spec, game.rules())?;
                 let mv = player.choose(&game, &mut rng).map_err(ApiError::bad)?;
-                let mut game = game;
-                game.play(mv).map_err(ApiError::bad)?;
-                Ok(game)
+                after(game, Action::Move(mv))
             })
             .await?;
-            Ok(Json(view(&game)))
+            Ok(Json(view))
         }
         Phase::Over(_) => Err(ApiError::bad("the game is over")),
     }
@@ -395,7 +412,7 @@ async fn hint_moves(
     let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
     let worker = shared.clone();
     let hints = compute(&shared, move || {
-        let mut player = build_player(&worker, &spec, &game.rules())?;
+        let mut player = build_player(&worker, &spec, game.rules())?;
         let analysis = player.analyse(&game, &mut rng).map_err(ApiError::bad)?;
         Ok(hint(player.name(), side, &analysis))
     })

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use senet::registry::{AnyRuleset, RULESETS};
-use senet::{Action, AnyGame, Board, GameRecord, Move, Phase, Place, Side};
+use senet::{Action, AnyGame, Board, GameRecord, Move, Phase, Place, PlayError, RecordError, Side};
 use senet_ai::{Analysis, ValueKind};
 
 use crate::narrate::{game_over, narrate, show_value, value_meaning};
@@ -51,9 +51,9 @@ pub(crate) struct SpecialSquareView {
     text: &'static str,
 }
 
-/// Every special square of `game`'s configuration, in the order of the track.
-fn special_squares(game: &AnyGame) -> Vec<SpecialSquareView> {
-    let mut squares: Vec<SpecialSquareView> = game
+/// Every special square of the configuration `rules`, in the order of the track.
+fn special_squares(rules: &AnyRuleset) -> Vec<SpecialSquareView> {
+    let mut squares: Vec<SpecialSquareView> = rules
         .special_squares()
         .iter()
         .flat_map(|kind| {
@@ -138,13 +138,47 @@ pub(crate) struct OutcomeView {
     text: String,
 }
 
+/// What a ruleset configuration shows whatever the game: sent once, with the first view of a
+/// game of it, not with every action.
+#[derive(Serialize)]
+pub(crate) struct RulesView {
+    /// The ruleset's name.
+    name: &'static str,
+    pieces: u8,
+    /// The device's values with their weights.
+    throws: Vec<ThrowView>,
+    special: Vec<SpecialSquareView>,
+    /// The ruleset's rules in prose (Markdown).
+    rules_text: &'static str,
+}
+
+/// The constants of the configuration `rules`.
+pub(crate) fn rules_view(rules: &AnyRuleset) -> RulesView {
+    RulesView {
+        name: rules.name(),
+        pieces: rules.pieces_per_side(),
+        throws: rules
+            .throw_outcomes()
+            .iter()
+            .map(|o| ThrowView {
+                value: o.value.get(),
+                weight: o.weight,
+            })
+            .collect(),
+        special: special_squares(rules),
+        rules_text: rules.rules_text(),
+    }
+}
+
 /// A game as the page shows it.
 #[derive(Serialize)]
 pub(crate) struct GameView {
     /// The ruleset specification.
     rules: String,
-    /// The ruleset's name.
-    name: String,
+    /// The configuration's constants: with a game loaded or started (`/api/game`), not with
+    /// the answer to an action, whose configuration the page has already.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ruleset: Option<RulesView>,
     /// The record: `header` lines then one line per action.
     record: String,
     /// The record's header (everything before the first action).
@@ -155,7 +189,6 @@ pub(crate) struct GameView {
     position: String,
     /// The 30 squares, `B`, `W` or `.`.
     board: String,
-    pieces: u8,
     off: PerSide<u8>,
     in_hand: PerSide<u8>,
     captured: PerSide<u8>,
@@ -164,12 +197,10 @@ pub(crate) struct GameView {
     last_throw: Option<Throw>,
     /// The legal moves (empty unless a move is due).
     moves: Vec<MoveView>,
-    /// The device's values with their weights.
-    throws: Vec<ThrowView>,
     outcome: Option<OutcomeView>,
-    special: Vec<SpecialSquareView>,
-    /// The ruleset's rules in prose (Markdown).
-    rules_text: &'static str,
+    /// The log from action `log_from` on: every action for a game loaded or started, the
+    /// new ones for the answer to an action (the page has the earlier ones).
+    log_from: usize,
     log: Vec<LogEntry>,
 }
 
@@ -186,29 +217,49 @@ fn header(record: &GameRecord) -> String {
     header
 }
 
-/// The game of a record with every action narrated: replays `record` from its start.
-/// `game` is the same record already loaded (so it is known to replay).
-pub(crate) fn view(game: &AnyGame) -> GameView {
-    let record = game.record();
+/// Applies `action` to `game` and narrates it.
+pub(crate) fn narrated(game: &mut AnyGame, action: Action) -> Result<LogEntry, PlayError> {
+    let before = game.clone();
+    game.apply(action)?;
+    Ok(LogEntry {
+        action: action.to_string(),
+        side: side_id(before.phase().side().unwrap_or(Side::Black)),
+        text: narrate(&before, action, game),
+    })
+}
+
+/// Loads a record in the text form and narrates every action as it replays, once; errors
+/// name the line at fault, as [`AnyGame::from_record_text`]'s do.
+pub(crate) fn replay_narrated(text: &str) -> Result<(AnyGame, Vec<LogEntry>), RecordError> {
+    let (record, lines) = GameRecord::parse_with_lines(text)?;
     let start = GameRecord {
         actions: Vec::new(),
         ..record.clone()
     };
+    let mut game = AnyGame::from_record(&start).map_err(|e| lines.locate(e))?;
     let mut log = Vec::with_capacity(record.actions.len());
-    // The record replayed once already; a failure here would be a bug, and the log stops.
-    if let Ok(mut replay) = AnyGame::from_record(&start) {
-        for &action in &record.actions {
-            let before = replay.clone();
-            if replay.apply(action).is_err() {
-                break;
-            }
-            log.push(LogEntry {
+    for (index, &action) in record.actions.iter().enumerate() {
+        let entry = narrated(&mut game, action).map_err(|source| {
+            lines.locate(RecordError::Replay {
+                index,
                 action: action.to_string(),
-                side: side_id(before.phase().side().unwrap_or(Side::Black)),
-                text: narrate(&before, action, &replay),
-            });
-        }
+                source,
+            })
+        })?;
+        log.push(entry);
     }
+    Ok((game, log))
+}
+
+/// The view of `game`, whose log from action `log_from` on is `log`; with the constants of
+/// its configuration when `with_rules`.
+pub(crate) fn view(
+    game: &AnyGame,
+    log_from: usize,
+    log: Vec<LogEntry>,
+    with_rules: bool,
+) -> GameView {
+    let record = game.record();
     let rules = game.rules();
     let position = game.position();
     let board = game.board();
@@ -226,9 +277,8 @@ pub(crate) fn view(game: &AnyGame) -> GameView {
             side: None,
         },
     };
-    let last_throw = match (game.phase(), game.history().last()) {
-        (Phase::Move(_), Some(Action::Throw(v))) => Some(*v),
-        (Phase::Move(_), _) => game.history().iter().rev().find_map(|a| match a {
+    let last_throw = match game.phase() {
+        Phase::Move(_) => game.history().iter().rev().find_map(|a| match a {
             Action::Throw(v) => Some(*v),
             Action::Move(_) => None,
         }),
@@ -236,13 +286,12 @@ pub(crate) fn view(game: &AnyGame) -> GameView {
     };
     GameView {
         rules: rules.to_string(),
-        name: rules.info().map_or("", |i| i.name).to_string(),
+        ruleset: with_rules.then(|| rules_view(rules)),
         record: record.to_string(),
         header: header(&record),
         actions: record.actions.iter().map(|a| a.to_string()).collect(),
         board: position.chars().take(30).collect(),
         position,
-        pieces: game.pieces_per_side(),
         off: PerSide::of(|s| board.off(s)),
         in_hand: PerSide::of(|s| board.in_hand(s)),
         captured: PerSide::of(|s| game.captured(s)),
@@ -253,21 +302,12 @@ pub(crate) fn view(game: &AnyGame) -> GameView {
             .iter()
             .map(|&m| MoveView::of(m))
             .collect(),
-        throws: game
-            .throw_outcomes()
-            .iter()
-            .map(|o| ThrowView {
-                value: o.value.get(),
-                weight: o.weight,
-            })
-            .collect(),
         outcome: game.outcome().map(|o| OutcomeView {
             winner: o.winner.map(side_id),
             points: PerSide::of(|s| o.points_of(s)),
             text: game_over(&o),
         }),
-        special: special_squares(game),
-        rules_text: rules.rules_text(),
+        log_from,
         log,
     }
 }
