@@ -109,7 +109,13 @@ impl Ruleset for Sprint {
         TurnState::new(BitBoard::alternating(PIECES), Side::Black, ())
     }
 
-    senet::forward_to_turn_state!();
+    fn board<'s>(&self, state: &'s TurnState) -> &'s BitBoard {
+        &state.board
+    }
+
+    fn throw_unchecked(&self, state: &mut TurnState, value: Throw) {
+        state.throw_unchecked(value);
+    }
 
     fn phase(&self, state: &TurnState) -> Phase {
         match Sprint::outcome(&state.board) {

@@ -36,7 +36,8 @@ extern crate alloc;
 use alloc::format;
 use senet_core::{
     BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
-    PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, TurnState, kernel,
+    PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, Throw, TurnState,
+    kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -168,7 +169,16 @@ pub struct BellState {
     turn: TurnState<PerSide<u8>>,
 }
 
-senet_core::deref_to_turn_state!(BellState, PerSide<u8>);
+/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
+/// changes them.
+impl core::ops::Deref for BellState {
+    type Target = TurnState<PerSide<u8>>;
+
+    #[inline]
+    fn deref(&self) -> &TurnState<PerSide<u8>> {
+        &self.turn
+    }
+}
 
 impl BellState {
     /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
@@ -239,7 +249,15 @@ impl Ruleset for Bell {
         }
     }
 
-    senet_core::forward_to_turn_state!(turn);
+    #[inline]
+    fn board<'s>(&self, state: &'s BellState) -> &'s BitBoard {
+        &state.turn.board
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut BellState, value: Throw) {
+        state.turn.throw_unchecked(value);
+    }
 
     #[inline]
     fn phase(&self, state: &BellState) -> Phase {

@@ -35,12 +35,10 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-extern crate alloc;
-
-use alloc::string::ToString;
+use senet_core::kernel::{self, Landing};
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Place, PositionError, Ruleset,
+    SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -61,23 +59,12 @@ const START: BitBoard =
     BitBoard::alternating(PIECES).with_step(Side::Black, Square::at(10), Square::at(11));
 
 /// The square that sends a piece back to the start (B-10).
-const RETURN_SQUARE: u8 = 27;
+const RETURN_SQUARE: Square = Square::at(27);
 /// The end of the track: reaching it exactly bears a piece off (B-12).
 const LAST: u8 = 30;
-/// The place code of "off" in a [`Move`].
-const OFF: u8 = 31;
 const THIRTY: SquareSet = SquareSet::range(LAST, LAST);
 
-/// The set holding square `n` alone, empty when `n` is not a square.
-#[inline]
-const fn single(n: u8) -> SquareSet {
-    SquareSet::from_bits_truncate(match 1u32.checked_shl(n as u32) {
-        Some(bit) => bit,
-        None => 0,
-    })
-}
-
-/// Where a forward move of `t` from square code `from` ends: the square, [`OFF`] when it
+/// Where a forward move of `t` from square code `from` ends: the square, off when it
 /// reaches 30 exactly, or the bounce square 60 − from − t beyond that (B-12).
 #[inline]
 const fn forward_target(from: u8, t: u8) -> u8 {
@@ -85,7 +72,7 @@ const fn forward_target(from: u8, t: u8) -> u8 {
     if dest < LAST {
         dest
     } else if dest == LAST {
-        OFF
+        Place::OFF_CODE
     } else {
         (2 * LAST).wrapping_sub(dest)
     }
@@ -146,7 +133,8 @@ impl Botermans {
         if Botermans::home(own) {
             // B-12: exactly 30 bears the piece off; I-7: a piece waiting there leaves with
             // any throw.
-            forward |= own & (single(LAST.wrapping_sub(t)) | (THIRTY & self.waiting_room()));
+            forward |=
+                own & (SquareSet::of_number(LAST.wrapping_sub(t)) | (THIRTY & self.waiting_room()));
             // B-12: from s with s + t > 30 the piece lands on 60 − s − t. Reversing the bits
             // of the landing set puts square k on bit 31 − k, so shifting it left by 29 − t
             // puts square 60 − t − s on bit s. The origin itself is an own square, never in
@@ -203,7 +191,7 @@ impl Botermans {
         let to = if forward {
             if from == LAST {
                 // I-7: the waiting piece leaves.
-                OFF
+                Place::OFF_CODE
             } else if stop_on_30 && from.wrapping_add(t) == LAST {
                 LAST
             } else {
@@ -221,14 +209,15 @@ impl Botermans {
         self.wait_on_30 && !Botermans::home(board.pieces_of(me))
     }
 
-    fn gives_extra_throw(t: u8) -> bool {
-        // B-4: 1, 4 and 6 give another throw; 2 and 3 end the turn.
-        matches!(t, 1 | 4 | 6)
-    }
-
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
         board.side_with_all_off(PIECES)
+    }
+
+    /// The pending throw, while the game goes on.
+    #[inline]
+    fn throw_to_use(state: &BotermansState) -> Option<u8> {
+        state.throw_to_use(Botermans::finished(&state.board).is_some())
     }
 
     /// B-14: the penalty of `loser`, per piece still on the board: 1 on 21–30, 2 on 11–20,
@@ -245,7 +234,16 @@ pub struct BotermansState {
     turn: TurnState,
 }
 
-senet_core::deref_to_turn_state!(BotermansState, ());
+/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
+/// changes them.
+impl core::ops::Deref for BotermansState {
+    type Target = TurnState<()>;
+
+    #[inline]
+    fn deref(&self) -> &TurnState<()> {
+        &self.turn
+    }
+}
 
 const FIELD_INFO: &[FieldInfo] = &[FieldInfo::pending_throw(
     "1, 2, 3, 4, 6",
@@ -283,7 +281,15 @@ impl Ruleset for Botermans {
         }
     }
 
-    senet_core::forward_to_turn_state!(turn);
+    #[inline]
+    fn board<'s>(&self, state: &'s BotermansState) -> &'s BitBoard {
+        &state.turn.board
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut BotermansState, value: Throw) {
+        state.turn.throw_unchecked(value);
+    }
 
     #[inline]
     fn phase(&self, state: &BotermansState) -> Phase {
@@ -302,12 +308,9 @@ impl Ruleset for Botermans {
 
     #[inline]
     fn generate_moves(&self, state: &BotermansState, moves: &mut MoveList) {
-        let t = match state.throw {
-            Some(t) if Botermans::finished(&state.board).is_none() => t.get(),
-            _ => {
-                moves.clear();
-                return;
-            }
+        let Some(t) = Botermans::throw_to_use(state) else {
+            moves.clear();
+            return;
         };
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
         let stop = self.stops_on_30(&state.board, state.to_move);
@@ -319,23 +322,14 @@ impl Ruleset for Botermans {
     }
 
     fn is_legal(&self, state: &BotermansState, mv: Move) -> bool {
-        let t = match state.throw {
-            Some(t) if Botermans::finished(&state.board).is_none() && mv.throw().is_none() => {
-                t.get()
-            }
-            _ => return false,
+        let Some(t) = Botermans::throw_to_use(state) else {
+            return false;
         };
         let (origins, forward) = self.origins(&state.board, state.to_move, t);
-        if mv.is_pass() {
-            return origins.is_empty();
-        }
-        match mv.origin() {
-            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
-                let stop = self.stops_on_30(&state.board, state.to_move);
-                Botermans::move_from(from.get(), t, forward, stop) == mv
-            }
-            _ => false,
-        }
+        let stop = self.stops_on_30(&state.board, state.to_move);
+        kernel::is_one_per_origin(mv, origins, |from| {
+            Botermans::move_from(from, t, forward, stop)
+        })
     }
 
     #[inline]
@@ -344,39 +338,29 @@ impl Ruleset for Botermans {
         let Some(t) = state.turn.take_throw() else {
             return;
         };
-        if mv.is_pass() {
-            // B-9: a lost throw ends the turn, whatever its value.
-            state.turn.to_move = me.opponent();
-            return;
-        }
-        let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
-            return;
-        };
-        match Square::new(to) {
-            Err(_) => {
-                // B-12: the piece reached 30 exactly and leaves.
-                board.bear_off(me, from);
+        let board = &mut state.turn.board;
+        match kernel::single_step(mv) {
+            None => {
+                // B-9: a lost throw ends the turn, whatever its value.
+                state.turn.to_move = me.opponent();
+                return;
             }
-            Ok(to) => {
-                // Forward, backward or bounced: the landing is the same (B-9, B-12).
-                // `relocate` never asserts, so a foreign move cannot panic here.
-                let opp = me.opponent();
-                if board.pieces_of(opp).contains(to) {
-                    // B-6: swap; the attacked piece goes to the mover's square of departure.
-                    board.relocate(opp, to, from);
-                    board.relocate(me, from, to);
-                } else if to.get() == RETURN_SQUARE {
-                    // B-10: to the lowest-numbered empty square (the square just left
-                    // counts as empty).
-                    let empty = board.empty_squares() | SquareSet::single(from);
-                    board.relocate(me, from, empty.first().unwrap_or(Square::FIRST));
+            // B-12: the piece reached 30 exactly and leaves.
+            Some((from, Landing::Off)) => board.bear_off(me, from),
+            Some((from, Landing::On(to))) => {
+                // Forward, backward or bounced: the landing is the same (B-9, B-12). B-10: on
+                // to the lowest-numbered empty square (27 is never occupied, so never
+                // attacked). B-6: swap; the attacked piece goes to the mover's square.
+                let to = if to == RETURN_SQUARE {
+                    board.lowest_empty_after_leaving(from)
                 } else {
-                    board.relocate(me, from, to);
-                }
+                    to
+                };
+                board.swap_or_move(me, from, to);
             }
         }
-        if !Botermans::gives_extra_throw(t.get()) {
+        // B-4: 1, 4 and 6 give another throw; 2 and 3 end the turn.
+        if !kernel::extra_throw_on_1_4_6(t.get()) {
             state.turn.to_move = me.opponent();
         }
     }
@@ -384,28 +368,12 @@ impl Ruleset for Botermans {
     fn validate(&self, state: &BotermansState) -> Result<(), PositionError> {
         let board = &state.board;
         board.check_pieces(PIECES)?;
-        for side in Side::BOTH {
-            for (square, reason) in [
-                (RETURN_SQUARE, "sends every piece on at once (B-10)"),
-                (LAST, "bears a piece off as it arrives (B-12)"),
-            ] {
-                if square == LAST && self.wait_on_30 {
-                    continue; // I-7
-                }
-                if let Some(sq) = (board.pieces_of(side) & single(square)).first() {
-                    return Err(PositionError::ForbiddenSquare {
-                        side,
-                        square: sq,
-                        reason,
-                    });
-                }
-            }
+        board.check_vacant(RETURN_SQUARE, "sends every piece on at once (B-10)")?;
+        if !self.wait_on_30 {
+            // I-7: with the option a piece may wait there.
+            board.check_vacant(Square::LAST, "bears a piece off as it arrives (B-12)")?;
         }
-        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
-            return Err(PositionError::Inconsistent(
-                "both sides have borne off every piece".to_string(),
-            ));
-        }
+        board.check_one_finished(PIECES)?;
         state.turn.check_throw(
             &self.device(),
             Botermans::finished(board).is_some(),
@@ -431,7 +399,7 @@ impl Ruleset for Botermans {
             &[
                 SpecialSquares::new(SAFE_SQUARES, '*', "safe from attack (B-8)"),
                 SpecialSquares::new(
-                    SquareSet::of([RETURN_SQUARE]),
+                    SquareSet::single(RETURN_SQUARE),
                     '~',
                     "moves a piece on to the lowest empty square (B-10)",
                 ),
@@ -443,7 +411,6 @@ impl Ruleset for Botermans {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use senet_core::Throw;
 
     #[test]
     fn state_is_small() {
@@ -460,7 +427,7 @@ mod tests {
     #[test]
     fn forward_targets_bear_off_at_30_and_bounce_beyond() {
         assert_eq!(forward_target(20, 6), 26);
-        assert_eq!(forward_target(26, 4), OFF);
+        assert_eq!(forward_target(26, 4), Place::OFF_CODE);
         assert_eq!(forward_target(29, 3), 28);
         assert_eq!(forward_target(25, 6), 29);
         assert_eq!(forward_target(29, 4), 27);

@@ -66,10 +66,11 @@ extern crate alloc;
 
 use alloc::format;
 use alloc::string::ToString;
+use senet_core::kernel::{self, Landing};
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, SpecError, SpecialSquares, Square, SquareSet, StandardDevice, Sticks, TurnState,
-    kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Place, PositionError, Ruleset,
+    SeatRule, Setup, Side, SpecError, SpecialSquares, Square, SquareSet, StandardDevice, Sticks,
+    Throw, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -87,8 +88,6 @@ const JUMP_FROM: u8 = 26;
 const MISFORTUNE: u8 = 27;
 /// The House of Rebirth, where a piece from 27 goes back to (C-11).
 const REBIRTH: u8 = 15;
-/// The place code of "off" in a [`Move`]; also the virtual square an exit reaches.
-const OFF: u8 = 31;
 /// The step from 26 onto 27 that option `jump_optional` allows beside the jump (I-9).
 const STEP_27: Move = Move::from_codes_unchecked(JUMP_FROM, MISFORTUNE);
 /// The throw that takes a stranded piece off (C-11).
@@ -96,26 +95,11 @@ const STRANDED_EXIT: u8 = 4;
 /// The most pieces a side has (C-1); the candidate array of move generation has this size.
 const MAX_PIECES: usize = 7;
 
-/// The set holding square `n` alone, empty when `n` is not a square.
-#[inline]
-const fn single(n: u8) -> SquareSet {
-    SquareSet::from_bits_truncate(match 1u32.checked_shl(n as u32) {
-        Some(bit) => bit,
-        None => 0,
-    })
-}
-
-/// An all-ones mask when `condition` holds, else zero (selects without branching).
-#[inline]
-const fn mask(condition: bool) -> u32 {
-    0u32.wrapping_sub(condition as u32)
-}
-
 /// Whether a throw gives another throw after its move (C-4): 1, 4 and 6; 2, 3 (and the
 /// die's 5) end the turn.
 #[inline]
 pub const fn gives_extra_throw(t: u8) -> bool {
-    matches!(t, 1 | 4 | 6)
+    kernel::extra_throw_on_1_4_6(t)
 }
 
 senet_core::option_value! {
@@ -220,12 +204,13 @@ impl Cemea {
         let blocked_fwd = SquareSet::passing_forward(runs, t);
         let blocked_back = SquareSet::passing_backward(runs, t);
         // C-10 / I-2: from 26 a 1 means the jump to 28, never a step onto 27.
-        let from_26_with_1 = SquareSet::from_bits_truncate(mask(t == 1)) & single(JUMP_FROM);
+        let from_26_with_1 = SquareSet::from_bits_truncate(kernel::all_ones_if(t == 1))
+            & SquareSet::of_number(JUMP_FROM);
 
         // (1) Forward: ordinary moves end on 1..=30 (past 30 drops out of the shift)…
         let mut forward = own & landing.backward(t) & !from_26_with_1;
         // …C-12: exits from 28, 29, 30 with exactly 3, 2, 1 (the virtual square 31)…
-        forward |= own & single(OFF.wrapping_sub(t)) & REFUGES;
+        forward |= own & SquareSet::of_number(Place::OFF_CODE.wrapping_sub(t)) & REFUGES;
         // …C-10 / I-2: 26 with a 1 jumps to 28, only when 28 is empty.
         if empty.has(28) {
             forward |= own & from_26_with_1;
@@ -280,7 +265,7 @@ impl Cemea {
     #[inline]
     fn stranded_move(t: u8) -> Move {
         if t == STRANDED_EXIT {
-            Move::from_codes_unchecked(MISFORTUNE, OFF)
+            Move::bear_off(Square::at(MISFORTUNE))
         } else {
             Move::PASS
         }
@@ -340,15 +325,23 @@ pub struct CemeaFinish {
     turns: PerSide<u16>,
 }
 
-senet_core::deref_to_turn_state!(CemeaState, CemeaFinish);
+/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
+/// changes them.
+impl core::ops::Deref for CemeaState {
+    type Target = TurnState<CemeaFinish>;
+
+    #[inline]
+    fn deref(&self) -> &TurnState<CemeaFinish> {
+        &self.turn
+    }
+}
 
 impl CemeaState {
     /// The side whose piece waits on 27, unable to move anything until it throws a 4 (C-11).
     pub fn stranded(&self) -> Option<Side> {
-        let sq27 = single(MISFORTUNE);
         Side::BOTH
             .into_iter()
-            .find(|&side| !(self.board.pieces_of(side) & sq27).is_empty())
+            .find(|&side| self.board.pieces_of(side).has(MISFORTUNE))
     }
 
     /// The first side to bear off every piece, once one has.
@@ -448,7 +441,15 @@ impl Ruleset for Cemea {
         }
     }
 
-    senet_core::forward_to_turn_state!(turn);
+    #[inline]
+    fn board<'s>(&self, state: &'s CemeaState) -> &'s BitBoard {
+        &state.turn.board
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut CemeaState, value: Throw) {
+        state.turn.throw_unchecked(value);
+    }
 
     #[inline]
     fn phase(&self, state: &CemeaState) -> Phase {
@@ -515,18 +516,13 @@ impl Ruleset for Cemea {
             return mv == Cemea::stranded_move(t);
         }
         let (origins, direction, step_27) = self.origins(&state.board, me, t);
-        if mv.is_pass() {
-            return origins.is_empty() && !step_27;
-        }
         if mv == STEP_27 {
             return step_27;
         }
-        match mv.origin() {
-            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
-                Cemea::move_from(from.get(), t, direction) == mv
-            }
-            _ => false,
+        if step_27 && mv.is_pass() {
+            return false;
         }
+        kernel::is_one_per_origin(mv, origins, |from| Cemea::move_from(from, t, direction))
     }
 
     #[inline]
@@ -535,46 +531,35 @@ impl Ruleset for Cemea {
         let Some(t) = state.turn.take_throw() else {
             return;
         };
-        if mv.is_pass() {
-            // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded side's
-            // 1, 4 and 6 still give another throw, unless the option of I-8 says otherwise.
-            let stranded = state.board.pieces_of(me).has(MISFORTUNE);
-            if !(stranded && self.stranded_keeps_extra_throw && gives_extra_throw(t.get())) {
-                self.end_turn(state, me);
-            }
-            return;
-        }
-        let [from, to] = mv.step_codes(0);
-        let (Ok(from), board) = (Square::new(from), &mut state.turn.board) else {
-            return;
-        };
-        // `relocate` never asserts, so a foreign move cannot panic here.
-        match Square::new(to) {
-            Err(_) => {
-                // C-12 exits, and C-11's 4 that takes the stranded piece off.
-                board.bear_off(me, from);
-            }
-            Ok(to) => {
-                let opp = me.opponent();
-                if board.pieces_of(opp).contains(to) {
-                    // C-6: swap; the attacked piece goes to the square the attacker left.
-                    board.relocate(opp, to, from);
-                    board.relocate(me, from, to);
-                } else if board.pieces_of(me).contains(to) {
-                    // C-9: the own piece on the landing square goes to square 1, or the
-                    // lowest empty square (the square just left counts as empty). The mover
-                    // takes its place, so only the displaced piece changes squares.
-                    let empty = board.empty_squares() | SquareSet::single(from);
-                    board.relocate(me, from, empty.first().unwrap_or(Square::FIRST));
-                } else {
-                    board.relocate(me, from, to);
+        let board = &mut state.turn.board;
+        match kernel::single_step(mv) {
+            None => {
+                // C-5: a lost throw passes the turn, whatever its value; I-3: a stranded
+                // side's 1, 4 and 6 still give another throw, unless the option of I-8 says
+                // otherwise.
+                let stranded = board.pieces_of(me).has(MISFORTUNE);
+                if !(stranded && self.stranded_keeps_extra_throw && gives_extra_throw(t.get())) {
+                    self.end_turn(state, me);
                 }
-                if to.get() == MISFORTUNE {
+                return;
+            }
+            // C-12 exits, and C-11's 4 that takes the stranded piece off.
+            Some((from, Landing::Off)) => board.bear_off(me, from),
+            Some((from, Landing::On(to))) => {
+                // C-9: the own piece on the landing square goes to square 1, or the lowest
+                // empty square (the square just left counts as empty). The mover takes its
+                // place, so only the displaced piece changes squares.
+                let lands = if board.pieces_of(me).contains(to) {
+                    board.lowest_empty_after_leaving(from)
+                } else {
+                    to
+                };
+                // C-6: swap; the attacked piece goes to the square the attacker left.
+                board.swap_or_move(me, from, lands);
+                if to.get() == MISFORTUNE && board.empty_squares().has(REBIRTH) {
                     // C-11: on to the House of Rebirth if it is empty; else the piece stays
                     // and its side is stranded.
-                    if let Some(rebirth) = (board.empty_squares() & single(REBIRTH)).first() {
-                        board.relocate(me, to, rebirth);
-                    }
+                    board.relocate(me, to, const { Square::at(REBIRTH) });
                 }
             }
         }
@@ -716,7 +701,6 @@ impl Ruleset for Cemea {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use senet_core::Throw;
 
     #[test]
     fn state_is_small() {

@@ -419,6 +419,83 @@ impl BitBoard {
         set.insert(to);
     }
 
+    /// Moves `side`'s piece from `from` to `to`; an opposing piece on `to` goes to `from` in
+    /// its place (the swap that an attack makes in several reconstructions). Not checked,
+    /// like [`BitBoard::relocate`].
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, Square, SquareSet};
+    /// let mut board = BitBoard::from_pieces(SquareSet::of([3]), SquareSet::of([5])).unwrap();
+    /// board.swap_or_move(Side::Black, Square::at(3), Square::at(5));
+    /// assert_eq!(board.pieces_of(Side::Black), SquareSet::of([5]));
+    /// assert_eq!(board.pieces_of(Side::White), SquareSet::of([3]));
+    /// board.swap_or_move(Side::Black, Square::at(5), Square::at(9));
+    /// assert_eq!(board.pieces_of(Side::Black), SquareSet::of([9]));
+    /// assert_eq!(board.pieces_of(Side::White), SquareSet::of([3]));
+    /// ```
+    #[inline]
+    pub fn swap_or_move(&mut self, side: Side, from: Square, to: Square) {
+        let opp = side.opponent();
+        if self.sides[opp].contains(to) {
+            self.relocate(opp, to, from);
+        }
+        self.relocate(side, from, to);
+    }
+
+    /// The lowest-numbered empty square once the piece on `vacated` has left it, where
+    /// several reconstructions send a piece on (from their square 27, or off an own piece).
+    /// There always is one: `vacated` itself counts as empty.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, Square, SquareSet};
+    /// let board = BitBoard::from_pieces(SquareSet::of([1, 2, 4]), SquareSet::of([3])).unwrap();
+    /// assert_eq!(board.lowest_empty_after_leaving(Square::at(4)).get(), 4);
+    /// assert_eq!(board.lowest_empty_after_leaving(Square::at(2)).get(), 2);
+    /// let board = BitBoard::from_pieces(SquareSet::of([1, 2, 7]), SquareSet::of([3])).unwrap();
+    /// assert_eq!(board.lowest_empty_after_leaving(Square::at(7)).get(), 4);
+    /// ```
+    #[inline]
+    pub fn lowest_empty_after_leaving(&self, vacated: Square) -> Square {
+        let free = self.empty_squares() | SquareSet::single(vacated);
+        // Not empty, and only squares: the lowest bit is a square.
+        Square::from_valid(free.bits().trailing_zeros() as u8)
+    }
+
+    /// Refuses a board with a piece on `square`, a square where no piece ever stays in the
+    /// ruleset (`reason` says why), for [`Ruleset::validate`](crate::Ruleset::validate).
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, PositionError, Square, SquareSet};
+    /// let board = BitBoard::from_pieces(SquareSet::of([27]), SquareSet::EMPTY).unwrap();
+    /// assert!(board.check_vacant(Square::at(26), "never").is_ok());
+    /// assert!(matches!(
+    ///     board.check_vacant(Square::at(27), "never"),
+    ///     Err(PositionError::ForbiddenSquare { .. })
+    /// ));
+    /// ```
+    pub fn check_vacant(&self, square: Square, reason: &'static str) -> Result<(), PositionError> {
+        match self.side_at(square) {
+            Some(side) => Err(PositionError::ForbiddenSquare {
+                side,
+                square,
+                reason,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a board on which both sides have borne off `pieces` pieces, in the rulesets
+    /// where the game ends as the first side does, for
+    /// [`Ruleset::validate`](crate::Ruleset::validate).
+    pub fn check_one_finished(&self, pieces: u8) -> Result<(), PositionError> {
+        if self.off_count(Side::Black) >= pieces && self.off_count(Side::White) >= pieces {
+            return Err(PositionError::Inconsistent(
+                "both sides have borne off every piece".to_string(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Takes `side`'s piece on `from` off the board and counts it as borne off (the count
     /// saturates rather than overflows on a board that was never validated).
     ///

@@ -20,14 +20,101 @@
 //!   value.
 //!
 //! [`assign`] is the copying form, for generators that build their candidates elsewhere.
-//! [`check_pending_throw`] is the shared part of [`Ruleset::validate`](crate::Ruleset::validate)
-//! for rulesets that keep the pending throw in their state.
+//! [`is_one_per_origin`] is the matching legality test.
+//!
+//! Play code of the single-step rulesets reads a move with [`single_step`], which gives every
+//! move a meaning (see its contract), so that no ruleset needs a fallback of its own for
+//! moves its generator never makes. [`all_ones_if`] is the mask that selects without
+//! branching. [`check_pending_throw`] is the shared part of
+//! [`Ruleset::validate`](crate::Ruleset::validate) for rulesets that keep the pending throw
+//! in their state.
 
 use crate::error::PositionError;
 use crate::moves::{MOVE_LIST_CAPACITY, Move, MoveList, WINDOW_SLACK};
 use crate::prelude::*;
-use crate::square::SquareSet;
+use crate::square::{Square, SquareSet};
 use crate::throw::{Throw, ThrowingDevice};
+
+pub use crate::square::all_ones_if;
+
+/// Where the step of a single-step move lands, as [`single_step`] reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Landing {
+    /// On a square of the track.
+    On(Square),
+    /// Off the board: the piece is borne off.
+    Off,
+}
+
+/// The step of `mv` for the play code of a ruleset whose moves are single steps: the square
+/// the piece leaves and where it lands, or `None` for a pass.
+///
+/// Every move of such a generator reads exactly. [`Ruleset::play_unchecked`] leaves the result
+/// of any other move unspecified but must never panic, so this reading gives every move one
+/// meaning and play code needs no fallback of its own: a move that leaves no square (a pass,
+/// a step from hand, codes no generator writes) reads as a pass, and a step that lands on no
+/// square ([`Place::OFF_CODE`](crate::Place::OFF_CODE), or codes beyond it) as bearing off.
+/// Steps after the first are not read.
+///
+/// [`Ruleset::play_unchecked`]: crate::Ruleset::play_unchecked
+///
+/// ```
+/// use senet_core::kernel::{Landing, single_step};
+/// use senet_core::{Move, Square};
+/// let (from, to) = (Square::at(26), Square::at(28));
+/// assert_eq!(single_step(Move::step(from, to)), Some((from, Landing::On(to))));
+/// assert_eq!(single_step(Move::bear_off(from)), Some((from, Landing::Off)));
+/// assert_eq!(single_step(Move::PASS), None);
+/// assert_eq!(single_step(Move::enter(Square::FIRST)), None);
+/// ```
+#[inline]
+pub fn single_step(mv: Move) -> Option<(Square, Landing)> {
+    let [from, to] = mv.step_codes(0);
+    let from = Square::checked(from)?;
+    let landing = match Square::checked(to) {
+        Some(to) => Landing::On(to),
+        None => Landing::Off,
+    };
+    Some((from, landing))
+}
+
+/// Whether a throw `t` gives another throw after its move, in the reconstructions whose
+/// sticks reward 1, 4 and 6 and end the turn with 2 and 3 (Regency, Botermans, CEMEA and
+/// Jéquier; CEMEA's die adds a 5 that ends the turn too).
+///
+/// ```
+/// use senet_core::kernel::extra_throw_on_1_4_6;
+/// let again: Vec<u8> = (1..=6).filter(|&t| extra_throw_on_1_4_6(t)).collect();
+/// assert_eq!(again, [1, 4, 6]);
+/// ```
+#[inline]
+pub const fn extra_throw_on_1_4_6(t: u8) -> bool {
+    matches!(t, 1 | 4 | 6)
+}
+
+/// Whether `mv` is one of the moves [`assign_one_per_origin`] lists for `origins` and
+/// `move_from`: the plain pass when `origins` is empty, else the move of one of them. For
+/// [`Ruleset::is_legal`](crate::Ruleset::is_legal) without generating the list.
+///
+/// ```
+/// use senet_core::{Move, SquareSet, kernel};
+/// let step_of_3 = |from: u8| Move::from_codes_unchecked(from, from + 3);
+/// let origins = SquareSet::of([4, 9]);
+/// assert!(kernel::is_one_per_origin("9-12".parse().unwrap(), origins, step_of_3));
+/// assert!(!kernel::is_one_per_origin("9-11".parse().unwrap(), origins, step_of_3));
+/// assert!(!kernel::is_one_per_origin("5-8".parse().unwrap(), origins, step_of_3));
+/// assert!(!kernel::is_one_per_origin(Move::PASS, origins, step_of_3));
+/// assert!(kernel::is_one_per_origin(Move::PASS, SquareSet::EMPTY, step_of_3));
+/// ```
+pub fn is_one_per_origin(mv: Move, origins: SquareSet, move_from: impl Fn(u8) -> Move) -> bool {
+    if mv.is_pass() {
+        return mv == Move::PASS && origins.is_empty();
+    }
+    match mv.origin() {
+        Some(from) if origins.contains(from) => move_from(from.get()) == mv,
+        _ => false,
+    }
+}
 
 /// Replaces the contents of `list` with the first `len` moves of `moves` (`len` is clamped
 /// to `N`).

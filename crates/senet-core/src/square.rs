@@ -239,6 +239,24 @@ impl SquareSet {
         SquareSet(1 << sq.0)
     }
 
+    /// The set holding square number `n` alone, empty when `n` is not a square (0, or
+    /// [`Place::OFF_CODE`] and above): for rules computed on raw codes.
+    ///
+    /// ```
+    /// use senet_core::{Place, SquareSet};
+    /// assert_eq!(SquareSet::of_number(30), SquareSet::of([30]));
+    /// assert!(SquareSet::of_number(0).is_empty());
+    /// assert!(SquareSet::of_number(Place::OFF_CODE).is_empty());
+    /// assert!(SquareSet::of_number(200).is_empty());
+    /// ```
+    #[inline]
+    pub const fn of_number(n: u8) -> SquareSet {
+        SquareSet::from_bits_truncate(match 1u32.checked_shl(n as u32) {
+            Some(bit) => bit,
+            None => 0,
+        })
+    }
+
     /// The raw bits (bit n is square n).
     #[inline]
     pub const fn bits(self) -> u32 {
@@ -545,22 +563,30 @@ pub enum Place {
 }
 
 impl Place {
+    /// The code of [`Place::Hand`] (see [`Place::code`]).
+    pub const HAND_CODE: u8 = 0;
+
+    /// The code of [`Place::Off`], the virtual square 31 just past the end of the track:
+    /// rulesets compute exits on raw codes, where a step from square `s` by `t` bears off
+    /// when `s + t` reaches it.
+    pub const OFF_CODE: u8 = SQUARES + 1;
+
     /// Code used for compact storage: 0 for hand, 1..=30 for squares, 31 for off.
     #[inline]
     pub const fn code(self) -> u8 {
         match self {
-            Place::Hand => 0,
+            Place::Hand => Place::HAND_CODE,
             Place::Board(sq) => sq.0,
-            Place::Off => 31,
+            Place::Off => Place::OFF_CODE,
         }
     }
 
     /// Inverse of [`Place::code`].
     pub const fn from_code(code: u8) -> Option<Place> {
         match code {
-            0 => Some(Place::Hand),
-            1..=30 => Some(Place::Board(Square(code))),
-            31 => Some(Place::Off),
+            Place::HAND_CODE => Some(Place::Hand),
+            1..=SQUARES => Some(Place::Board(Square(code))),
+            Place::OFF_CODE => Some(Place::Off),
             _ => None,
         }
     }
@@ -592,9 +618,10 @@ impl fmt::Display for Place {
     }
 }
 
-/// An all-ones mask when `condition` holds, else zero (selects without branching).
-#[inline]
-const fn all_ones_if(condition: bool) -> u32 {
+/// An all-ones mask when `condition` holds, else zero: selects without branching on random
+/// data (`set & all_ones_if(t >= 4)`). Public as [`kernel::all_ones_if`](crate::kernel::all_ones_if).
+#[inline(always)]
+pub const fn all_ones_if(condition: bool) -> u32 {
     0u32.wrapping_sub(condition as u32)
 }
 

@@ -14,7 +14,13 @@ use crate::throw::{Throw, ThrowingDevice};
 ///
 /// A ruleset's state wraps it, so that the state stays one `Copy` value: `extra` is a field
 /// of this struct rather than a neighbour of it so that it can fill the padding after the
-/// 12-byte board, and a state with two bytes of its own is still 16 bytes.
+/// 12-byte board, and a state with two bytes of its own is still 16 bytes. The wrapper keeps
+/// its `TurnState` in a private field and implements `Deref<Target = TurnState<X>>`, so that
+/// users read `board()`, `to_move()` and `pending_throw()` while only the ruleset changes
+/// them; [`Ruleset::board`](crate::Ruleset::board) and
+/// [`Ruleset::throw_unchecked`](crate::Ruleset::throw_unchecked) hand over to the field.
+/// (Each ruleset writes those few lines itself: a `Deref` for a type of another crate
+/// cannot be one generic impl here.)
 ///
 /// ```
 /// use senet_core::{BitBoard, Phase, Side, Throw, TurnState};
@@ -84,6 +90,25 @@ impl<X> TurnState<X> {
         self.throw = Some(value);
     }
 
+    /// The value of the pending throw while the game goes on (`over` false): the throw move
+    /// generation spends. `None` when no move is due.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, Throw, TurnState};
+    /// let mut turn = TurnState::new(BitBoard::alternating(5), Side::Black, ());
+    /// assert_eq!(turn.throw_to_use(false), None);
+    /// turn.throw_unchecked(Throw::at(3));
+    /// assert_eq!(turn.throw_to_use(false), Some(3));
+    /// assert_eq!(turn.throw_to_use(true), None);
+    /// ```
+    #[inline]
+    pub const fn throw_to_use(&self, over: bool) -> Option<u8> {
+        match self.throw {
+            Some(t) if !over => Some(t.get()),
+            _ => None,
+        }
+    }
+
     /// Uses up the pending throw, `None` when there was none.
     #[inline]
     pub fn take_throw(&mut self) -> Option<Throw> {
@@ -121,42 +146,6 @@ impl<X> TurnState<X> {
             extra,
         }
     }
-}
-
-/// Implements `Deref<Target = TurnState<X>>` for a ruleset state `$state` whose field `turn`
-/// is its [`TurnState`], so that the state offers `board()`, `to_move()` and
-/// `pending_throw()` read-only; the ruleset changes it through `turn`.
-#[macro_export]
-macro_rules! deref_to_turn_state {
-    ($state:ty, $extra:ty) => {
-        impl ::core::ops::Deref for $state {
-            type Target = $crate::TurnState<$extra>;
-
-            #[inline]
-            fn deref(&self) -> &$crate::TurnState<$extra> {
-                &self.turn
-            }
-        }
-    };
-}
-
-/// Implements [`Ruleset::board`](crate::Ruleset::board) and
-/// [`Ruleset::throw_unchecked`](crate::Ruleset::throw_unchecked) for a ruleset whose state
-/// keeps its board and pending throw in a [`TurnState`]: the state itself, or its field
-/// named by the argument (`forward_to_turn_state!(turn)`). Call it inside `impl Ruleset`.
-#[macro_export]
-macro_rules! forward_to_turn_state {
-    ($($field:ident)?) => {
-        #[inline]
-        fn board<'s>(&self, state: &'s Self::State) -> &'s $crate::BitBoard {
-            &state $(.$field)? .board
-        }
-
-        #[inline]
-        fn throw_unchecked(&self, state: &mut Self::State, value: $crate::Throw) {
-            state $(.$field)? .throw_unchecked(value);
-        }
-    };
 }
 
 impl TurnState {

@@ -34,9 +34,10 @@ extern crate alloc;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use senet_core::kernel::{self, Landing};
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
-    Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Place, PositionError, Ruleset,
+    SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -63,9 +64,7 @@ const START: BitBoard = BitBoard::with_pieces(BLACK_START, WHITE_START).with_ste
 );
 
 /// The square that sends a piece landing on it to the lowest empty square (J-10).
-const SQ27: u8 = 27;
-/// Off the board, as a place code.
-const OFF: u8 = 31;
+const SQ27: Square = Square::at(27);
 
 /// The starting squares of `side` (J-1).
 pub const fn start_squares(side: Side) -> SquareSet {
@@ -181,12 +180,10 @@ impl Jequier {
         // are s+1 … s+t−1 (… 30 when bearing off), so a run starting at s+k blocks when
         // 1 ≤ k ≤ t−3; backward they are s−t+1 … s−1, so a run starting at s−k blocks when
         // 3 ≤ k ≤ t−1. Throws are random, so the shifts are selected with masks, not branches.
-        let runs = opp.run_starts(3).bits();
-        let when = |cond: bool| 0u32.wrapping_sub(u32::from(cond));
-        let blocked_forward =
-            (runs >> 1) & when(t >= 4) | (runs >> 2) & when(t >= 5) | (runs >> 3) & when(t >= 6);
-        let blocked_backward =
-            (runs << 3) & when(t >= 4) | (runs << 4) & when(t >= 5) | (runs << 5) & when(t >= 6);
+        let runs = opp.run_starts(3);
+        let blocked_forward = SquareSet::passing_forward(runs, t).bits();
+        let blocked_backward = SquareSet::passing_backward(runs, t).bits();
+        let when = kernel::all_ones_if;
         // J-11: with every piece on 21–30, any move past 30 bears off; a move ending on 30
         // stays there like any other landing.
         let bearing_off = when((own & !SquareSet::ROW3).is_empty());
@@ -211,19 +208,28 @@ impl Jequier {
         let to = if backward {
             from.wrapping_sub(t)
         } else {
-            from.saturating_add(t).min(OFF)
+            from.saturating_add(t).min(Place::OFF_CODE)
         };
         Move::from_codes_unchecked(from, to)
-    }
-
-    fn gives_extra_throw(t: u8) -> bool {
-        // J-4: 1, 4 and 6 give another throw; 2 and 3 end the turn.
-        matches!(t, 1 | 4 | 6)
     }
 
     #[inline]
     fn finished(board: &BitBoard) -> Option<Side> {
         board.side_with_all_off(PIECES)
+    }
+
+    /// The pending throw, while the game goes on.
+    #[inline]
+    fn throw_to_use(state: &JequierState) -> Option<u8> {
+        state.throw_to_use(Jequier::finished(&state.board).is_some())
+    }
+
+    /// The move of the piece on square code `from` with throw `t`: backward when it is one of
+    /// the `backward` origins, else forward.
+    #[inline]
+    fn move_of(t: u8, backward: SquareSet) -> impl Fn(u8) -> Move {
+        let back = backward.bits();
+        move |from| Jequier::move_from(from, t, (back >> (from & 31)) & 1 != 0)
     }
 
     /// J-12: the winner scores, per opposing piece still on the board, 3 on 1–10, 2 on 11–20
@@ -257,7 +263,16 @@ pub struct JequierState {
     turn: TurnState<SquareSet>,
 }
 
-senet_core::deref_to_turn_state!(JequierState, SquareSet);
+/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
+/// changes them.
+impl core::ops::Deref for JequierState {
+    type Target = TurnState<SquareSet>;
+
+    #[inline]
+    fn deref(&self) -> &TurnState<SquareSet> {
+        &self.turn
+    }
+}
 
 impl JequierState {
     /// The squares of `side`'s pieces that have never moved (I-1).
@@ -349,7 +364,15 @@ impl Ruleset for Jequier {
         }
     }
 
-    senet_core::forward_to_turn_state!(turn);
+    #[inline]
+    fn board<'s>(&self, state: &'s JequierState) -> &'s BitBoard {
+        &state.turn.board
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut JequierState, value: Throw) {
+        state.turn.throw_unchecked(value);
+    }
 
     #[inline]
     fn phase(&self, state: &JequierState) -> Phase {
@@ -367,40 +390,26 @@ impl Ruleset for Jequier {
 
     #[inline]
     fn generate_moves(&self, state: &JequierState, moves: &mut MoveList) {
-        let t = match state.throw {
-            Some(t) if Jequier::finished(&state.board).is_none() => t.get(),
-            _ => {
-                moves.clear();
-                return;
-            }
+        let Some(t) = Jequier::throw_to_use(state) else {
+            moves.clear();
+            return;
         };
         let (forward, backward) = self.origins(state, t);
-        let origins = forward | backward;
         // Each piece has at most one move (forward, or else backward); J-9: with no move at
         // all the throw is lost and the only choice is a pass.
-        let back = backward.bits();
-        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
-            let is_back = (back >> (from & 31)) & 1 != 0;
-            Jequier::move_from(from, t, is_back)
-        });
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(
+            moves,
+            forward | backward,
+            Jequier::move_of(t, backward),
+        );
     }
 
     fn is_legal(&self, state: &JequierState, mv: Move) -> bool {
-        let t = match state.throw {
-            Some(t) if Jequier::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
-            _ => return false,
+        let Some(t) = Jequier::throw_to_use(state) else {
+            return false;
         };
         let (forward, backward) = self.origins(state, t);
-        if mv.is_pass() {
-            return (forward | backward).is_empty();
-        }
-        match mv.origin() {
-            Some(from) if mv.step_count() == 1 => {
-                (forward.contains(from) && mv == Jequier::move_from(from.get(), t, false))
-                    || (backward.contains(from) && mv == Jequier::move_from(from.get(), t, true))
-            }
-            _ => false,
-        }
+        kernel::is_one_per_origin(mv, forward | backward, Jequier::move_of(t, backward))
     }
 
     #[inline]
@@ -409,14 +418,11 @@ impl Ruleset for Jequier {
         let Some(t) = state.turn.take_throw() else {
             return;
         };
-        if !mv.is_pass() {
-            let [from, to] = mv.step_codes(0);
-            if let Some(from) = Square::checked(from) {
-                apply_step(state, me, from, to);
-            }
+        if let Some((from, landing)) = kernel::single_step(mv) {
+            apply_step(state, me, from, landing);
         }
         // J-4: 1, 4 and 6 give another throw, even when the throw could not be used.
-        if !Jequier::gives_extra_throw(t.get()) {
+        if !kernel::extra_throw_on_1_4_6(t.get()) {
             state.turn.to_move = me.opponent();
         }
     }
@@ -424,20 +430,11 @@ impl Ruleset for Jequier {
     fn validate(&self, state: &JequierState) -> Result<(), PositionError> {
         let board = &state.board;
         board.check_pieces(PIECES)?;
-        for side in Side::BOTH {
-            if let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ27) {
-                return Err(PositionError::ForbiddenSquare {
-                    side,
-                    square: sq,
-                    reason: "sends a piece on to the lowest empty square as it arrives (J-10)",
-                });
-            }
-        }
-        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
-            return Err(PositionError::Inconsistent(
-                "both sides have borne off every piece".to_string(),
-            ));
-        }
+        board.check_vacant(
+            SQ27,
+            "sends a piece on to the lowest empty square as it arrives (J-10)",
+        )?;
+        board.check_one_finished(PIECES)?;
         for sq in state.extra {
             // Odd squares start White's pieces, even ones Black's (J-1).
             let side = if sq.get() % 2 == 1 {
@@ -489,7 +486,7 @@ impl Ruleset for Jequier {
     fn special_squares(&self) -> &'static [SpecialSquares] {
         const {
             &[SpecialSquares::new(
-                SquareSet::of([27]),
+                SquareSet::single(SQ27),
                 '~',
                 "moves a piece on to the lowest empty square (J-10)",
             )]
@@ -497,30 +494,32 @@ impl Ruleset for Jequier {
     }
 }
 
-/// Moves `me`'s piece from `from` to the place code `to` with every consequence (J-7, J-10,
-/// J-11, I-1). Never panics, whatever the codes.
+/// Plays the step of `me`'s piece from `from` to `landing` with every consequence (J-7,
+/// J-10, J-11, I-1).
 #[inline]
-fn apply_step(state: &mut JequierState, me: Side, from: Square, to: u8) {
+fn apply_step(state: &mut JequierState, me: Side, from: Square, landing: Landing) {
     let board = &mut state.turn.board;
-    match Square::checked(to) {
-        None => {
-            // Bearing off (J-11).
-            board.bear_off(me, from);
-        }
-        Some(to) => {
+    match landing {
+        // Bearing off (J-11).
+        Landing::Off => board.bear_off(me, from),
+        Landing::On(to) => {
             let opp = me.opponent();
             if board.pieces_of(opp).contains(to) {
                 // J-7: the victim goes to the lowest empty square, chosen while the mover
                 // still stands on its own square. I-1: it no longer counts as unmoved.
-                let refuge = board.empty_squares().first().unwrap_or(Square::FIRST);
+                let refuge = match board.empty_squares().first() {
+                    Some(refuge) => refuge,
+                    // No empty square: 10 pieces on 30 squares (`validate`) always leave
+                    // some, so only junk moves that filled the board get here, and the
+                    // victim takes the mover's square, which keeps the board consistent.
+                    None => from,
+                };
                 board.relocate(opp, to, refuge);
                 state.turn.extra.remove(to);
             }
-            let landing = if to.get() == SQ27 {
+            let landing = if to == SQ27 {
                 // J-10: on to the lowest empty square, once the mover has left its own.
-                (board.empty_squares() | SquareSet::single(from))
-                    .first()
-                    .unwrap_or(Square::FIRST)
+                board.lowest_empty_after_leaving(from)
             } else {
                 to
             };

@@ -102,7 +102,7 @@ impl LaneRules<LANES> for Lanes {
     fn restart(&mut self, l: usize) {
         let start = self.rules.initial_state();
         let me = start.to_move;
-        let must = |side: Side| start.must_move[side];
+        let must = |side: Side| start.extra.must_move[side];
         self.board.set(l, &start.board, me);
         self.own_must[l] = (1u32 << must(me)) & VALID;
         self.opp_must[l] = (1u32 << must(me.opponent())) & VALID;

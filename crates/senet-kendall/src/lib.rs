@@ -46,18 +46,19 @@ extern crate alloc;
 
 use alloc::string::{String, ToString};
 use senet_core::batch::{BatchRules, BatchRun};
+use senet_core::kernel::{Landing, all_ones_if};
 use senet_core::rand_core::Rng;
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Playout,
+    BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Place, Playout,
     PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks,
-    Throw, kernel,
+    Throw, TurnState, kernel,
 };
 
 mod batch;
 mod state;
 
-pub use state::KendallState;
 use state::{FIELD_INFO, StoredThrows, bad_field, must_move_field};
+pub use state::{KendallMemory, KendallState};
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
 /// whenever a seeded game can come out differently, and note why here:
@@ -69,8 +70,6 @@ pub const RULES_REVISION: u32 = 1;
 /// or 5 (probability (3/8)^60, about 3·10^-26); throws beyond it are not stored.
 pub const MAX_STORED_THROWS: u8 = 60;
 
-/// The place code of "off the board" in raw move codes (the virtual square 31).
-const OFF: u8 = 31;
 /// The most pieces a side has (K-1).
 const MAX_PIECES: usize = 7;
 /// K-15: where a piece leaving the water goes.
@@ -125,7 +124,7 @@ const MOVES: [[[Move; 33]; 6]; 2] = {
         while from < 32 {
             let ahead = from + v;
             let forward_to = if from >= 28 || ahead > 31 {
-                OFF
+                Place::OFF_CODE
             } else {
                 ahead as u8
             };
@@ -255,7 +254,7 @@ impl Kendall {
     /// choice is a plain pass.
     fn water_moves(&self, state: &KendallState, bear_off: bool, moves: &mut MoveList) {
         let to_rebirth = state.board.empty_squares().has(REBIRTH);
-        let can_bear_off = bear_off && state.stored.count(4) != 0;
+        let can_bear_off = bear_off && state.turn.extra.stored.count(4) != 0;
         if !to_rebirth && !can_bear_off {
             moves.push(Move::PASS);
             return;
@@ -266,7 +265,7 @@ impl Kendall {
             .filter(|v| present & (1 << v.get()) != 0)
         {
             if v == 4 && bear_off {
-                moves.push(Move::from_codes_unchecked(WATER, OFF).with_throw(v));
+                moves.push(Move::from_codes_unchecked(WATER, Place::OFF_CODE).with_throw(v));
             }
             if to_rebirth {
                 moves.push(Move::from_codes_unchecked(WATER, REBIRTH).with_throw(v));
@@ -278,7 +277,7 @@ impl Kendall {
     /// K-15: the squares whose pieces may move this decision: only the piece back from the
     /// water when some stored throw can move it, otherwise every square.
     fn must_move_only(state: &KendallState, reach: &Reach, present: u8) -> SquareSet {
-        let chosen = state.must_move[state.to_move];
+        let chosen = state.turn.extra.must_move[state.to_move];
         if chosen == 0 {
             return SquareSet::ALL;
         }
@@ -299,25 +298,30 @@ impl Kendall {
         SquareSet::ALL
     }
 
-    /// Applies the step `from → to` of `me` with its consequences; returns whether it ends
-    /// the turn (K-13, K-14).
-    fn apply_step(&self, state: &mut KendallState, me: Side, from: u8, to: u8) -> bool {
+    /// Applies the step of `me` from `from_sq` to `landing` with its consequences; returns
+    /// whether it ends the turn (K-13, K-14).
+    fn apply_step(
+        &self,
+        state: &mut KendallState,
+        me: Side,
+        from_sq: Square,
+        landing: Landing,
+    ) -> bool {
         let opp = me.opponent();
-        let (Some(from_sq), board) = (Square::checked(from), &mut state.board) else {
-            return false;
+        let board = &mut state.turn.board;
+        let to_sq = match landing {
+            Landing::On(to) => to,
+            Landing::Off => {
+                // K-10, K-11, K-14: borne off.
+                board.bear_off(me, from_sq);
+                return false;
+            }
         };
-        if to >= OFF {
-            // K-10, K-11, K-14: borne off.
-            board.bear_off(me, from_sq);
-            return false;
-        }
-        let Some(to_sq) = Square::checked(to) else {
-            return false;
-        };
+        let (from, to) = (from_sq.get(), to_sq.get());
         if from == WATER {
             // K-14 / K-15: back to 15, which ends the turn; that piece moves next.
             board.relocate(me, from_sq, to_sq);
-            state.must_move[me] = to;
+            state.turn.extra.must_move[me] = to;
             return true;
         }
         if from < GATE && to > GATE {
@@ -331,7 +335,7 @@ impl Kendall {
         let (from_bit, to_bit) = (bit(from), bit(to));
         let own = board.pieces_of(me).bits();
         let theirs = board.pieces_of(opp).bits();
-        let hit = mask(theirs & to_bit != 0);
+        let hit = all_ones_if(theirs & to_bit != 0);
         let victim_to = if from == GATE && to >= 28 {
             bit(WATER)
         } else {
@@ -340,7 +344,7 @@ impl Kendall {
         let theirs = (theirs & !to_bit) | (victim_to & hit);
         let own = (own & !from_bit) | to_bit;
         // A piece that must move (K-15) is followed when it is swapped away.
-        let followed = &mut state.must_move[opp];
+        let followed = &mut state.turn.extra.must_move[opp];
         let follow = (hit != 0) & (*followed == to);
         *followed = if follow { from } else { *followed };
         board.replace_pieces(
@@ -355,9 +359,9 @@ impl Kendall {
     /// Ends the turn of the side to act: remaining throws are lost, the opponent throws.
     #[inline]
     fn end_turn(state: &mut KendallState) {
-        state.stored = StoredThrows::NONE;
-        state.to_move = state.to_move.opponent();
-        state.throwing = true;
+        state.turn.extra.stored = StoredThrows::NONE;
+        state.turn.to_move = state.to_move.opponent();
+        state.turn.extra.throwing = true;
     }
 }
 
@@ -389,11 +393,6 @@ struct Reach {
     trap: u32,
 }
 
-/// All ones when `on`, else zero: selects without branching on random data.
-const fn mask(on: bool) -> u32 {
-    0u32.wrapping_sub(on as u32)
-}
-
 /// Per throw value: the squares from which a forward move would pass 26 (option trap).
 const TRAP_ORIGINS: [u32; 6] = {
     let mut table = [0u32; 6];
@@ -419,13 +418,13 @@ impl Reach {
         // enters the water only when it is empty; the piece in it cannot be attacked (K-14
         // names the only ways it leaves).
         let gate_targets = (empty & SquareSet::range(WATER, 30)).bits()
-            | (attackable & LAST_THREE).bits() & mask(water_empty);
+            | (attackable & LAST_THREE).bits() & all_ones_if(water_empty);
         Reach {
             own: own.bits(),
             landable: (landable & UP_TO_GATE).bits(),
-            from_gate: gate_targets | u32::from(bear_off) << OFF,
-            exits: mask(bear_off),
-            trap: mask(rules.trap && water_empty),
+            from_gate: gate_targets | u32::from(bear_off) << Place::OFF_CODE,
+            exits: all_ones_if(bear_off),
+            trap: all_ones_if(rules.trap && water_empty),
         }
     }
 
@@ -487,21 +486,25 @@ impl Ruleset for Kendall {
     fn initial_state(&self) -> KendallState {
         // K-3 / I-5: after the deciding 1 Black throws afresh.
         KendallState {
-            board: match self.pieces {
-                PieceCount::Seven => const { start(PieceCount::Seven) },
-                PieceCount::Five => const { start(PieceCount::Five) },
-            },
-            stored: StoredThrows::NONE,
-            to_move: Side::Black,
-            throwing: true,
-            must_move: PerSide::both(0),
-            white_started: !self.starting_throw,
+            turn: TurnState::new(
+                match self.pieces {
+                    PieceCount::Seven => const { start(PieceCount::Seven) },
+                    PieceCount::Five => const { start(PieceCount::Five) },
+                },
+                Side::Black,
+                KendallMemory {
+                    stored: StoredThrows::NONE,
+                    throwing: true,
+                    must_move: PerSide::both(0),
+                    white_started: !self.starting_throw,
+                },
+            ),
         }
     }
 
     #[inline]
     fn board<'s>(&self, state: &'s KendallState) -> &'s BitBoard {
-        &state.board
+        &state.turn.board
     }
 
     #[inline]
@@ -512,7 +515,7 @@ impl Ruleset for Kendall {
                 winner: Some(winner),
                 points: state.board.off_counts().map(i32::from),
             })
-        } else if state.throwing {
+        } else if state.turn.extra.throwing {
             Phase::Throw(state.to_move)
         } else {
             Phase::Move(state.to_move)
@@ -522,13 +525,15 @@ impl Ruleset for Kendall {
     #[inline]
     fn throw_unchecked(&self, state: &mut KendallState, throw: Throw) {
         let value = throw.get();
-        if !(1..=5).contains(&value) || !state.throwing {
+        if !(1..=5).contains(&value) || !state.turn.extra.throwing {
             return;
         }
         // Option starting_throw: White's throws before its first 1 are lost; the 1 counts.
-        let counts = if self.starting_throw && state.to_move == Side::White && !state.white_started
+        let counts = if self.starting_throw
+            && state.to_move == Side::White
+            && !state.turn.extra.white_started
         {
-            state.white_started = value == 1;
+            state.turn.extra.white_started = value == 1;
             value == 1
         } else {
             true
@@ -538,18 +543,18 @@ impl Ruleset for Kendall {
             ThrowTiming::Stored => {
                 // K-4: collect until a 2 or 3.
                 if counts && state.stored_count() < MAX_STORED_THROWS {
-                    state.stored.add(value);
+                    state.turn.extra.stored.add(value);
                 }
                 // A 2 or 3 ends the throwing; the turn passes at once if nothing was stored.
-                state.throwing = !last_throw;
-                if last_throw & state.stored.is_empty() {
+                state.turn.extra.throwing = !last_throw;
+                if last_throw & state.turn.extra.stored.is_empty() {
                     Kendall::end_turn(state);
                 }
             }
             ThrowTiming::Immediate => {
                 if counts {
-                    state.stored.set_one(value);
-                    state.throwing = false;
+                    state.turn.extra.stored.set_one(value);
+                    state.turn.extra.throwing = false;
                 } else if last_throw {
                     Kendall::end_turn(state);
                 }
@@ -559,7 +564,7 @@ impl Ruleset for Kendall {
 
     fn generate_moves(&self, state: &KendallState, moves: &mut MoveList) {
         moves.clear();
-        if state.throwing || self.winner(&state.board).is_some() {
+        if state.turn.extra.throwing || self.winner(&state.board).is_some() {
             return;
         }
         let me = state.to_move;
@@ -622,42 +627,43 @@ impl Ruleset for Kendall {
     fn play_unchecked(&self, state: &mut KendallState, mv: Move) {
         let me = state.to_move;
         // K-15: this is the side's next decision; whatever it is, the obligation is over.
-        state.must_move[me] = 0;
+        state.turn.extra.must_move[me] = 0;
         let Some(value) = mv.throw().map(Throw::get) else {
             // A plain pass: no stored throw can move, so every one is lost (K-5). With
             // immediate throws the single throw still gives another throw if it is a 1, 4
             // or 5, as it would have while collecting throws.
             let again = self.throw_timing == ThrowTiming::Immediate
-                && state.stored.count(1) | state.stored.count(4) | state.stored.count(5) != 0;
-            state.stored = StoredThrows::NONE;
+                && state.turn.extra.stored.count(1)
+                    | state.turn.extra.stored.count(4)
+                    | state.turn.extra.stored.count(5)
+                    != 0;
+            state.turn.extra.stored = StoredThrows::NONE;
             if again {
-                state.throwing = true;
+                state.turn.extra.throwing = true;
             } else {
                 Kendall::end_turn(state);
             }
             return;
         };
-        state.stored.spend(value);
-        let ends_turn = if mv.is_pass() {
+        state.turn.extra.stored.spend(value);
+        let ends_turn = match kernel::single_step(mv) {
             // `pass/v`: K-14 leaving the piece in the water, or K-16 declining a bear-off.
-            false
-        } else {
-            let [from, to] = mv.step_codes(0);
-            self.apply_step(state, me, from, to)
+            None => false,
+            Some((from, landing)) => self.apply_step(state, me, from, landing),
         };
         if self.winner(&state.board).is_some() {
-            state.stored = StoredThrows::NONE;
-            state.throwing = true;
-        } else if ends_turn || state.stored.is_empty() {
+            state.turn.extra.stored = StoredThrows::NONE;
+            state.turn.extra.throwing = true;
+        } else if ends_turn || state.turn.extra.stored.is_empty() {
             // K-4: with stored throws the turn is over. With immediate throws a 1, 4 or 5 gives
             // another throw, unless the move itself ended the turn (K-13, K-14). The throw is
             // random, so select the side rather than branch.
             let again = !ends_turn
                 & (self.throw_timing == ThrowTiming::Immediate)
                 & Kendall::gives_another_throw(value);
-            state.stored = StoredThrows::NONE;
-            state.throwing = true;
-            state.to_move = if again { me } else { me.opponent() };
+            state.turn.extra.stored = StoredThrows::NONE;
+            state.turn.extra.throwing = true;
+            state.turn.to_move = if again { me } else { me.opponent() };
         }
     }
 
@@ -670,11 +676,11 @@ impl Ruleset for Kendall {
                 "both sides have borne off every piece".to_string(),
             ));
         }
-        let held = state.stored.total();
+        let held = state.turn.extra.stored.total();
         let throws_text = || {
             state
                 .stored_throws()
-                .map(|v| char::from(b'0' + v))
+                .map(|v| char::from(b'0' + v.get()))
                 .collect::<String>()
         };
         if held > u32::from(MAX_STORED_THROWS) {
@@ -684,7 +690,7 @@ impl Ruleset for Kendall {
                 "a turn holds at most 60 stored throws",
             ));
         }
-        let enders = state.stored.count(2) + state.stored.count(3);
+        let enders = state.turn.extra.stored.count(2) + state.turn.extra.stored.count(3);
         match self.throw_timing {
             ThrowTiming::Stored if enders > 1 => {
                 return Err(bad_field(
@@ -693,14 +699,14 @@ impl Ruleset for Kendall {
                     "a turn holds at most one 2 or 3: either ends the throwing (K-4)",
                 ));
             }
-            ThrowTiming::Stored if state.throwing && enders > 0 => {
+            ThrowTiming::Stored if state.turn.extra.throwing && enders > 0 => {
                 return Err(bad_field(
                     "throws",
                     throws_text(),
                     "a 2 or 3 ends the throwing (K-4), so the side cannot still be throwing",
                 ));
             }
-            ThrowTiming::Immediate if held > 1 || (state.throwing && held > 0) => {
+            ThrowTiming::Immediate if held > 1 || (state.turn.extra.throwing && held > 0) => {
                 return Err(bad_field(
                     "throws",
                     throws_text(),
@@ -709,7 +715,7 @@ impl Ruleset for Kendall {
             }
             _ => {}
         }
-        if !state.throwing && held == 0 {
+        if !state.turn.extra.throwing && held == 0 {
             return Err(PositionError::Inconsistent(
                 "a move is due but no throw is held".to_string(),
             ));
@@ -720,7 +726,7 @@ impl Ruleset for Kendall {
             ));
         }
         for side in Side::BOTH {
-            let square = state.must_move[side];
+            let square = state.turn.extra.must_move[side];
             if square != 0 && (square > GATE || !board.pieces_of(side).has(square)) {
                 return Err(bad_field(
                     must_move_field(side),
@@ -729,7 +735,7 @@ impl Ruleset for Kendall {
                 ));
             }
         }
-        if !state.white_started {
+        if !state.turn.extra.white_started {
             if !self.starting_throw {
                 return Err(bad_field(
                     "white_started",
@@ -747,14 +753,15 @@ impl Ruleset for Kendall {
     }
 
     fn to_setup(&self, state: &KendallState) -> Setup {
-        let mut setup = Setup::new(state.board, state.to_move);
+        // No pending throw to write: throws are stored.
+        let mut setup = state.turn.to_setup();
         if state.stored_count() > 0 {
             let digits: String = state
                 .stored_throws()
-                .map(|v| char::from(b'0' + v))
+                .map(|v| char::from(b'0' + v.get()))
                 .collect();
             setup.push_field("throws", digits);
-            if state.throwing {
+            if state.turn.extra.throwing {
                 setup.push_field("phase", "throw");
             }
         }
@@ -763,7 +770,7 @@ impl Ruleset for Kendall {
                 setup.push_field(must_move_field(side), sq);
             }
         }
-        if !state.white_started {
+        if !state.turn.extra.white_started {
             setup.push_field("white_started", "false");
         }
         setup
@@ -806,14 +813,16 @@ impl Ruleset for Kendall {
                 .number_field(must_move_field(side), 1, 30)?
                 .unwrap_or(0);
         }
-        self.validated(KendallState {
-            board,
+        let white_started =
+            setup.choice_field("white_started", &["true", "false"])? != Some("false");
+        let memory = KendallMemory {
             stored,
-            to_move: setup.to_move,
             throwing,
             must_move,
-            white_started: setup.choice_field("white_started", &["true", "false"])?
-                != Some("false"),
+            white_started,
+        };
+        self.validated(KendallState {
+            turn: TurnState::new(board, setup.to_move, memory),
         })
     }
 
@@ -897,7 +906,7 @@ mod tests {
             for from in 1..=30u8 {
                 let ahead = forward[usize::from(v)][usize::from(from)];
                 let expected = match from {
-                    28..=30 => OFF,
+                    28..=30 => Place::OFF_CODE,
                     _ => (from + v).min(31),
                 };
                 assert_eq!(

@@ -2,7 +2,10 @@
 //! notation adds to a [`Setup`](senet_core::Setup).
 
 use alloc::string::ToString;
-use senet_core::{BitBoard, FieldInfo, PerSide, PositionError, Side, Square};
+use core::ops::Deref;
+use senet_core::{FieldInfo, PerSide, PositionError, Side, Square, Throw, TurnState};
+
+use crate::STORED_VALUES;
 
 /// The stored throws of the side to act: six bits per value (bits `6(v − 1)` up count the
 /// throws of value `v`; a turn holds at most
@@ -93,15 +96,22 @@ impl StoredThrows {
     }
 }
 
-/// A Kendall position: the board, the side to act, its stored throws, whether it is still
-/// throwing, the piece each side must move next (K-15), and whether White has thrown its
-/// starting 1 (option `starting_throw`).
+/// A Kendall position: the board and the side to act in a [`TurnState`], whose `extra` is
+/// the [`KendallMemory`] (the stored throws, whether the side is still throwing, the piece
+/// each side must move next, and whether White has thrown its starting 1). The pending throw
+/// of the [`TurnState`] is never used: throws are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KendallState {
-    pub(crate) board: BitBoard,
+    pub(crate) turn: TurnState<KendallMemory>,
+}
+
+/// What a [`KendallState`] remembers beyond board and side; read it through the state's
+/// methods ([`KendallState::stored`], [`KendallState::is_throwing`],
+/// [`KendallState::must_move`], [`KendallState::white_started`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KendallMemory {
     /// The stored throws (K-4).
     pub(crate) stored: StoredThrows,
-    pub(crate) to_move: Side,
     /// Whether the side to act throws next (its throwing is not over).
     pub(crate) throwing: bool,
     /// K-15: per side, the square of the piece that must move on its next decision (0: none).
@@ -111,52 +121,55 @@ pub struct KendallState {
     pub(crate) white_started: bool,
 }
 
+/// The board, the side to act and the [`KendallMemory`], read-only: the ruleset changes them.
+impl Deref for KendallState {
+    type Target = TurnState<KendallMemory>;
+
+    #[inline]
+    fn deref(&self) -> &TurnState<KendallMemory> {
+        &self.turn
+    }
+}
+
 impl KendallState {
-    /// The board.
-    pub fn board(&self) -> &BitBoard {
-        &self.board
-    }
-
-    /// The side to act.
-    pub fn to_move(&self) -> Side {
-        self.to_move
-    }
-
-    /// How many stored throws of `value` (1..=5) the side to act holds.
-    pub fn stored(&self, value: u8) -> u8 {
-        self.stored.count(value)
+    /// How many stored throws of `value` the side to act holds (0 for values the sticks
+    /// cannot show, K-2).
+    pub fn stored(&self, value: Throw) -> u8 {
+        self.extra.stored.count(value.get())
     }
 
     /// The stored throws in ascending order, e.g. `[1, 1, 4, 2]` sorted as `[1, 1, 2, 4]`.
-    pub fn stored_throws(&self) -> impl Iterator<Item = u8> + '_ {
-        (1..=5u8).flat_map(move |v| core::iter::repeat_n(v, usize::from(self.stored(v))))
+    pub fn stored_throws(&self) -> impl Iterator<Item = Throw> + '_ {
+        STORED_VALUES
+            .into_iter()
+            .flat_map(move |v| core::iter::repeat_n(v, usize::from(self.stored(v))))
     }
 
     /// The number of stored throws.
     pub fn stored_count(&self) -> u8 {
-        self.stored.total().min(255) as u8
+        self.extra.stored.total().min(255) as u8
     }
 
     /// Whether the side to act is still throwing.
     pub fn is_throwing(&self) -> bool {
-        self.throwing
+        self.extra.throwing
     }
 
     /// K-15: the piece `side` must move on its next decision, if any.
     pub fn must_move(&self, side: Side) -> Option<Square> {
-        Square::checked(self.must_move[side])
+        Square::checked(self.extra.must_move[side])
     }
 
     /// Option `starting_throw`: whether White has thrown its starting 1 (always true when the
     /// option is off).
     pub fn white_started(&self) -> bool {
-        self.white_started
+        self.extra.white_started
     }
 
     /// The distinct stored values as bits 1..=5.
     #[inline]
     pub(crate) fn present(&self) -> u8 {
-        self.stored.present()
+        self.extra.stored.present()
     }
 }
 

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::{Game, Move, Phase, PlayoutEnd, Ruleset};
+use senet_core::{Game, Move, Phase, PlayoutEnd, Ruleset, Throw};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 use senet_testkit::conformance::{check_state, walk_random_game};
 
@@ -28,7 +28,10 @@ fn spending_point(rules: &Kendall, seed: u64, skip: usize) -> Option<KendallStat
     let mut found = None;
     let mut seen = 0;
     walk_random_game(rules, &mut rng, 10_000, |state| {
-        let several = (1..=5u8).filter(|&v| state.stored(v) > 0).count() >= 2;
+        let several = (1..=5u8)
+            .filter(|&v| state.stored(Throw::at(v)) > 0)
+            .count()
+            >= 2;
         if matches!(rules.phase(state), Phase::Move(_)) && several {
             found = Some(*state);
             seen += 1;
@@ -98,7 +101,7 @@ proptest! {
             prop_assert!(matches!(rules.phase(&state), Phase::Move(side) if side == me));
             let moves = rules.legal_moves(&state);
             for mv in &moves {
-                match mv.throw().map(u8::from) {
+                match mv.throw() {
                     Some(v) => prop_assert!(state.stored(v) > 0, "{mv} spends no stored throw"),
                     None => prop_assert!(moves.len() == 1, "plain pass beside {moves:?}"),
                 }
@@ -114,7 +117,8 @@ proptest! {
                 Some(v) => {
                     if turn_goes_on {
                         for w in 1..=5u8 {
-                            let expected = before.stored(w) - u8::from(w == v);
+                            let w = Throw::at(w);
+                            let expected = before.stored(w) - u8::from(w.get() == v);
                             prop_assert_eq!(state.stored(w), expected, "after {}", mv);
                         }
                     } else {

@@ -42,7 +42,9 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
     let empty = |n: i32| (1..=30).contains(&n) && at(n).is_none();
     // K-7: an opposing piece with a neighbour of its own side cannot be attacked.
     let attackable = |n: i32| theirs(n) && !theirs(n - 1) && !theirs(n + 1);
-    let values: Vec<u8> = (1..=5).filter(|&v| state.stored(v) > 0).collect();
+    let values: Vec<u8> = (1..=5)
+        .filter(|&v| state.stored(Throw::at(v)) > 0)
+        .collect();
     if values.len() > 1 {
         seen.several_values += 1;
     }

@@ -30,7 +30,7 @@ fn pos(me: &[u8], opp: &[u8], throws: &str) -> KendallState {
 }
 
 fn stored(state: &KendallState) -> Vec<u8> {
-    state.stored_throws().collect()
+    state.stored_throws().map(u8::from).collect()
 }
 
 // ---------------------------------------------------------------- setup, throws, opening

@@ -40,7 +40,7 @@ use alloc::string::ToString;
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
     PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
-    SpecialSquares, Square, SquareSet, Sticks, ThrowingDevice, TurnState,
+    SpecialSquares, Square, SquareSet, Sticks, Throw, ThrowingDevice, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -102,7 +102,16 @@ pub struct PiccioneExtra {
     entered_must_move: bool,
 }
 
-senet_core::deref_to_turn_state!(PiccioneState, PiccioneExtra);
+/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
+/// changes them.
+impl core::ops::Deref for PiccioneState {
+    type Target = TurnState<PiccioneExtra>;
+
+    #[inline]
+    fn deref(&self) -> &TurnState<PiccioneExtra> {
+        &self.turn
+    }
+}
 
 impl PiccioneState {
     /// Extra throws earned by the side to act and not yet taken.
@@ -615,7 +624,15 @@ impl Ruleset for Piccione {
         }
     }
 
-    senet_core::forward_to_turn_state!(turn);
+    #[inline]
+    fn board<'s>(&self, state: &'s PiccioneState) -> &'s BitBoard {
+        &state.turn.board
+    }
+
+    #[inline]
+    fn throw_unchecked(&self, state: &mut PiccioneState, value: Throw) {
+        state.turn.throw_unchecked(value);
+    }
 
     #[inline]
     fn phase(&self, state: &PiccioneState) -> Phase {

@@ -37,6 +37,7 @@ use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Playout, PositionError, Ruleset,
     SeatRule, Setup, Side, SpecError, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
 };
+use senet_core::{Place, kernel::Landing};
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
 /// whenever a seeded game can come out differently, and note why here:
@@ -56,7 +57,7 @@ const START: BitBoard =
     BitBoard::alternating(PIECES).with_step(Side::Black, Square::at(10), Square::at(11));
 
 const SQ15: Square = Square::at(15);
-const SQ27: u8 = 27;
+const SQ27: Square = Square::at(27);
 const SQ30: u8 = 30;
 
 /// How pieces leave the board: R-14 or one of the two other readings.
@@ -175,7 +176,7 @@ impl Regency {
         let mut origins = own & landing.backward(t);
         if bearing_off && self.exit() != ExitRule::LandOnThirty && t <= 6 {
             // The exit options: leave with exactly 31 − s.
-            let exit_from = 31 - t;
+            let exit_from = Place::OFF_CODE - t;
             if self.exit() == ExitRule::BeyondThirty || exit_from >= 28 {
                 origins |= own & SquareSet::range(exit_from, exit_from);
             }
@@ -271,21 +272,14 @@ impl Regency {
     fn play_collected(&self, state: &mut RegencyState, mv: Move) {
         let me = state.to_move;
         if state.collecting() || Regency::finished(&state.board).is_some() {
-            return;
+            return; // no move is due
         }
-        if !mv.is_pass() {
-            let Some(t) = mv.throw() else {
-                return;
-            };
-            if state.held(t) == 0 {
-                return;
-            }
-            let [from, to] = mv.step_codes(0);
-            let Ok(from) = Square::new(from) else {
-                return;
-            };
+        // Every generated move but the pass spends a held throw on a step from a square; any
+        // other move plays as the pass.
+        let step = mv.throw().filter(|&t| state.held(t) != 0);
+        if let Some((t, (from, landing))) = step.zip(kernel::single_step(mv)) {
             state.turn.extra.spend(t.get());
-            self.apply(&mut state.turn.board, me, from, to);
+            self.apply(&mut state.turn.board, me, from, landing);
             if me == Side::White {
                 state.turn.extra.set_opened();
             }
@@ -297,41 +291,33 @@ impl Regency {
         state.turn.to_move = me.opponent();
     }
 
-    /// Moves the piece of `me` on `from` to the square code `to` with every consequence:
-    /// bearing off, a swap, 27 (R-12 or house_of_water).
+    /// Plays the step of `me` from `from` to `landing` with every consequence: bearing off, a
+    /// swap, 27 (R-12 or house_of_water).
     #[inline]
-    fn apply(&self, board: &mut BitBoard, me: Side, from: Square, to: u8) {
-        match Square::new(to) {
-            Err(_) => {
-                // Bearing off (R-14 or an exit option).
+    fn apply(&self, board: &mut BitBoard, me: Side, from: Square, landing: Landing) {
+        match landing {
+            // Bearing off (R-14 or an exit option).
+            Landing::Off => board.bear_off(me, from),
+            // a piece reaching 30 is removed at once.
+            Landing::On(to) if to == Square::LAST && self.exit() == ExitRule::LandOnThirty => {
                 board.bear_off(me, from);
             }
-            Ok(to) if to.get() == SQ30 && self.exit() == ExitRule::LandOnThirty => {
-                // a piece reaching 30 is removed at once.
-                board.bear_off(me, from);
-            }
-            Ok(to) => {
-                let opp = me.opponent();
-                if board.pieces_of(opp).contains(to) {
-                    // swap; the attacked piece goes to the mover's square.
-                    board.take(opp, to);
-                    board.take(me, from);
-                    board.put(opp, from);
-                } else {
-                    board.take(me, from);
-                }
-                if to.get() == SQ27 {
-                    // R-12 (or house_of_water): the piece does not stay on 27.
-                    let empty = board.empty_squares();
-                    let dest = if self.house_of_water && empty.contains(SQ15) {
+            Landing::On(to) => {
+                // R-12 (or house_of_water): the piece does not stay on 27, which is never
+                // occupied, so never attacked. R-10: swap; the attacked piece goes to the
+                // mover's square.
+                let to = if to == SQ27 {
+                    let water = self.house_of_water
+                        && (board.empty_squares() | SquareSet::single(from)).contains(SQ15);
+                    if water {
                         SQ15
                     } else {
-                        empty.first().unwrap_or(Square::FIRST)
-                    };
-                    board.put(me, dest);
+                        board.lowest_empty_after_leaving(from)
+                    }
                 } else {
-                    board.put(me, to);
-                }
+                    to
+                };
+                board.swap_or_move(me, from, to);
             }
         }
     }
@@ -417,9 +403,35 @@ impl Regency {
         }
     }
 
+    /// The move of the piece on square code `from` with throw `t`, for branch-free generation
+    /// (see [`move_from`](Self::move_from)).
+    #[inline]
+    fn move_of(&self, t: u8) -> impl Fn(u8) -> Move {
+        let exit_at = if self.exit() == ExitRule::LandOnThirty {
+            SQ30
+        } else {
+            Place::OFF_CODE
+        };
+        move |from| {
+            let dest = from.wrapping_add(t);
+            let to = if dest >= exit_at {
+                Place::OFF_CODE
+            } else {
+                dest
+            };
+            Move::from_codes_unchecked(from, to)
+        }
+    }
+
     fn gives_extra_throw(t: Throw) -> bool {
         // 1, 4 and 6 give another throw; 2 and 3 end the turn.
-        matches!(t.get(), 1 | 4 | 6)
+        kernel::extra_throw_on_1_4_6(t.get())
+    }
+
+    /// The pending throw, while the game goes on (without `collect_throws`).
+    #[inline]
+    fn throw_to_use(state: &RegencyState) -> Option<u8> {
+        state.throw_to_use(Regency::finished(&state.board).is_some())
     }
 
     #[inline]
@@ -543,7 +555,16 @@ pub struct RegencyState {
     turn: TurnState<RegencyMemory>,
 }
 
-senet_core::deref_to_turn_state!(RegencyState, RegencyMemory);
+/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
+/// changes them.
+impl core::ops::Deref for RegencyState {
+    type Target = TurnState<RegencyMemory>;
+
+    #[inline]
+    fn deref(&self) -> &TurnState<RegencyMemory> {
+        &self.turn
+    }
+}
 
 impl RegencyState {
     /// Whether White has made its first move (after which R-5 no longer applies).
@@ -682,47 +703,28 @@ impl Ruleset for Regency {
             self.generate_collected(state, moves);
             return;
         }
-        let t = match state.throw {
-            Some(t) if Regency::finished(&state.board).is_none() => t.get(),
-            _ => {
-                moves.clear();
-                return;
-            }
+        let Some(t) = Regency::throw_to_use(state) else {
+            moves.clear();
+            return;
         };
-        let origins = self.legal_origins(state, t);
         // A piece has at most one move for a throw (see `kernel::assign_one_per_origin` for
-        // why the candidates are filled without branching on how many there are).
-        let exit_at = if self.exit() == ExitRule::LandOnThirty {
-            SQ30
-        } else {
-            31
-        };
-        // with no legal move the throw is lost: the only choice is a pass.
-        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
-            let dest = from.wrapping_add(t);
-            let to = if dest >= exit_at { 31 } else { dest };
-            Move::from_codes_unchecked(from, to)
-        });
+        // why the candidates are filled without branching on how many there are). R-7: with
+        // no legal move the throw is lost: the only choice is a pass.
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(
+            moves,
+            self.legal_origins(state, t),
+            self.move_of(t),
+        );
     }
 
     fn is_legal(&self, state: &RegencyState, mv: Move) -> bool {
         if self.collect_throws {
             return self.is_legal_collected(state, mv);
         }
-        let t = match state.throw {
-            Some(t) if Regency::finished(&state.board).is_none() && mv.throw().is_none() => t.get(),
-            _ => return false,
+        let Some(t) = Regency::throw_to_use(state) else {
+            return false;
         };
-        let origins = self.legal_origins(state, t);
-        if mv.is_pass() {
-            return origins.is_empty();
-        }
-        match mv.origin() {
-            Some(from) if mv.step_count() == 1 && origins.contains(from) => {
-                self.move_from(from, t) == mv
-            }
-            _ => false,
-        }
+        kernel::is_one_per_origin(mv, self.legal_origins(state, t), self.move_of(t))
     }
 
     #[inline]
@@ -733,21 +735,17 @@ impl Ruleset for Regency {
         }
         let me = state.to_move;
         let Some(t) = state.turn.take_throw() else {
-            return;
+            return; // no move is due
         };
-        if mv.is_pass() {
+        let Some((from, landing)) = kernel::single_step(mv) else {
             // R-7 / I-4: an unusable throw ends the whole turn, unless the option keeps the
             // extra throw of a 1, 4 or 6.
             if !(self.lost_throw_keeps_extra_throw && Regency::gives_extra_throw(t)) {
                 state.turn.to_move = me.opponent();
             }
             return;
-        }
-        let [from, to] = mv.step_codes(0);
-        let Ok(from) = Square::new(from) else {
-            return;
         };
-        self.apply(&mut state.turn.board, me, from, to);
+        self.apply(&mut state.turn.board, me, from, landing);
         if me == Side::White {
             state.turn.extra.set_opened();
         }
@@ -759,29 +757,11 @@ impl Ruleset for Regency {
     fn validate(&self, state: &RegencyState) -> Result<(), PositionError> {
         let board = &state.board;
         board.check_pieces(PIECES)?;
-        for side in Side::BOTH {
-            if let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ27) {
-                return Err(PositionError::ForbiddenSquare {
-                    side,
-                    square: sq,
-                    reason: "a piece never stays on (R-12)",
-                });
-            }
-            if self.exit() == ExitRule::LandOnThirty
-                && let Some(sq) = board.pieces_of(side).iter().find(|sq| sq.get() == SQ30)
-            {
-                return Err(PositionError::ForbiddenSquare {
-                    side,
-                    square: sq,
-                    reason: "bears a piece off as it arrives (R-14)",
-                });
-            }
+        board.check_vacant(SQ27, "a piece never stays on (R-12)")?;
+        if self.exit() == ExitRule::LandOnThirty {
+            board.check_vacant(Square::LAST, "bears a piece off as it arrives (R-14)")?;
         }
-        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
-            return Err(PositionError::Inconsistent(
-                "both sides have borne off every piece".to_string(),
-            ));
-        }
+        board.check_one_finished(PIECES)?;
         let over = Regency::finished(board).is_some();
         state.turn.check_throw(
             &self.device(),
