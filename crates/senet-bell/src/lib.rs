@@ -36,8 +36,8 @@ extern crate alloc;
 use alloc::format;
 use senet_core::{
     BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
-    PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, Throw, TurnState,
-    kernel,
+    Place, PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, Throw,
+    TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -51,9 +51,6 @@ pub const PIECES: u8 = 10;
 
 /// The start (Be-1): odd set (White) on 1, 3, …, 19, even set (Black) on 2, 4, …, 20.
 const START: BitBoard = BitBoard::alternating(PIECES);
-
-/// The place code of "off the board" in raw move codes (the virtual square 31).
-const OFF: u8 = 31;
 
 senet_core::option_value! {
     /// Which squares are marked (Be-6): a piece on one cannot be captured, and Be-7 makes a side
@@ -308,7 +305,7 @@ impl Ruleset for Bell {
             let mut own = board.pieces_of(me).bits();
             let mut theirs = board.pieces_of(opp).bits();
             own &= !(1u32 << (from & 31));
-            if to >= OFF {
+            if to >= Place::OFF_CODE {
                 // Be-8: borne off, one point.
                 board.set_off(me, board.off_count(me).saturating_add(1));
             } else {

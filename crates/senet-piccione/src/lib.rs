@@ -39,7 +39,7 @@ use alloc::format;
 use alloc::string::ToString;
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
-    PerSide, Phase, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
+    PerSide, Phase, Place, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
     SpecialSquares, Square, SquareSet, Sticks, Throw, ThrowingDevice, TurnState,
 };
 
@@ -65,8 +65,6 @@ const BOARD_BITS: u32 = SquareSet::ALL.bits();
 const SQ15: u8 = 15;
 const SQ26: u8 = 26;
 const SQ27: u8 = 27;
-/// Off the board, as a place code (the virtual square 31).
-const OFF: u8 = 31;
 /// Positions kept in the linear table of a search; longer lists use a hash table with twice
 /// as many slots as a move list holds.
 const SHORT_LIST: usize = 64;
@@ -160,10 +158,10 @@ impl Node {
     /// and 26 (P-9).
     #[inline]
     fn step(self, from: u8, to: u8) -> Node {
-        let stays = to != OFF && to != SQ27;
+        let stays = to != Place::OFF_CODE && to != SQ27;
         let placed = u64::from(u32::from(stays) << to & BOARD_BITS);
         let counted = placed
-            + u64::from(to == OFF) * Node::OFF
+            + u64::from(to == Place::OFF_CODE) * Node::OFF
             + u64::from(to == SQ27) * Node::HAND
             + u64::from(to == SQ15 || to == SQ26) * Node::EXTRA;
         let left_one = u64::from(from == 1) * Node::MOVED_FROM_ONE;
@@ -182,7 +180,11 @@ impl Node {
 /// hand or off.
 #[inline]
 fn landed(to: u8) -> u8 {
-    if to != OFF && to != SQ27 { to } else { 0 }
+    if to != Place::OFF_CODE && to != SQ27 {
+        to
+    } else {
+        0
+    }
 }
 
 /// Whether some single step of length 1..=`r` exists for a piece of `mine`, in the given
@@ -350,7 +352,7 @@ fn for_each_two(
             visit([first, first + 1], Some([second, second + 1]));
         }
         let to = first + 1;
-        let stays = u32::from(to != OFF && to != SQ27) << to & BOARD_BITS;
+        let stays = u32::from(to != Place::OFF_CODE && to != SQ27) << to & BOARD_BITS;
         let after = (mine & !(1 << first)) | stays;
         let free = (empty | 1 << first) & !stays;
         if after & (free >> 1 | 1 << 30) == 0 {
@@ -470,7 +472,7 @@ impl<T: Offered> Search<'_, T> {
             // The lengths k for which the step lands on an empty square (P-5) or, forward,
             // leaves by the exact count (P-11).
             let mut open = if FORWARD {
-                let exit = u32::from(from + r >= OFF) << (OFF - from);
+                let exit = u32::from(from + r >= Place::OFF_CODE) << (Place::OFF_CODE - from);
                 ((empty >> from) | exit) & lengths
             } else {
                 let mut open = 0;
