@@ -10,15 +10,15 @@
 //! draws from `streams(i)` word for word as the scalar playout does: one word for the throw,
 //! one `uniform_below` draw among the moves in the order the generator lists them.
 
-use senet_core::batch::{LaneRules, SideLanes};
-use senet_core::{Outcome, Ruleset, Side, SquareSet};
+use senet_core::batch::{LaneRules, SideLanes, hand_over, pick_square, sticks, unpaired};
+use senet_core::kernel::all_ones_if as mask;
+use senet_core::{BitBoard, Outcome, Place, Ruleset, Side, SquareSet};
 
 use crate::{GATE, Kendall, LAST_THREE, MAX_PIECES, REBIRTH, ThrowTiming, UP_TO_GATE, WATER};
 
 /// Games in flight: two 256-bit vectors of 32-bit lanes.
 const LANES: usize = 16;
 
-const VALID: u32 = SquareSet::ALL.bits();
 const ROW1: u32 = SquareSet::ROW1.bits();
 const TO_GATE: u32 = UP_TO_GATE.bits();
 const LAST3: u32 = LAST_THREE.bits();
@@ -29,12 +29,6 @@ const BIT_REBIRTH: u32 = 1 << REBIRTH;
 const BELOW_GATE: u32 = BIT_GATE - 2;
 /// The squares 27–30.
 const WATER_AND_LAST3: u32 = BIT_WATER | LAST3;
-
-/// All ones when `condition` holds, else zero.
-#[inline(always)]
-fn mask(condition: bool) -> u32 {
-    u32::from(condition).wrapping_neg()
-}
 
 /// The squares from which a forward move of `v` would pass 26 (option trap): 27 − v to 25.
 #[inline(always)]
@@ -54,12 +48,11 @@ fn exits(v: u32) -> u32 {
     exits_28_to_30(v) | u32::from(v == 5) << GATE
 }
 
-/// The lanes: the side to move's pieces and the other side's, the pieces each has borne off,
-/// the piece each must move next (K-15, as a bit; 0 for none), the side to move; then the
-/// step's throw and what the generator found.
+/// What Kendall's lanes remember beside the boards: the piece each side must move next
+/// (K-15, as a bit; 0 for none), seen from the side to act; then the step's throw and what
+/// the generator found.
 pub(crate) struct Lanes {
     rules: Kendall,
-    board: SideLanes<LANES>,
     own_must: [u32; LANES],
     opp_must: [u32; LANES],
     throw: [u32; LANES],
@@ -80,7 +73,6 @@ impl Lanes {
         let covered = rules.throw_timing == ThrowTiming::Immediate && !rules.starting_throw;
         covered.then_some(Lanes {
             rules: *rules,
-            board: SideLanes::EMPTY,
             own_must: [0; LANES],
             opp_must: [0; LANES],
             throw: [0; LANES],
@@ -94,36 +86,38 @@ impl Lanes {
 }
 
 impl LaneRules<LANES> for Lanes {
-    #[inline(always)]
-    fn sides(&self) -> &[u32; LANES] {
-        &self.board.side
+    fn start(&self) -> (BitBoard, Side) {
+        let start = self.rules.initial_state();
+        (*start.board(), start.to_move())
     }
 
     fn restart(&mut self, l: usize) {
         let start = self.rules.initial_state();
-        let me = start.to_move;
-        let must = |side: Side| start.extra.must_move[side];
-        self.board.set(l, &start.board, me);
-        self.own_must[l] = (1u32 << must(me)) & VALID;
-        self.opp_must[l] = (1u32 << must(me.opponent())) & VALID;
+        let me = start.to_move();
+        let must = |side: Side| start.must_move(side).map_or(0, |sq| 1 << sq.get());
+        self.own_must[l] = must(me);
+        self.opp_must[l] = must(me.opponent());
     }
 
     /// Reads the sticks (K-2) and finds the moves of the throw (K-5 to K-16, I-1, I-2, I-6,
     /// the options), as `generate_moves` lists them, and their number.
     #[inline(always)]
-    fn generate(&mut self, words: &[u32; LANES], choices: &mut [u32; LANES]) {
+    fn generate(
+        &mut self,
+        board: &SideLanes<LANES>,
+        words: &[u32; LANES],
+        choices: &mut [u32; LANES],
+    ) {
         let home_row = self.rules.home_row;
         let trap = self.rules.trap;
         for l in 0..LANES {
-            let sticks = words[l] >> 28;
-            let marked = (sticks & 1) + (sticks >> 1 & 1) + (sticks >> 2 & 1) + (sticks >> 3);
-            let v = if marked == 0 { 5 } else { marked };
+            let v = sticks(words[l], 5);
             self.throw[l] = v;
 
-            let own = self.board.own[l];
-            let opp = self.board.opp[l];
+            let own = board.own[l];
+            let opp = board.opp[l];
             let bear_off = !home_row | (own & ROW1 == 0);
-            let empty = !(own | opp) & VALID;
+            let empty = board.empty(l);
             let water_empty = empty & BIT_WATER != 0;
             let rebirth_empty = empty & BIT_REBIRTH != 0;
 
@@ -138,10 +132,10 @@ impl LaneRules<LANES> for Lanes {
             };
 
             // K-6, K-7, K-9 to K-12, option trap: as `Reach::forward` and `Reach::backward`.
-            let attackable = opp & !(opp & (opp << 1 | opp >> 1));
+            let attackable = unpaired(opp);
             let landable = (empty | attackable) & TO_GATE;
             let gate_targets = (empty & WATER_AND_LAST3) | (attackable & LAST3 & mask(water_empty));
-            let from_gate = gate_targets | u32::from(bear_off) << 31;
+            let from_gate = gate_targets | u32::from(bear_off) << Place::OFF_CODE;
             let forward = own
                 & (landable >> v
                     | trap_origins(v) & mask(trap & water_empty)
@@ -180,25 +174,22 @@ impl LaneRules<LANES> for Lanes {
     /// Plays the chosen moves (`apply_step` lane by lane) and passes the turn unless the throw
     /// gives another (K-4 with immediate throws, K-13, K-14).
     #[inline(always)]
-    fn play(&mut self, picks: &[u32; LANES], won: &mut [bool; LANES]) {
+    fn play(
+        &mut self,
+        board: &mut SideLanes<LANES>,
+        picks: &[u32; LANES],
+        won: &mut [bool; LANES],
+    ) {
         let pieces = u32::from(self.rules.pieces.get());
         for l in 0..LANES {
             let v = self.throw[l];
             let pick = picks[l];
-            let own = self.board.own[l];
-            let opp = self.board.opp[l];
+            let own = board.own[l];
+            let opp = board.opp[l];
 
             // Outside the water: the `pick`-th lowest movable piece (none when `pick` is
             // the declined bear-off or the plain pass).
-            let mut rest = self.movable[l];
-            for skip in 0..MAX_PIECES as u32 {
-                rest &= if skip < pick {
-                    rest.wrapping_sub(1)
-                } else {
-                    !0
-                };
-            }
-            let from = rest & rest.wrapping_neg();
+            let from = pick_square::<{ MAX_PIECES as u32 }>(self.movable[l], pick);
             let backward = self.backward[l] != 0;
             let leaves = !backward & ((from & LAST3 != 0) | ((from == BIT_GATE) & (v == 5)));
             let to = if backward { from >> v } else { from << v };
@@ -242,20 +233,16 @@ impl LaneRules<LANES> for Lanes {
             // The mover's obligation is over whatever it does (K-15), unless it starts now.
             let own_must = BIT_REBIRTH & mask(in_water & back_now);
 
-            let own_off = self.board.own_off[l] + u32::from(leaves);
-            won[l] = own_off >= pieces;
             let again = !ends_turn & ((v == 1) | (v == 4) | (v == 5));
-            let pass_on = !again & !won[l];
-            let opp_must = self.opp_must[l];
-            self.own_must[l] = if pass_on { opp_must } else { own_must };
-            self.opp_must[l] = if pass_on { own_must } else { opp_must };
-            self.board.settle(l, own, opp, own_off, pass_on);
+            let (won_now, pass_on) = board.settle(l, (own, opp), leaves, pieces, again);
+            won[l] = won_now;
+            (self.own_must[l], self.opp_must[l]) = hand_over(pass_on, own_must, self.opp_must[l]);
         }
     }
 
     /// K-17; the points are the pieces each side bore off.
-    fn outcome(&self, l: usize) -> Outcome {
-        let (winner, off) = self.board.side_and_off(l);
+    fn outcome(&self, board: &SideLanes<LANES>, l: usize) -> Outcome {
+        let (winner, off) = board.side_and_off(l);
         Outcome {
             winner: Some(winner),
             points: off.map(i32::from),

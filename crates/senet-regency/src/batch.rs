@@ -9,8 +9,9 @@
 //! does: the throw takes one word (the top four bits are the sticks), and the choice one
 //! `uniform_below` draw among the legal moves, a pass counting as the only move.
 
-use senet_core::batch::{LaneRules, SideLanes};
-use senet_core::{Outcome, PerSide, Ruleset, Side, SquareSet};
+use senet_core::batch::{LaneRules, SideLanes, pick_square, sticks, unpaired};
+use senet_core::kernel::all_ones_if as mask;
+use senet_core::{BitBoard, Outcome, PerSide, Ruleset, Side, SquareSet};
 
 use crate::{ExitRule, PIECES, Regency, SAFE_SQUARES};
 
@@ -26,17 +27,10 @@ const BIT27: u32 = 1 << 27;
 const BIT30: u32 = 1 << 30;
 const WHITE: u32 = Side::White as u32;
 
-/// All ones when `condition` holds, else zero.
-#[inline(always)]
-fn mask(condition: bool) -> u32 {
-    u32::from(condition).wrapping_neg()
-}
-
-/// The lanes: the boards, whether White has opened, then the step's throw and the
-/// squares that can move.
+/// What Regency's lanes remember beside the boards: whether White has opened, then
+/// the step's throw and the squares that can move.
 pub(crate) struct Lanes {
     rules: Regency,
-    board: SideLanes<LANES>,
     opened: [u32; LANES],
     throw: [u32; LANES],
     origins: [u32; LANES],
@@ -49,7 +43,6 @@ impl Lanes {
         let covered = !rules.collect_throws && rules.exit() == ExitRule::LandOnThirty;
         covered.then_some(Lanes {
             rules: *rules,
-            board: SideLanes::EMPTY,
             opened: [0; LANES],
             throw: [0; LANES],
             origins: [0; LANES],
@@ -58,34 +51,34 @@ impl Lanes {
 }
 
 impl LaneRules<LANES> for Lanes {
-    #[inline(always)]
-    fn sides(&self) -> &[u32; LANES] {
-        &self.board.side
+    fn start(&self) -> (BitBoard, Side) {
+        let start = self.rules.initial_state();
+        (*start.board(), start.to_move())
     }
 
     fn restart(&mut self, l: usize) {
-        let start = self.rules.initial_state();
-        self.board.set(l, &start.board, start.to_move);
-        self.opened[l] = u32::from(start.white_opened());
+        self.opened[l] = u32::from(self.rules.initial_state().white_opened());
     }
 
     /// Reads the sticks and computes the squares that can move (R-8 to, the
     /// options).
     #[inline(always)]
-    fn generate(&mut self, words: &[u32; LANES], choices: &mut [u32; LANES]) {
+    fn generate(
+        &mut self,
+        board: &SideLanes<LANES>,
+        words: &[u32; LANES],
+        choices: &mut [u32; LANES],
+    ) {
         let happiness = self.rules.house_of_happiness;
         for l in 0..LANES {
-            let sticks = words[l] >> 28;
-            let marked = (sticks & 1) + (sticks >> 1 & 1) + (sticks >> 2 & 1) + (sticks >> 3);
-            let t = if marked == 0 { 6 } else { marked };
+            let t = sticks(words[l], 6);
             self.throw[l] = t;
 
-            let own = self.board.own[l];
-            let opp = self.board.opp[l];
+            let own = board.own[l];
+            let opp = board.opp[l];
             let bearing_off = own & !ROW3 == 0;
-            let protected = opp & (opp << 1 | opp >> 1);
-            let attackable = opp & !protected & !SAFE;
-            let mut landing = (!(own | opp) & VALID) | attackable;
+            let attackable = unpaired(opp) & !SAFE;
+            let mut landing = board.empty(l) | attackable;
             landing &= !(BIT30 & !mask(bearing_off));
             let mut origins = own & (landing >> t);
             let runs = opp & opp >> 1 & opp >> 2;
@@ -99,7 +92,7 @@ impl LaneRules<LANES> for Lanes {
                 origins &= !(beyond & mask(t >= 2));
             }
             let nine_first =
-                (self.board.side[l] == WHITE) & (self.opened[l] == 0) & (origins & BIT9 != 0);
+                (board.side[l] == WHITE) & (self.opened[l] == 0) & (origins & BIT9 != 0);
             let origins = if nine_first { BIT9 } else { origins };
             self.origins[l] = origins;
             // A pass is the one choice when nothing moves.
@@ -111,24 +104,20 @@ impl LaneRules<LANES> for Lanes {
     /// piece, leaving on 30, leaving 27; then the turn passes unless the
     /// throw gives another.
     #[inline(always)]
-    fn play(&mut self, picks: &[u32; LANES], won: &mut [bool; LANES]) {
+    fn play(
+        &mut self,
+        board: &mut SideLanes<LANES>,
+        picks: &[u32; LANES],
+        won: &mut [bool; LANES],
+    ) {
         let water = self.rules.house_of_water;
         let keep_lost = self.rules.lost_throw_keeps_extra_throw;
         for l in 0..LANES {
             let t = self.throw[l];
-            let pick = picks[l];
-            let mut rest = self.origins[l];
-            for skip in 0..PIECES as u32 - 1 {
-                rest &= if skip < pick {
-                    rest.wrapping_sub(1)
-                } else {
-                    !0
-                };
-            }
-            let from = rest & rest.wrapping_neg();
+            let from = pick_square::<{ PIECES as u32 - 1 }>(self.origins[l], picks[l]);
             let to = from << t;
-            let own = self.board.own[l];
-            let opp = self.board.opp[l];
+            let own = board.own[l];
+            let opp = board.opp[l];
             let hit = opp & to;
             let opp = opp ^ hit | from & mask(hit != 0);
             let own = own & !from;
@@ -142,20 +131,19 @@ impl LaneRules<LANES> for Lanes {
             let leaves = to & BIT30 != 0;
             let stands = if to == BIT27 { rebirth } else { to };
             let own = own | stands & mask(!leaves);
-            let own_off = self.board.own_off[l] + u32::from(leaves);
             let moved = from != 0;
             let extra_value = (t == 1) | (t == 4) | (t == 6);
             let again = extra_value & (moved | keep_lost);
-            won[l] = own_off >= u32::from(PIECES);
-            self.opened[l] |= u32::from(moved & (self.board.side[l] == WHITE));
-            self.board.settle(l, own, opp, own_off, !again & !won[l]);
+            let side = board.side[l];
+            (won[l], _) = board.settle(l, (own, opp), leaves, u32::from(PIECES), again);
+            self.opened[l] |= u32::from(moved & (side == WHITE));
         }
     }
 
     /// the side to move bore off its last piece and scores.
-    fn outcome(&self, l: usize) -> Outcome {
-        let (winner, _) = self.board.side_and_off(l);
-        let points = SquareSet::from_bits_truncate(self.board.opp[l]).rows_to_go();
+    fn outcome(&self, board: &SideLanes<LANES>, l: usize) -> Outcome {
+        let (winner, _) = board.side_and_off(l);
+        let points = SquareSet::from_bits_truncate(board.opp[l]).rows_to_go();
         Outcome {
             winner: Some(winner),
             points: PerSide::only(winner, points),

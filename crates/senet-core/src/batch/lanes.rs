@@ -9,6 +9,7 @@ use crate::board::BitBoard;
 use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
 use crate::ruleset::{Outcome, Ruleset};
 use crate::side::{PerSide, Side};
+use crate::square::SquareSet;
 use crate::throw::uniform_below;
 
 /// `ended` of a lane whose game goes on, was won in this step, or was stopped by the cap.
@@ -16,12 +17,15 @@ const PLAYING: u32 = 0;
 const WON: u32 = 1;
 const CAPPED: u32 = 2;
 
-/// The rules half of a lock-step kernel of `L` lanes, for a ruleset that makes, in each step
-/// and for each lane, one throw and then one decision (a single pending throw and a move phase
-/// after every throw): the lanes' positions, stored structure-of-arrays, and the steps of the
-/// rules on them. [`play_lock_step`] runs it and keeps the rest: which game each lane plays
-/// and its generator, the turn and decision counts, the random words, the hand-over when a
-/// game ends. `senet_testkit::batch` checks a kernel's games against the scalar engine's.
+/// The rules half of a lock-step kernel of `L` lanes, for a ruleset whose pieces all start
+/// on the board and that makes, in each step and for each lane, one throw and then one
+/// decision (a single pending throw and a move phase after every throw): the steps of the
+/// rules on the lanes' boards, which [`play_lock_step`] keeps structure-of-arrays and seen
+/// from the side to act ([`SideLanes`]), and on whatever else the rules remember in lanes of
+/// the kernel's own. [`play_lock_step`] keeps the rest: the boards and who acts, which game
+/// each lane plays and its generator, the turn and decision counts, the random words, the
+/// hand-over when a game ends. `senet_testkit::batch` checks a kernel's games against the
+/// scalar engine's.
 ///
 /// Implementations mark every method `#[inline(always)]` so that the copy of the kernel
 /// compiled with wider vectors gets their code ([`LaneKernel`]). Their lane loops keep to `&`
@@ -30,30 +34,96 @@ const CAPPED: u32 = 2;
 /// some CPUs (on the AMD EPYC of `docs/benchmarks.md` they held a kernel to a third of its
 /// speed).
 pub trait LaneRules<const L: usize> {
-    /// The side to act in each lane: 0 for Black, 1 for White.
-    fn sides(&self) -> &[u32; L];
+    /// The board and the side to act at the start of every game.
+    fn start(&self) -> (BitBoard, Side);
 
-    /// Puts lane `l` at the start of a game.
+    /// Puts the kernel's own lanes of lane `l` at the start of a game (its board already
+    /// is).
     fn restart(&mut self, l: usize);
 
-    /// Reads each lane's throw from the top bits of its random `word`, finds its moves, and
-    /// writes how many choices it has into `choices` (a pass counts as one).
-    fn generate(&mut self, words: &[u32; L], choices: &mut [u32; L]);
+    /// Reads each lane's throw from the top bits of its random `word`, finds its moves on
+    /// `board`, and writes how many choices it has into `choices` (a pass counts as one).
+    fn generate(&mut self, board: &SideLanes<L>, words: &[u32; L], choices: &mut [u32; L]);
 
     /// Plays choice `picks[l]` of each lane (in the order the ruleset's generator lists the
-    /// moves) and passes the turn as the rules say; sets `won[l]` when the move ended lane
-    /// `l`'s game.
-    fn play(&mut self, picks: &[u32; L], won: &mut [bool; L]);
+    /// moves) and ends the move with [`SideLanes::settle`], which passes the turn as the
+    /// rules say; sets `won[l]` when the move ended lane `l`'s game.
+    fn play(&mut self, board: &mut SideLanes<L>, picks: &[u32; L], won: &mut [bool; L]);
 
-    /// How the game of lane `l`, which the last [`play`](Self::play) won, ended.
-    fn outcome(&self, l: usize) -> Outcome;
+    /// How the game of lane `l`, which the last [`play`](Self::play) won, ended on `board`.
+    fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome;
 }
 
-/// A lock-step kernel: the rules half `K` and the bookkeeping every kernel shares (which game
-/// each lane plays and its generator, the turn and decision counts, the random words of the
-/// step, and the hand-over when a game ends).
+/// The value of four throwing sticks read from the top four bits of a random `word`, as
+/// [`Sticks`](crate::Sticks) samples them: the number of marked sides up, or
+/// `none_marked` (5 or 6) when none is.
+///
+/// ```
+/// use senet_core::batch::sticks;
+/// assert_eq!(sticks(0b1011 << 28, 6), 3);
+/// assert_eq!(sticks(0x0FFF_FFFF, 6), 6);
+/// assert_eq!(sticks(0x0FFF_FFFF, 5), 5);
+/// ```
+#[inline(always)]
+pub fn sticks(word: u32, none_marked: u32) -> u32 {
+    let up = word >> 28;
+    // Bit by bit: a popcount instruction is not in the baseline target.
+    let marked = (up & 1) + (up >> 1 & 1) + (up >> 2 & 1) + (up >> 3);
+    if marked == 0 { none_marked } else { marked }
+}
+
+/// The `pick`-th lowest square of `set` (counting from 0) as a one-bit set, for a lane
+/// that plays the move of its `pick`-th origin; 0 when `set` has no more than `pick`
+/// squares. `N` is the most squares skipped: the loop runs `N` times whatever `pick` is, so
+/// that it vectorises.
+///
+/// ```
+/// use senet_core::batch::pick_square;
+/// let set = 1 << 3 | 1 << 9 | 1 << 20;
+/// assert_eq!(pick_square::<4>(set, 0), 1 << 3);
+/// assert_eq!(pick_square::<4>(set, 2), 1 << 20);
+/// assert_eq!(pick_square::<4>(set, 3), 0);
+/// ```
+#[inline(always)]
+pub fn pick_square<const N: u32>(set: u32, pick: u32) -> u32 {
+    let mut rest = set;
+    for skip in 0..N {
+        rest &= if skip < pick {
+            rest.wrapping_sub(1)
+        } else {
+            !0
+        };
+    }
+    rest & rest.wrapping_neg()
+}
+
+/// The pieces of `side` (bit `n` is square `n`) without a neighbour on the track of their
+/// own side: those that a pair does not protect.
+#[inline(always)]
+pub fn unpaired(side: u32) -> u32 {
+    side & !(side << 1 | side >> 1)
+}
+
+/// What a lane hands over when the turn passes: a value of the side to act and the
+/// other side's become each other's, so that lanes always hold the view of the side to
+/// act. Returns `(mine, theirs)` as the side acting next sees them.
+#[inline(always)]
+pub fn hand_over(pass_on: bool, mine: u32, theirs: u32) -> (u32, u32) {
+    if pass_on {
+        (theirs, mine)
+    } else {
+        (mine, theirs)
+    }
+}
+
+/// A lock-step kernel: the rules half `K` and the bookkeeping every kernel shares (the boards
+/// and who acts, which game each lane plays and its generator, the turn and decision counts,
+/// the random words of the step, and the hand-over when a game ends).
 struct LockStep<K, G, F, S, const L: usize> {
     rules: K,
+    board: SideLanes<L>,
+    /// The board and side to act at the start of a game.
+    start: (BitBoard, Side),
     word: [u32; L],
     choices: [u32; L],
     pick: [u32; L],
@@ -86,7 +156,10 @@ where
     /// The lanes of `run` with their first games, each at the start (a lane with no game left
     /// plays a copy of the last one and reports nothing).
     fn new(mut rules: K, run: &BatchRun, mut streams: F, report: S) -> Self {
+        let begin = rules.start();
+        let mut board = SideLanes::EMPTY;
         for l in 0..L {
+            board.set(l, &begin.0, begin.1);
             rules.restart(l);
         }
         let (start, end) = (run.games.start, run.games.end);
@@ -94,6 +167,8 @@ where
             core::array::from_fn(|l| start.saturating_add(l as u64).min(end.saturating_sub(1)));
         LockStep {
             rules,
+            board,
+            start: begin,
             word: [0; L],
             choices: [1; L],
             pick: [0; L],
@@ -136,7 +211,7 @@ where
     fn count_actions(&mut self) {
         let cap = self.turn_cap;
         for l in 0..L {
-            let side = self.rules.sides()[l];
+            let side = self.board.side[l];
             // The throw starts a turn when the other side acted last, or the run is full.
             let fresh = (self.last[l] != side) | (self.run[l] >= MAX_ACTIONS_PER_TURN);
             let turns = self.turns[l] + u32::from(fresh);
@@ -175,7 +250,7 @@ where
     fn retire_ended(&mut self) {
         for l in 0..L {
             if self.ended[l] != PLAYING {
-                let outcome = (self.ended[l] == WON).then(|| self.rules.outcome(l));
+                let outcome = (self.ended[l] == WON).then(|| self.rules.outcome(&self.board, l));
                 self.retire(l, outcome);
             }
         }
@@ -209,6 +284,7 @@ where
         self.run[l] = 0;
         self.turns[l] = 0;
         self.decisions[l] = 0;
+        self.board.set(l, &self.start.0, self.start.1);
         self.rules.restart(l);
     }
 }
@@ -225,9 +301,10 @@ where
         while self.live.contains(&true) {
             self.draw_throws();
             self.count_actions();
-            self.rules.generate(&self.word, &mut self.choices);
+            self.rules
+                .generate(&self.board, &self.word, &mut self.choices);
             self.draw_choices();
-            self.rules.play(&self.pick, &mut self.won);
+            self.rules.play(&mut self.board, &self.pick, &mut self.won);
             self.count_decisions();
             if self.any_ended() {
                 self.retire_ended();
@@ -261,10 +338,10 @@ pub fn play_lock_step<R, K, G, F, S, const L: usize>(
     }
 }
 
-/// Each lane's board seen from the side to act, for [`LaneRules`] implementations of
-/// rulesets whose pieces all start on the board: that side's pieces and the other side's
-/// (bit `n` is square `n`), the pieces each has borne off, and the side itself (0 for Black,
-/// 1 for White).
+/// Each lane's board seen from the side to act, for [`LaneRules`]: that side's pieces and
+/// the other side's (bit `n` is square `n`), the pieces each has borne off, and the side
+/// itself (0 for Black, 1 for White). [`play_lock_step`] keeps it and restarts its lanes;
+/// a kernel reads it and ends each move with [`settle`](SideLanes::settle).
 pub struct SideLanes<const L: usize> {
     /// The pieces of the side to act.
     pub own: [u32; L],
@@ -297,16 +374,33 @@ impl<const L: usize> SideLanes<L> {
         self.side[l] = me as u32;
     }
 
-    /// Writes lane `l` after a move that left the side to act with `own` and `own_off` and
-    /// the other side with `opp`; when `pass_on`, the other side acts next.
+    /// The empty squares of lane `l` (bit `n` is square `n`).
     #[inline(always)]
-    pub fn settle(&mut self, l: usize, own: u32, opp: u32, own_off: u32, pass_on: bool) {
-        let opp_off = self.opp_off[l];
-        self.own[l] = if pass_on { opp } else { own };
-        self.opp[l] = if pass_on { own } else { opp };
-        self.own_off[l] = if pass_on { opp_off } else { own_off };
-        self.opp_off[l] = if pass_on { own_off } else { opp_off };
+    pub fn empty(&self, l: usize) -> u32 {
+        !(self.own[l] | self.opp[l]) & SquareSet::ALL.bits()
+    }
+
+    /// Ends the move of lane `l`, after which the side to act has `own` (and one more piece
+    /// off when `leaves`) and the other side `opp`. The move won the game when the side has
+    /// now borne off `pieces`; otherwise the other side acts next unless `again` (an extra
+    /// throw). Returns whether it won and whether the turn passed (lanes of the kernel's own
+    /// kept per side then change places too, with [`hand_over`]).
+    #[inline(always)]
+    pub fn settle(
+        &mut self,
+        l: usize,
+        (own, opp): (u32, u32),
+        leaves: bool,
+        pieces: u32,
+        again: bool,
+    ) -> (bool, bool) {
+        let own_off = self.own_off[l] + u32::from(leaves);
+        let won = own_off >= pieces;
+        let pass_on = !again & !won;
+        (self.own[l], self.opp[l]) = hand_over(pass_on, own, opp);
+        (self.own_off[l], self.opp_off[l]) = hand_over(pass_on, own_off, self.opp_off[l]);
         self.side[l] ^= u32::from(pass_on);
+        (won, pass_on)
     }
 
     /// The side to act in lane `l`, and the pieces Black and White have borne off.

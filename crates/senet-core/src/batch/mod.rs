@@ -41,7 +41,7 @@ use crate::moves::MoveList;
 use crate::playout::{DEFAULT_TURN_CAP, Playout, random_playout};
 use crate::ruleset::Ruleset;
 
-pub use lanes::{LaneRules, SideLanes, play_lock_step};
+pub use lanes::{LaneRules, SideLanes, hand_over, pick_square, play_lock_step, sticks, unpaired};
 pub use simd::{Instructions, LaneKernel, run_kernel};
 
 /// Which games a batch plays and how.
