@@ -12,7 +12,7 @@
 
 use senet_core::batch::{LaneRules, SideLanes, hand_over, pick_square, sticks, unpaired};
 use senet_core::kernel::all_ones_if as mask;
-use senet_core::{BitBoard, Outcome, Place, Ruleset, Side, SquareSet};
+use senet_core::{Outcome, Place, SquareSet};
 
 use crate::{GATE, Kendall, LAST_THREE, MAX_PIECES, REBIRTH, ThrowTiming, UP_TO_GATE, WATER};
 
@@ -86,17 +86,10 @@ impl Lanes {
 }
 
 impl LaneRules<LANES> for Lanes {
-    fn start(&self) -> (BitBoard, Side) {
-        let start = self.rules.initial_state();
-        (*start.board(), start.to_move())
-    }
-
     fn restart(&mut self, l: usize) {
-        let start = self.rules.initial_state();
-        let me = start.to_move();
-        let must = |side: Side| start.must_move(side).map_or(0, |sq| 1 << sq.get());
-        self.own_must[l] = must(me);
-        self.opp_must[l] = must(me.opponent());
+        // K-15: no piece has come back from the water at the start.
+        self.own_must[l] = 0;
+        self.opp_must[l] = 0;
     }
 
     /// Reads the sticks (K-2) and finds the moves of the throw (K-5 to K-16, I-1, I-2, I-6,

@@ -11,7 +11,7 @@
 
 use senet_core::batch::{LaneRules, SideLanes, pick_square, sticks, unpaired};
 use senet_core::kernel::all_ones_if as mask;
-use senet_core::{BitBoard, Outcome, PerSide, Ruleset, Side, SquareSet};
+use senet_core::{Outcome, PerSide, Side, SquareSet};
 
 use crate::{ExitRule, PIECES, Regency, SAFE_SQUARES};
 
@@ -51,13 +51,9 @@ impl Lanes {
 }
 
 impl LaneRules<LANES> for Lanes {
-    fn start(&self) -> (BitBoard, Side) {
-        let start = self.rules.initial_state();
-        (*start.board(), start.to_move())
-    }
-
     fn restart(&mut self, l: usize) {
-        self.opened[l] = u32::from(self.rules.initial_state().white_opened());
+        // White has not opened at the start.
+        self.opened[l] = 0;
     }
 
     /// Reads the sticks and computes the squares that can move (R-8 to, the

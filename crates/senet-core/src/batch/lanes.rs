@@ -7,7 +7,7 @@ use rand_core::Rng;
 use super::{BatchRun, LaneKernel, play_one_by_one, run_kernel};
 use crate::board::BitBoard;
 use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
-use crate::ruleset::{Outcome, Ruleset};
+use crate::ruleset::{Outcome, Phase, Ruleset};
 use crate::side::{PerSide, Side};
 use crate::square::SquareSet;
 use crate::throw::uniform_below;
@@ -34,11 +34,8 @@ const CAPPED: u32 = 2;
 /// some CPUs (on the AMD EPYC of `docs/benchmarks.md` they held a kernel to a third of its
 /// speed).
 pub trait LaneRules<const L: usize> {
-    /// The board and the side to act at the start of every game.
-    fn start(&self) -> (BitBoard, Side);
-
     /// Puts the kernel's own lanes of lane `l` at the start of a game (its board already
-    /// is).
+    /// is: the ruleset's initial state).
     fn restart(&mut self, l: usize);
 
     /// Reads each lane's throw from the top bits of its random `word`, finds its moves on
@@ -155,8 +152,13 @@ where
 {
     /// The lanes of `run` with their first games, each at the start (a lane with no game left
     /// plays a copy of the last one and reports nothing).
-    fn new(mut rules: K, run: &BatchRun, mut streams: F, report: S) -> Self {
-        let begin = rules.start();
+    fn new(
+        mut rules: K,
+        begin: (BitBoard, Side),
+        run: &BatchRun,
+        mut streams: F,
+        report: S,
+    ) -> Self {
         let mut board = SideLanes::EMPTY;
         for l in 0..L {
             board.set(l, &begin.0, begin.1);
@@ -329,12 +331,15 @@ pub fn play_lock_step<R, K, G, F, S, const L: usize>(
     F: FnMut(u64) -> G,
     S: FnMut(u64, Playout),
 {
-    match lanes {
-        Some(lanes) => {
-            let mut kernel = LockStep::new(lanes, run, streams, report);
+    let start = rules.initial_state();
+    match (lanes, rules.phase(&start)) {
+        (Some(lanes), Phase::Throw(side)) => {
+            let begin = (*rules.board(&start), side);
+            let mut kernel = LockStep::new(lanes, begin, run, streams, report);
             run_kernel(&mut kernel, run.instructions);
         }
-        None => play_one_by_one(rules, run, streams, report),
+        // A kernel throws first in every step, so a game must open with a throw.
+        _ => play_one_by_one(rules, run, streams, report),
     }
 }
 
