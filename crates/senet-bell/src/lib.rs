@@ -135,6 +135,22 @@ impl Bell {
         origins
     }
 
+    /// The pending throw while the game goes on; none for a value the die cannot show (only
+    /// `throw_unchecked` given another value stores one).
+    #[inline]
+    fn throw_to_use(state: &BellState) -> Option<u8> {
+        state
+            .throw_to_use(Bell::over(&state.board))
+            .filter(|&t| t <= 4)
+    }
+
+    /// The move of the piece on square code `from` with throw `t` (Be-4), off the board
+    /// past 30 (Be-8).
+    #[inline]
+    fn move_of(t: u8) -> impl Fn(u8) -> Move {
+        move |from| Move::from_codes_unchecked(from, from.wrapping_add(t))
+    }
+
     /// Be-9: the game is over once neither side has a piece on the board.
     #[inline]
     fn over(board: &BitBoard) -> bool {
@@ -267,31 +283,24 @@ impl Ruleset for Bell {
 
     #[inline]
     fn generate_moves(&self, state: &BellState, moves: &mut MoveList) {
-        let t = match state.throw {
-            Some(t) if t.get() <= 4 && !Bell::over(&state.board) => t.get(),
-            _ => {
-                moves.clear();
-                return;
-            }
+        let Some(t) = Bell::throw_to_use(state) else {
+            moves.clear();
+            return;
         };
-        let origins = self.legal_origins(&state.board, state.to_move, t);
         // One move per legal origin, of at most ten pieces; Be-4: with none, the turn passes.
-        kernel::assign_one_per_origin::<{ PIECES as usize }>(moves, origins, |from| {
-            Move::from_codes_unchecked(from, from.wrapping_add(t))
-        });
+        kernel::assign_one_per_origin::<{ PIECES as usize }>(
+            moves,
+            self.legal_origins(&state.board, state.to_move, t),
+            Bell::move_of(t),
+        );
     }
 
     fn is_legal(&self, state: &BellState, mv: Move) -> bool {
-        let t = match state.throw {
-            Some(t) if t.get() <= 4 && !Bell::over(&state.board) && mv.throw().is_none() => t.get(),
-            _ => return false,
+        let Some(t) = Bell::throw_to_use(state) else {
+            return false;
         };
         let origins = self.legal_origins(&state.board, state.to_move, t);
-        if mv.is_pass() {
-            return origins.is_empty();
-        }
-        let [from, to] = mv.step_codes(0);
-        mv.step_count() == 1 && origins.has(from) && to == from + t
+        kernel::is_one_per_origin(mv, origins, Bell::move_of(t))
     }
 
     #[inline]
@@ -383,17 +392,9 @@ impl Ruleset for Bell {
             let lost = setup
                 .number_field(captured_field(side), 0, PIECES)?
                 .unwrap_or(0);
-            let on_board = board.on_board(side);
-            if on_board + lost > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: on_board + lost,
-                    expected: PIECES,
-                });
-            }
             captured[side] = lost;
-            // Pieces neither on the board nor captured were borne off (the notation's default).
-            board.set_off(side, PIECES - on_board - lost);
+            // Pieces neither on the board nor captured were borne off.
+            board.set_rest_off(side, PIECES, lost)?;
         }
         self.validated(BellState {
             turn: TurnState::read_setup(setup, board, 4)?.with_extra(captured),

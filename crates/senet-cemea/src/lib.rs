@@ -476,12 +476,9 @@ impl Ruleset for Cemea {
 
     #[inline]
     fn generate_moves(&self, state: &CemeaState, moves: &mut MoveList) {
-        let t = match state.throw {
-            Some(t) if !matches!(self.phase(state), Phase::Over(_)) => t.get(),
-            _ => {
-                moves.clear();
-                return;
-            }
+        let Some(t) = state.throw_to_use(matches!(self.phase(state), Phase::Over(_))) else {
+            moves.clear();
+            return;
         };
         let me = state.to_move;
         let own = state.board.pieces_of(me);
@@ -505,11 +502,8 @@ impl Ruleset for Cemea {
     }
 
     fn is_legal(&self, state: &CemeaState, mv: Move) -> bool {
-        let t = match state.throw {
-            Some(t) if mv.throw().is_none() && !matches!(self.phase(state), Phase::Over(_)) => {
-                t.get()
-            }
-            _ => return false,
+        let Some(t) = state.throw_to_use(matches!(self.phase(state), Phase::Over(_))) else {
+            return false;
         };
         let me = state.to_move;
         if state.board.pieces_of(me).has(MISFORTUNE) {

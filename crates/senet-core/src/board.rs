@@ -513,6 +513,38 @@ impl BitBoard {
         self.off[side] = self.off[side].saturating_add(1);
     }
 
+    /// Counts as borne off every piece of `side`, out of `pieces`, that is neither on the
+    /// board nor among the `elsewhere` pieces (in hand, captured): how the position notation
+    /// reads pieces it does not show. Fails when more than `pieces` are accounted for.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Board, PositionError, Side, SquareSet};
+    /// let mut board = BitBoard::from_pieces(SquareSet::of([2, 4]), SquareSet::EMPTY).unwrap();
+    /// board.set_rest_off(Side::Black, 5, 1).unwrap();
+    /// assert_eq!(board.off(Side::Black), 2);
+    /// assert!(matches!(
+    ///     board.set_rest_off(Side::Black, 5, 4),
+    ///     Err(PositionError::PieceCount { found: 6, .. })
+    /// ));
+    /// ```
+    pub fn set_rest_off(
+        &mut self,
+        side: Side,
+        pieces: u8,
+        elsewhere: u8,
+    ) -> Result<(), PositionError> {
+        let placed = self.sides[side].len().saturating_add(elsewhere);
+        if placed > pieces {
+            return Err(PositionError::PieceCount {
+                side,
+                found: placed,
+                expected: pieces,
+            });
+        }
+        self.off[side] = pieces - placed;
+        Ok(())
+    }
+
     /// Sets the number of `side`'s pieces borne off.
     #[inline]
     pub fn set_off(&mut self, side: Side, n: u8) {

@@ -232,14 +232,7 @@ impl Kendall {
     /// K-17: the side that has borne off every piece, if any.
     #[inline]
     fn winner(&self, board: &BitBoard) -> Option<Side> {
-        let n = self.pieces.get();
-        if board.off_count(Side::Black) >= n {
-            Some(Side::Black)
-        } else if board.off_count(Side::White) >= n {
-            Some(Side::White)
-        } else {
-            None
-        }
+        board.side_with_all_off(self.pieces.get())
     }
 
     /// K-4: 1, 4 and 5 give another throw.
@@ -671,11 +664,7 @@ impl Ruleset for Kendall {
         let board = &state.board;
         let n = self.pieces.get();
         board.check_pieces(n)?;
-        if board.off_count(Side::Black) >= n && board.off_count(Side::White) >= n {
-            return Err(PositionError::Inconsistent(
-                "both sides have borne off every piece".to_string(),
-            ));
-        }
+        board.check_one_finished(n)?;
         let held = state.turn.extra.stored.total();
         let throws_text = || {
             state

@@ -811,11 +811,7 @@ impl Ruleset for Piccione {
             }
         }
         let finished = Piccione::finished(board).is_some();
-        if board.off_count(Side::Black) >= PIECES && board.off_count(Side::White) >= PIECES {
-            return Err(PositionError::Inconsistent(
-                "both sides have borne off every piece".to_string(),
-            ));
-        }
+        board.check_one_finished(PIECES)?;
         if let Some(t) = state.throw
             && !self.device().can_show(t)
         {
@@ -876,16 +872,7 @@ impl Ruleset for Piccione {
             hand,
         )?;
         for side in Side::BOTH {
-            let placed = board.on_board(side) + board.in_hand(side);
-            if placed > PIECES {
-                return Err(PositionError::PieceCount {
-                    side,
-                    found: placed,
-                    expected: PIECES,
-                });
-            }
-            // Pieces neither on the board nor in hand are off (the notation's default).
-            board.set_off(side, PIECES - placed);
+            board.set_rest_off(side, PIECES, hand[side])?;
         }
         let turn = TurnState::read_setup(setup, board, 5)?;
         let extra = PiccioneExtra {
