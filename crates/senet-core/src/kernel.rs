@@ -32,6 +32,7 @@
 use crate::error::PositionError;
 use crate::moves::{MOVE_LIST_CAPACITY, Move, MoveList, WINDOW_SLACK};
 use crate::prelude::*;
+use crate::setup::Setup;
 use crate::square::{Square, SquareSet};
 use crate::throw::{Throw, ThrowingDevice};
 
@@ -208,6 +209,51 @@ pub fn extend_in_place<const N: usize>(
     };
     let count = fill(slots).min(N).min(MOVE_LIST_CAPACITY - len);
     list.len = len + count;
+}
+
+/// The throws a side holds as the position notation writes them (the field `throws`): one
+/// digit per throw, in the order given.
+///
+/// ```
+/// use senet_core::{Throw, kernel};
+/// let held = [1, 1, 4].map(Throw::at);
+/// assert_eq!(kernel::throw_digits(held.into_iter()), "114");
+/// ```
+pub fn throw_digits(throws: impl Iterator<Item = Throw>) -> String {
+    throws.map(|t| char::from(b'0' + t.get())).collect()
+}
+
+/// Writes the throws held by the side to act, for a ruleset that collects a turn's throws
+/// before spending them (Kendall's stored throws, Regency's `collect_throws`): nothing when
+/// none is held; else the field `throws` and, while the side is still throwing,
+/// `phase=throw` ([`read_throwing`] reads it back).
+///
+/// ```
+/// use senet_core::{BitBoard, Setup, Side, Throw, kernel};
+/// let mut setup = Setup::new(BitBoard::EMPTY, Side::Black);
+/// kernel::push_held_throws(&mut setup, [1, 4].map(Throw::at).into_iter(), true);
+/// assert_eq!(setup.field("throws"), Some("14"));
+/// assert_eq!(kernel::read_throwing(&setup, true), Ok(true));
+/// ```
+pub fn push_held_throws(setup: &mut Setup, throws: impl Iterator<Item = Throw>, throwing: bool) {
+    let digits = throw_digits(throws);
+    if digits.is_empty() {
+        return;
+    }
+    setup.push_field("throws", digits);
+    if throwing {
+        setup.push_field("phase", "throw");
+    }
+}
+
+/// Whether the side to act is still throwing, read from the field `phase` (`throw` or
+/// `move`) that [`push_held_throws`] writes; without it, the side throws exactly when it
+/// holds no throw (`held` false).
+pub fn read_throwing(setup: &Setup, held: bool) -> Result<bool, PositionError> {
+    Ok(match setup.choice_field("phase", &["throw", "move"])? {
+        Some(phase) => phase == "throw",
+        None => !held,
+    })
 }
 
 /// Checks the pending throw of a state for [`Ruleset::validate`](crate::Ruleset::validate):

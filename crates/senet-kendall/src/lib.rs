@@ -44,7 +44,7 @@
 
 extern crate alloc;
 
-use alloc::string::{String, ToString};
+use alloc::string::ToString;
 use senet_core::batch::{BatchRules, BatchRun};
 use senet_core::kernel::{Landing, all_ones_if};
 use senet_core::rand_core::Rng;
@@ -666,12 +666,7 @@ impl Ruleset for Kendall {
         board.check_pieces(n)?;
         board.check_one_finished(n)?;
         let held = state.turn.extra.stored.total();
-        let throws_text = || {
-            state
-                .stored_throws()
-                .map(|v| char::from(b'0' + v.get()))
-                .collect::<String>()
-        };
+        let throws_text = || kernel::throw_digits(state.stored_throws());
         if held > u32::from(MAX_STORED_THROWS) {
             return Err(bad_field(
                 "throws",
@@ -744,16 +739,7 @@ impl Ruleset for Kendall {
     fn to_setup(&self, state: &KendallState) -> Setup {
         // No pending throw to write: throws are stored.
         let mut setup = state.turn.to_setup();
-        if state.stored_count() > 0 {
-            let digits: String = state
-                .stored_throws()
-                .map(|v| char::from(b'0' + v.get()))
-                .collect();
-            setup.push_field("throws", digits);
-            if state.turn.extra.throwing {
-                setup.push_field("phase", "throw");
-            }
-        }
+        kernel::push_held_throws(&mut setup, state.stored_throws(), state.turn.extra.throwing);
         for side in Side::BOTH {
             if let Some(sq) = state.must_move(side) {
                 setup.push_field(must_move_field(side), sq);
@@ -792,10 +778,7 @@ impl Ruleset for Kendall {
             }
         }
         let held = !stored.is_empty();
-        let throwing = match setup.choice_field("phase", &["throw", "move"])? {
-            Some(phase) => phase == "throw",
-            None => !held,
-        };
+        let throwing = kernel::read_throwing(setup, held)?;
         let mut must_move = PerSide::both(0u8);
         for side in Side::BOTH {
             must_move[side] = setup

@@ -369,11 +369,7 @@ impl Regency {
                 None => last = Some(value),
             }
         }
-        let held = !digits.is_empty();
-        let throwing = match phase {
-            Some(phase) => phase == "throw",
-            None => !held,
-        };
+        let throwing = kernel::read_throwing(setup, !digits.is_empty())?;
         match (last, throwing) {
             (Some(_), true) => Err(PositionError::BadField {
                 name: "phase".to_string(),
@@ -803,16 +799,7 @@ impl Ruleset for Regency {
         if !state.white_opened() {
             setup.push_field("white_opened", "false");
         }
-        if state.extra.holds_any() {
-            let digits: alloc::string::String = state
-                .held_throws()
-                .map(|v| char::from(b'0' + v.get()))
-                .collect();
-            setup.push_field("throws", digits);
-            if state.collecting() {
-                setup.push_field("phase", "throw");
-            }
-        }
+        kernel::push_held_throws(&mut setup, state.held_throws(), state.collecting());
         setup
     }
 
