@@ -1,13 +1,10 @@
-//! Computer players and the endgame solver (`senet-ai`).
+//! Computer players (`senet-ai`); the endgame solver's benches are in `senet-endgame`.
 //!
 //! - `expectiminimax/<ruleset>/depth-<d>`: one decision by expectiminimax at depth d for each
 //!   position of a fixed corpus of decision points from seeded random games (positions with
 //!   a single legal move left out, since players return those without searching). The
 //!   throughput line gives moves per second; the time per move is its inverse. The bench
 //!   first checks the nodes searched over the corpus and the moves chosen.
-//! - `solver/<ruleset>-<k>`: solving every endgame with up to k pieces a side, checking the
-//!   number of positions, of whole sweeps, of sweeps over slow states and of policy steps
-//!   first (Regency, and Kendall with immediate throws).
 
 mod common;
 
@@ -18,7 +15,6 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::Ruleset;
-use senet_ai::endgame::{EndgameSpace, KendallEndgame, RegencyEndgame, SolveOptions, solve};
 use senet_ai::{Budget, Expectiminimax, Player};
 
 /// Decision points per corpus (before dropping those with one legal move).
@@ -72,49 +68,6 @@ fn bench_expectiminimax<R: Ruleset>(
     group.finish();
 }
 
-/// Positions, sweeps (in whole layers' worth of work), sweeps over slow states and policy
-/// steps a solve must take.
-struct SolveCounts {
-    states: usize,
-    sweeps: u32,
-    hot_sweeps: u32,
-    policy_steps: u32,
-}
-
-fn bench_solver<S: EndgameSpace>(
-    c: &mut Criterion,
-    name: &str,
-    space: impl Fn() -> S,
-    expected: SolveCounts,
-) {
-    let solve_once = || solve(space(), &SolveOptions::default()).expect("the endgames solve");
-    let table = solve_once();
-    let stats = table.stats();
-    assert_eq!(
-        (
-            stats.states,
-            stats.sweeps,
-            stats.hot_sweeps,
-            stats.policy_steps
-        ),
-        (
-            expected.states,
-            expected.sweeps,
-            expected.hot_sweeps,
-            expected.policy_steps
-        ),
-        "{name} endgames: {} positions, {} sweeps, {} sweeps of slow states, {} policy steps",
-        stats.states,
-        stats.sweeps,
-        stats.hot_sweeps,
-        stats.policy_steps
-    );
-    let mut group = c.benchmark_group("solver");
-    group.sample_size(10);
-    group.bench_function(name, |b| b.iter(solve_once));
-    group.finish();
-}
-
 fn players(c: &mut Criterion) {
     bench_expectiminimax(
         c,
@@ -124,33 +77,5 @@ fn players(c: &mut Criterion) {
     );
 }
 
-fn solver(c: &mut Criterion) {
-    let regency = senet::Regency::default();
-    bench_solver(
-        c,
-        "regency-2",
-        || RegencyEndgame::new(regency, 2).expect("pieces in range"),
-        SolveCounts {
-            states: 143_262,
-            sweeps: 76,
-            hot_sweeps: 20,
-            policy_steps: 0,
-        },
-    );
-    let kendall =
-        senet::Kendall::default().with_throw_timing(senet::kendall::ThrowTiming::Immediate);
-    bench_solver(
-        c,
-        "kendall-immediate-2",
-        || KendallEndgame::new(kendall, 2).expect("pieces in range"),
-        SolveCounts {
-            states: 485_956,
-            sweeps: 28,
-            hot_sweeps: 663,
-            policy_steps: 14_500,
-        },
-    );
-}
-
-criterion_group!(benches, players, solver);
+criterion_group!(benches, players);
 criterion_main!(benches);

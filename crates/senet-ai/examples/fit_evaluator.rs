@@ -1,7 +1,7 @@
 //! Fits the constants of the [`RaceEvaluator`] to exact endgame values.
 //!
 //! ```text
-//! cargo run --release -p senet-ai --example solve -- --pieces 3 --out regency-3.senet-endgame
+//! cargo run --release -p senet-endgame --example solve -- --pieces 3 --out regency-3.senet-endgame
 //! cargo run --release -p senet-ai --example fit_evaluator -- regency-3.senet-endgame
 //! ```
 //!

@@ -51,7 +51,8 @@
 #![deny(missing_docs)]
 
 mod dynamic;
-pub mod endgame;
+/// The exact endgame solver and its tables: the `senet-endgame` crate.
+pub use senet_endgame as endgame;
 mod eval;
 mod expectiminimax;
 pub mod features;

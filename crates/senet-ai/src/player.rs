@@ -246,14 +246,11 @@ pub(crate) fn side_to_move<R: Ruleset>(rules: &R, state: &R::State) -> Result<Si
     }
 }
 
-/// What a finished game is worth to `side`: 1 for a win, 0 for a loss, ½ for a draw.
+/// What a finished game is worth to `side`: 1 for a win, 0 for a loss, ½ for a draw
+/// ([`Outcome::value_for`]).
 #[inline]
 pub fn outcome_value(outcome: &Outcome, side: Side) -> f64 {
-    match outcome.winner {
-        Some(winner) if winner == side => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
-    }
+    outcome.value_for(side)
 }
 
 #[cfg(test)]

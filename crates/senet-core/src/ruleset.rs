@@ -30,6 +30,25 @@ impl Outcome {
     pub const fn points_of(&self, side: Side) -> i32 {
         self.points.get(side)
     }
+
+    /// What the game is worth to `side` as a probability of winning: 1 for a win, 0 for a
+    /// loss, ½ for a draw (the value players and the endgame solver give a finished game).
+    ///
+    /// ```
+    /// use senet_core::{Outcome, PerSide, Side};
+    /// let won = Outcome { winner: Some(Side::Black), points: PerSide::new(7, 0) };
+    /// assert_eq!((won.value_for(Side::Black), won.value_for(Side::White)), (1.0, 0.0));
+    /// let drawn = Outcome { winner: None, points: PerSide::both(0) };
+    /// assert_eq!(drawn.value_for(Side::White), 0.5);
+    /// ```
+    #[inline]
+    pub fn value_for(&self, side: Side) -> f64 {
+        match self.winner {
+            Some(winner) if winner == side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
 }
 
 /// The result in words, as the `senet` command prints it.

@@ -7,13 +7,13 @@ use std::sync::OnceLock;
 
 use common::TOLERANCE;
 use senet_ai::Perfect;
-use senet_ai::endgame::table::{TableError, TableHeader};
-use senet_ai::endgame::{
+use senet_core::Throw;
+use senet_core::{Phase, Ruleset};
+use senet_endgame::table::{TableError, TableHeader};
+use senet_endgame::{
     EndgameError, EndgameSpace, EndgameTable, PolicySteps, RegencyEndgame, SolveOptions,
     ValueEncoding, read_for, solve, solve_for, supports_endgame,
 };
-use senet_core::Throw;
-use senet_core::{Phase, Ruleset};
 use senet_regency::{ExitRule, Regency};
 
 /// The default Regency endgames with up to two pieces a side, solved once for all tests.

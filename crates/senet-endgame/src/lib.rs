@@ -14,7 +14,7 @@
 //! - the result is an [`EndgameTable`], which answers [`PositionOracle`] queries, and
 //!   stores itself in a compact, versioned binary file (see [`table`]).
 //!
-//! The [`Perfect`](crate::Perfect) player plays from such tables.
+//! The `Perfect` player of `senet-ai` plays from such tables.
 //!
 //! ```
 //! use senet::ai::endgame::{EndgameSpace, RegencyEndgame, SolveOptions, solve};
@@ -30,6 +30,12 @@
 //! let p = table.value(&state).unwrap();
 //! assert!(p > 0.25 && p < 0.75);
 //! ```
+//!
+//! This crate is `senet::ai::endgame` through the facade's `ai` feature, and
+//! `senet_ai::endgame` in `senet-ai`; the examples use the facade's paths.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 mod dispatch;
 #[cfg(feature = "kendall")]
@@ -58,8 +64,6 @@ pub use solver::{
     solve, solve_resumable,
 };
 pub use table::{EndgameTable, ValueEncoding, read_table_bytes};
-
-use crate::player::outcome_value;
 
 /// The positions of a ruleset's endgames that wait for a throw, each with an index in
 /// `0..state_count()`: what the [solver](solve) needs to know about a ruleset.
@@ -301,7 +305,7 @@ pub enum EndgameError {
 /// The most moves in a row (without a throw in between) that exact evaluation follows.
 /// Every ruleset spends a throw per move, so chains are short; the limit only guards
 /// against a broken ruleset.
-pub(crate) const MAX_MOVE_CHAIN: usize = 16;
+pub const MAX_MOVE_CHAIN: usize = 16;
 
 /// The exact value for `side` of `state`, looking up states that wait for a throw in
 /// `lookup` and expanding decisions (best move for whoever decides) in between. `None`
@@ -311,7 +315,11 @@ pub(crate) const MAX_MOVE_CHAIN: usize = 16;
 /// spends many held throws (Kendall's stored throws) reaches the same position by many
 /// orders of its moves, and without it the expansion grows exponentially (13 throws held
 /// took 8.9 s). Without throws held it would only cost an allocation.
-pub(crate) fn exact_value<R: Ruleset>(
+///
+/// `depth` counts the moves already followed in a row: start at 0. Past
+/// [`MAX_MOVE_CHAIN`] of them the value is `None`. The `Perfect` player of `senet-ai`
+/// values each move of a decision with it.
+pub fn exact_value<R: Ruleset>(
     rules: &R,
     state: &R::State,
     side: Side,
@@ -320,7 +328,7 @@ pub(crate) fn exact_value<R: Ruleset>(
     depth: usize,
 ) -> Option<f64> {
     match rules.phase(state) {
-        Phase::Over(outcome) => Some(outcome_value(&outcome, side)),
+        Phase::Over(outcome) => Some(outcome.value_for(side)),
         Phase::Throw(to_act) => {
             let v = lookup(state)?;
             Some(if to_act == side { v } else { 1.0 - v })

@@ -116,7 +116,7 @@ pub(super) fn components<G: Graph>(graph: &G) -> (Vec<u32>, Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{CHANCE, FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, MAXIMUM};
+    use crate::solver::program::{CHANCE, FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, MAXIMUM};
 
     /// The components of `graph`, in the order found, each as a sorted set.
     fn component_sets<G: Graph>(graph: &G) -> Vec<Vec<u32>> {

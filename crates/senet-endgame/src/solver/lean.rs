@@ -12,7 +12,6 @@ use super::options::PolicyStepReport;
 use super::parallel::in_chunks;
 use super::program::CHUNK;
 use super::sweep::{Equations, update};
-use crate::player::outcome_value;
 
 /// Places evaluated together from the values before them, spread over the threads: large
 /// enough that starting the threads costs nothing next to the work, small enough that a
@@ -147,7 +146,7 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
         let rules = self.space.rules();
         let too_deep = || EndgameError::TooManyMoves(MAX_MOVE_CHAIN, rules.position_string(state));
         match rules.phase(state) {
-            Phase::Over(outcome) => Ok(outcome_value(&outcome, at.side)),
+            Phase::Over(outcome) => Ok(outcome.value_for(at.side)),
             Phase::Throw(to_act) => {
                 let value = match self.space.index(state) {
                     Some(index) if index >= self.layer.end => {

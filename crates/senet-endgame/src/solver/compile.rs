@@ -11,7 +11,6 @@ use super::program::{
     CHANCE, CHUNK, FINAL_FLIP, FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, LayerProgram, MAXIMUM, MINIMUM,
     TERMINAL,
 };
-use crate::player::outcome_value;
 
 /// How far play has got: the sum of every piece's square, pieces off counting 31. Forward
 /// moves raise it; swaps keep it; returns to the start lower it.
@@ -179,7 +178,7 @@ impl<S: EndgameSpace> Compiler<'_, '_, S> {
         let rules = space.rules();
         match rules.phase(state) {
             Phase::Over(outcome) => {
-                let value = outcome_value(&outcome, side);
+                let value = outcome.value_for(side);
                 self.words.push(TERMINAL | (value * 2.0) as u32);
             }
             Phase::Throw(to_act) => {

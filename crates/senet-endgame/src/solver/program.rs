@@ -17,7 +17,7 @@ pub(super) const MAXIMUM: u32 = 4 << TAG_SHIFT;
 pub(super) const MINIMUM: u32 = 5 << TAG_SHIFT;
 /// A finished game: payload 0 loss, 1 draw, 2 win.
 pub(super) const TERMINAL: u32 = 6 << TAG_SHIFT;
-/// A state compiled in place ([`passes_through`](crate::endgame::EndgameSpace::passes_through)):
+/// A state compiled in place ([`passes_through`](crate::EndgameSpace::passes_through)):
 /// the next expressions are its throws, one per outcome of the device, in the device's order.
 pub(super) const CHANCE: u32 = 7 << TAG_SHIFT;
 pub(super) const TERMINAL_VALUES: [f64; 3] = [0.0, 0.5, 1.0];

@@ -1,7 +1,7 @@
 //! What a solve is asked to do, and what it reports.
 
 #[cfg(doc)]
-use crate::endgame::{EndgameError, EndgameSpace};
+use crate::{EndgameError, EndgameSpace};
 
 /// How precisely to solve.
 #[derive(Clone, Copy, Debug)]

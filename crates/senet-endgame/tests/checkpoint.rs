@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use senet_ai::endgame::{
+use senet_endgame::{
     Checkpoint, EndgameError, EndgameSpace, KendallEndgame, RegencyEndgame, SolveMethod,
     SolveOptions, solve, solve_resumable,
 };

@@ -4,7 +4,7 @@
 //! the ruleset value; code that knows its ruleset uses that trait directly
 //! ([`EndgameRules::solve_endgames`], [`EndgameRules::read_endgames`]).
 //!
-//! Code written once for every [`Ruleset`] (the [`PlayerSpec`](crate::PlayerSpec) builder,
+//! Code written once for every [`Ruleset`] (the `PlayerSpec` builder of `senet-ai`,
 //! the registry's `AnyRuleset` and `AnyPlayer`) cannot name a ruleset's space, so the
 //! functions below look it up in [`endgame_rulesets!`]: the one list of the rulesets that have
 //! a space. An entry whose type does not implement [`EndgameRules`] does not compile; a

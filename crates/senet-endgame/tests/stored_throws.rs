@@ -9,13 +9,12 @@ use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_ai::endgame::{
+use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
+use senet_core::{Phase, Ruleset, ThrowingDevice};
+use senet_endgame::{
     Checkpoint, EndgameError, EndgameSpace, EndgameTable, KendallEndgame, SolveMethod,
     SolveOptions, ValueEncoding, read_for, solve, solve_resumable, supports_endgame,
 };
-use senet_ai::outcome_value;
-use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
-use senet_core::{Phase, Ruleset, ThrowingDevice};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
 /// The default endgames (stored throws) with one piece a side, solved once for all tests.
@@ -72,7 +71,7 @@ impl TurnMachine<'_> {
                     self.after(&next, me)
                 })
                 .fold(0.0, f64::max),
-            Phase::Over(outcome) => outcome_value(&outcome, me),
+            Phase::Over(outcome) => outcome.value_for(me),
         };
         self.memo.insert(*state, value);
         value
@@ -81,7 +80,7 @@ impl TurnMachine<'_> {
     /// The value for `me` of `state`, reached during `me`'s turn.
     fn after(&mut self, state: &KendallState, me: senet_core::Side) -> f64 {
         match self.rules.phase(state) {
-            Phase::Over(outcome) => outcome_value(&outcome, me),
+            Phase::Over(outcome) => outcome.value_for(me),
             Phase::Throw(side) if side != me => {
                 let covered = self.table.value(state);
                 1.0 - covered.unwrap_or_else(|| panic!("not covered: {state:?}"))

@@ -8,12 +8,12 @@ use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_ai::endgame::{EndgameSpace, EndgameTable, PositionOracle, SolveOptions, solve};
 use senet_ai::{
     Budget, Evaluator, Expectiminimax, OracleEvaluator, Perfect, Player, RaceEvaluator, ValueKind,
 };
 use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
+use senet_endgame::{EndgameSpace, EndgameTable, PositionOracle, SolveOptions, solve};
 use senet_testkit::conformance::with_each_throw;
 
 /// The solver's default tolerance, which every table must meet.
@@ -84,7 +84,7 @@ struct Constant(f64);
 impl<R: Ruleset> Evaluator<R> for Constant {
     fn evaluate(&self, rules: &R, state: &R::State, side: Side) -> f64 {
         match rules.phase(state) {
-            Phase::Over(o) => senet_ai::outcome_value(&o, side),
+            Phase::Over(o) => o.value_for(side),
             _ => self.0,
         }
     }

@@ -65,9 +65,9 @@ use senet_core::{Move, MoveList, Phase, Ruleset, Setup, Side, ThrowingDevice};
 use senet_kendall::{Kendall, KendallState};
 
 use super::KendallEndgame;
-use crate::endgame::solver::{Anderson, Extrapolation, InLayer, Keeper, in_chunks};
-use crate::endgame::table::largest_difference;
-use crate::endgame::{
+use crate::solver::{Anderson, Extrapolation, InLayer, Keeper, in_chunks};
+use crate::table::largest_difference;
+use crate::{
     Checkpoint, EndgameError, EndgameSpace, SolveEvent, SolveMethod, SolveOptions, SolveStats,
 };
 
@@ -700,7 +700,7 @@ fn report(options: &SolveOptions, event: SolveEvent) {
 /// longest turns counted as half won: what [`EndgameTable::bellman_residual`] reports
 /// for such a space.
 ///
-/// [`EndgameTable::bellman_residual`]: crate::endgame::EndgameTable::bellman_residual
+/// [`EndgameTable::bellman_residual`]: crate::EndgameTable::bellman_residual
 pub(crate) fn residual(
     space: &KendallEndgame,
     values: &[f64],

@@ -100,7 +100,7 @@ impl Trend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{LOCAL_FLIP, LOCAL_SAME, LayerProgram, TERMINAL};
+    use crate::solver::program::{LOCAL_FLIP, LOCAL_SAME, LayerProgram, TERMINAL};
 
     #[test]
     fn settling_hot_states_sweeps_only_them() {

@@ -103,7 +103,7 @@ pub(super) fn unpack(bytes: &[u8], count: usize) -> std::io::Result<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{
+    use crate::solver::program::{
         CHANCE, FINAL_FLIP, FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, MAXIMUM, MINIMUM, TERMINAL,
     };
 

@@ -3,7 +3,7 @@
 //! within the tolerance).
 
 use core::ops::Range;
-use senet_ai::endgame::{
+use senet_endgame::{
     EndgameError, EndgameSpace, EndgameTable, KendallEndgame, RegencyEndgame, SolveMethod,
     SolveOptions, solve,
 };
@@ -214,7 +214,7 @@ fn on_disk_agrees_with_the_compiled_solver_on_regency_up_to_three_pieces() {
 
 /// Every position up to three pieces a side of Kendall with immediate throws (49,137,580):
 /// the long run, not CI's. About 17 minutes and 10.4 GB (the compiled solve's peak) in a
-/// release build: `cargo test --release -p senet-ai --test lean -- --ignored all_of_kendall`.
+/// release build: `cargo test --release -p senet-endgame --test lean -- --ignored all_of_kendall`.
 /// The on-disk solve alone is 14 of the minutes, so no part of this check is cheaper than
 /// the test above, which fails where this one caught the former schedule.
 #[test]

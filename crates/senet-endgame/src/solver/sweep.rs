@@ -304,7 +304,7 @@ pub(super) fn update(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{LOCAL_FLIP, LayerProgram, TERMINAL};
+    use crate::solver::program::{LOCAL_FLIP, LayerProgram, TERMINAL};
 
     #[test]
     fn a_sweep_uses_new_values_at_once() {

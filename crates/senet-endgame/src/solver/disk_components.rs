@@ -276,8 +276,8 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::endgame::solver::program::reads_itself;
-    use crate::endgame::solver::program::{FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, MAXIMUM, TERMINAL};
+    use crate::solver::program::reads_itself;
+    use crate::solver::program::{FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, MAXIMUM, TERMINAL};
 
     /// Five programs of one throw each: 0 ⇄ 1 (0 also reads a solved state), 2 reads
     /// itself, 3 reads 1 twice, 4 is a win; written in chunks of 3 and 2 programs.

@@ -1,10 +1,10 @@
 //! Solves the endgames of a ruleset and writes the table file.
 //!
 //! ```text
-//! cargo run --release -p senet-ai --example solve -- --pieces 2
-//! cargo run --release -p senet-ai --example solve -- --pieces 3 \
+//! cargo run --release -p senet-endgame --example solve -- --pieces 2
+//! cargo run --release -p senet-endgame --example solve -- --pieces 3 \
 //!     --rules "regency(house_of_water=true)" --out regency-water-3.senet-endgame
-//! cargo run --release -p senet-ai --example solve -- --pieces 2 \
+//! cargo run --release -p senet-endgame --example solve -- --pieces 2 \
 //!     --rules "kendall(throw_timing=immediate)"
 //! ```
 
@@ -12,11 +12,11 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use senet_ai::endgame::{
+use senet_core::{Ruleset, RulesetSpec};
+use senet_endgame::{
     Checkpoint, EndgameSpace, KendallEndgame, PolicyStepReport, PolicySteps, RegencyEndgame,
     SolveEvent, SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
 };
-use senet_core::{Ruleset, RulesetSpec};
 use senet_kendall::Kendall;
 use senet_regency::Regency;
 

@@ -10,13 +10,13 @@ use std::sync::{Arc, OnceLock};
 use common::TOLERANCE;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_ai::endgame::{
-    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, SolveOptions,
-    ValueEncoding, read_for, solve, solve_for, supports_endgame,
-};
 use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
 use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice};
+use senet_endgame::{
+    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, SolveOptions,
+    ValueEncoding, read_for, solve, solve_for, supports_endgame,
+};
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
 fn immediate() -> Kendall {
@@ -224,7 +224,7 @@ fn tables_round_trip_through_the_file_format_and_refuse_other_options() {
     assert!(matches!(
         read_for(&trap, &bytes),
         Err(EndgameError::Table(
-            senet_ai::endgame::table::TableError::RulesetMismatch { .. }
+            senet_endgame::table::TableError::RulesetMismatch { .. }
         ))
     ));
     assert!(read_for(&senet_regency::Regency::default(), &bytes).is_err());

@@ -303,7 +303,7 @@ impl Linear<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::endgame::solver::program::{Equations, LOCAL_SAME, MAXIMUM, TERMINAL};
+    use crate::solver::program::{Equations, LOCAL_SAME, MAXIMUM, TERMINAL};
 
     #[test]
     fn a_policy_step_solves_a_slow_cycle_at_once_and_leaves_an_endless_one() {
