@@ -5,16 +5,15 @@ use core::ops::Range;
 use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
-use super::{
-    Checkpoint, EndgameError, EndgameRules, EndgameSpace, SolveOptions, SolveStats, expand,
-};
+use super::ranking::{MOST_IN_SET, binomial, compress, expand, rank, unrank};
+use super::{Checkpoint, EndgameError, EndgameRules, EndgameSpace, SolveOptions, SolveStats};
 
 mod stored;
 
 /// Squares a piece can stand on: all thirty (27 is the water, K-13; 28–30 are exits, K-11).
 const SQUARES: usize = 30;
 /// The most pieces a side has (K-1).
-const MOST_PIECES: usize = 7;
+const MOST_PIECES: usize = MOST_IN_SET;
 /// K-15: the piece that must move stands on 26 at most (it comes back to 15 and can only be
 /// swapped about by moves that end on 26 at most).
 const MUST_MOVE_SQUARES: usize = 26;
@@ -120,8 +119,6 @@ const STORED_PEAK_BYTES_PER_POSITION: u64 = 2_600;
 pub struct KendallEndgame {
     rules: Kendall,
     max_pieces: u8,
-    /// `binomial[n][r]` = C(n, r).
-    binomial: [[usize; MOST_PIECES + 1]; SQUARES + 1],
     groups: Vec<Group>,
     /// `group_of[kind][a][b]`: the group of that kind with `a` pieces of mine and `b` of
     /// theirs.
@@ -177,21 +174,13 @@ impl KendallEndgame {
                 max: pieces,
             });
         }
-        let mut binomial = [[0usize; MOST_PIECES + 1]; SQUARES + 1];
-        for (n, row) in binomial.iter_mut().enumerate() {
-            row[0] = 1;
-            for r in 1..=MOST_PIECES {
-                // C(n, r) = C(n, r − 1) · (n − r + 1) / r, exact at every step.
-                row[r] = row[r - 1] * (n + 1).saturating_sub(r) / r;
-            }
-        }
         let k = max_pieces;
         let mut groups = Vec::new();
         let mut group_of = [[[usize::MAX; MOST_PIECES + 1]; MOST_PIECES + 1]; 3];
         let mut start = 0;
         let mut add = |kind: Kind, mine: u8, theirs: u8, start: &mut usize| {
             let (a, b) = (usize::from(mine), usize::from(theirs));
-            let (count, stride, mine_count) = shape(&binomial, kind, a, b);
+            let (count, stride, mine_count) = shape(kind, a, b);
             group_of[kind as usize][a][b] = groups.len();
             groups.push(Group {
                 kind,
@@ -230,7 +219,6 @@ impl KendallEndgame {
         Ok(KendallEndgame {
             rules,
             max_pieces,
-            binomial,
             groups,
             group_of,
             stored,
@@ -238,38 +226,6 @@ impl KendallEndgame {
             layers,
             total: start,
         })
-    }
-
-    /// The colexicographic rank of the set of positions `mask`.
-    #[inline]
-    fn rank(&self, mut mask: u32) -> usize {
-        let mut rank = 0;
-        let mut i = 1;
-        while mask != 0 {
-            let p = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            rank += self.binomial[p][i.min(MOST_PIECES)];
-            i += 1;
-        }
-        rank
-    }
-
-    /// The set of `size` positions with colexicographic rank `rank`, among `n` positions.
-    fn unrank(&self, mut rank: usize, size: u8, n: usize) -> u32 {
-        let mut mask = 0;
-        let mut top = n;
-        for i in (1..=usize::from(size).min(MOST_PIECES)).rev() {
-            // The largest p with C(p, i) ≤ rank.
-            let mut p = top;
-            while p > 0 && self.binomial[p - 1][i] > rank {
-                p -= 1;
-            }
-            let p = p.saturating_sub(1);
-            rank -= self.binomial[p][i].min(rank);
-            mask |= 1 << p;
-            top = p;
-        }
-        mask
     }
 
     /// What a state between two throws is, as this space sees it: the side to act, its
@@ -336,45 +292,26 @@ struct Parts {
 /// The positions of a group of `kind` with `a` pieces of mine and `b` of theirs, the
 /// placements of the last-ranked pieces for each placement of the others (the stride), and
 /// for must-move groups the placements of the pieces ranked between the two.
-fn shape(
-    binomial: &[[usize; MOST_PIECES + 1]; SQUARES + 1],
-    kind: Kind,
-    a: usize,
-    b: usize,
-) -> (usize, usize, usize) {
+fn shape(kind: Kind, a: usize, b: usize) -> (usize, usize, usize) {
     match kind {
         Kind::Plain => {
-            let stride = binomial[SQUARES - a][b];
-            (binomial[SQUARES][a] * stride, stride, 0)
+            let stride = binomial(SQUARES - a, b);
+            (binomial(SQUARES, a) * stride, stride, 0)
         }
         Kind::MustMove => {
-            let stride = binomial[SQUARES - 1 - a][b - 1];
+            let stride = binomial(SQUARES - 1 - a, b - 1);
             // Mine avoid the square of their piece and the water.
-            let mine_count = binomial[SQUARES - 2][a];
+            let mine_count = binomial(SQUARES - 2, a);
             (MUST_MOVE_SQUARES * mine_count * stride, stride, mine_count)
         }
         Kind::MineMust => {
             // My piece that must move stands on 1–26, my others anywhere else, theirs
             // anywhere mine leave: either side may be in the water (K-12, K-13).
-            let stride = binomial[SQUARES - a][b];
-            let mine_count = binomial[SQUARES - 1][a - 1];
+            let stride = binomial(SQUARES - a, b);
+            let mine_count = binomial(SQUARES - 1, a - 1);
             (MUST_MOVE_SQUARES * mine_count * stride, stride, mine_count)
         }
     }
-}
-
-/// Packs the bits of `mask` that lie outside `taken` (which it does not meet): bit j of the
-/// result is set when the j-th position not in `taken` is in `mask`.
-#[inline]
-fn compress(mut mask: u32, taken: u32) -> u32 {
-    let mut out = 0;
-    while mask != 0 {
-        let p = mask.trailing_zeros();
-        mask &= mask - 1;
-        let below = (taken & ((1u32 << p) - 1)).count_ones();
-        out |= 1 << (p - below);
-    }
-    out
 }
 
 impl EndgameRules for Kendall {
@@ -462,7 +399,7 @@ impl EndgameSpace for KendallEndgame {
             None => {
                 let group = &self.groups[self.group_of[Kind::Plain as usize][a][b]];
                 let theirs = compress(parts.theirs, parts.mine);
-                Some(group.start + self.rank(parts.mine) * group.stride + self.rank(theirs))
+                Some(group.start + rank(parts.mine) * group.stride + rank(theirs))
             }
             Some((Whose::Theirs, square)) => {
                 let group = &self.groups[self.group_of[Kind::MustMove as usize][a][b]];
@@ -470,8 +407,8 @@ impl EndgameSpace for KendallEndgame {
                 let must = 1u32 << x;
                 let mine = compress(parts.mine, must | 1 << WATER);
                 let others = compress(parts.theirs & !must, parts.mine | must);
-                let outer = x as usize * group.mine_count + self.rank(mine);
-                Some(group.start + outer * group.stride + self.rank(others))
+                let outer = x as usize * group.mine_count + rank(mine);
+                Some(group.start + outer * group.stride + rank(others))
             }
             Some((Whose::Mine, square)) if self.stored => {
                 let group = &self.groups[self.group_of[Kind::MineMust as usize][a][b]];
@@ -479,8 +416,8 @@ impl EndgameSpace for KendallEndgame {
                 let must = 1u32 << x;
                 let others = compress(parts.mine & !must, must);
                 let theirs = compress(parts.theirs, parts.mine);
-                let outer = x as usize * group.mine_count + self.rank(others);
-                Some(group.start + outer * group.stride + self.rank(theirs))
+                let outer = x as usize * group.mine_count + rank(others);
+                Some(group.start + outer * group.stride + rank(theirs))
             }
             Some((Whose::Mine, _)) => None,
         }
@@ -494,8 +431,8 @@ impl EndgameSpace for KendallEndgame {
         let offset = index - group.start;
         let (mine, theirs, must) = match group.kind {
             Kind::Plain => {
-                let mine = self.unrank(offset / group.stride, group.mine, SQUARES);
-                let theirs = self.unrank(
+                let mine = unrank(offset / group.stride, group.mine, SQUARES);
+                let theirs = unrank(
                     offset % group.stride,
                     group.theirs,
                     SQUARES - usize::from(group.mine),
@@ -507,10 +444,10 @@ impl EndgameSpace for KendallEndgame {
                 let x = outer / group.mine_count;
                 let must = 1u32 << x;
                 let mine = expand(
-                    self.unrank(outer % group.mine_count, group.mine, SQUARES - 2),
+                    unrank(outer % group.mine_count, group.mine, SQUARES - 2),
                     must | 1 << WATER,
                 );
-                let others = self.unrank(
+                let others = unrank(
                     offset % group.stride,
                     group.theirs - 1,
                     SQUARES - 1 - usize::from(group.mine),
@@ -521,9 +458,9 @@ impl EndgameSpace for KendallEndgame {
                 let outer = offset / group.stride;
                 let x = outer / group.mine_count;
                 let must = 1u32 << x;
-                let others = self.unrank(outer % group.mine_count, group.mine - 1, SQUARES - 1);
+                let others = unrank(outer % group.mine_count, group.mine - 1, SQUARES - 1);
                 let mine = expand(others, must) | must;
-                let theirs = self.unrank(
+                let theirs = unrank(
                     offset % group.stride,
                     group.theirs,
                     SQUARES - usize::from(group.mine),
@@ -566,43 +503,6 @@ mod tests {
 
     fn immediate() -> Kendall {
         Kendall::default().with_throw_timing(ThrowTiming::Immediate)
-    }
-
-    #[test]
-    fn binomials_are_exact() {
-        let space = KendallEndgame::new(immediate(), 1).unwrap();
-        assert_eq!(space.binomial[30][3], 4060);
-        assert_eq!(space.binomial[27][3], 2925);
-        assert_eq!(space.binomial[30][7], 2_035_800);
-        assert_eq!(space.binomial[2][3], 0);
-    }
-
-    #[test]
-    fn rank_and_unrank_are_inverse() {
-        let space = KendallEndgame::new(immediate(), 1).unwrap();
-        for size in 1..=3u8 {
-            let combos = space.binomial[14][usize::from(size)];
-            for rank in 0..combos {
-                let mask = space.unrank(rank, size, 14);
-                assert_eq!(mask.count_ones(), u32::from(size));
-                assert!(mask < 1 << 14);
-                assert_eq!(space.rank(mask), rank);
-            }
-        }
-    }
-
-    #[test]
-    fn compress_and_expand_are_inverse() {
-        // Free positions are 0, 2, 3, 5…; positions 2 and 3 are the free ones number 1 and 2.
-        assert_eq!(compress(0b1100, 0b10010), 0b110);
-        assert_eq!(expand(0b110, 0b10010), 0b1100);
-        for taken in [0u32, 0b1, 0b1010_0110, 0x2AAA_AAAA] {
-            for mask in 0..256u32 {
-                let spread = expand(mask, taken);
-                assert_eq!(spread & taken, 0);
-                assert_eq!(compress(spread, taken), mask);
-            }
-        }
     }
 
     #[test]

@@ -40,6 +40,8 @@
 mod dispatch;
 #[cfg(feature = "kendall")]
 mod kendall;
+#[cfg(any(feature = "regency", feature = "kendall"))]
+mod ranking;
 #[cfg(feature = "regency")]
 mod regency;
 pub mod solver;
@@ -382,24 +384,4 @@ pub(crate) fn bellman_value<R: Ruleset>(
         total += f64::from(outcome.weight) * exact_value(rules, &next, side, lookup, None, 0)?;
     }
     Some(total / denominator)
-}
-
-/// Spreads the low bits of `compressed` over the zero bits of `taken`: bit j of the result
-/// is set when the j-th position not in `taken` is in `compressed` (the endgame spaces rank
-/// one side's squares among those the other side leaves free).
-#[cfg(any(feature = "regency", feature = "kendall"))]
-fn expand(compressed: u32, taken: u32) -> u32 {
-    let mut out = 0;
-    let mut source = compressed;
-    let mut p = 0;
-    while source != 0 && p < 32 {
-        if taken & (1 << p) == 0 {
-            if source & 1 != 0 {
-                out |= 1 << p;
-            }
-            source >>= 1;
-        }
-        p += 1;
-    }
-    out
 }

@@ -5,7 +5,8 @@ use core::ops::Range;
 use senet_core::{BitBoard, Ruleset, Setup, Side, SquareSet};
 use senet_regency::{ExitRule, PIECES, Regency, RegencyState};
 
-use super::{EndgameError, EndgameRules, EndgameSpace, expand};
+use super::ranking::{binomial, compress, expand, rank, unrank};
+use super::{EndgameError, EndgameRules, EndgameSpace};
 
 /// Squares on the track, plus one so that square numbers index arrays directly.
 const SLOTS: usize = 31;
@@ -51,8 +52,6 @@ pub struct RegencyEndgame {
     position: [u8; SLOTS],
     /// The squares a piece can rest on, by position.
     squares: Vec<u8>,
-    /// `binomial[n][r]` = C(n, r).
-    binomial: [[usize; PIECES as usize + 1]; SLOTS],
     groups: Vec<Group>,
     /// `group_of[a][b]`: the group with `a` pieces of mine and `b` of theirs.
     group_of: [[usize; PIECES as usize + 1]; PIECES as usize + 1],
@@ -93,14 +92,6 @@ impl RegencyEndgame {
         for (p, &s) in squares.iter().enumerate() {
             position[usize::from(s)] = p as u8;
         }
-        let mut binomial = [[0usize; PIECES as usize + 1]; SLOTS];
-        for (n, row) in binomial.iter_mut().enumerate() {
-            row[0] = 1;
-            for r in 1..=PIECES as usize {
-                // C(n, r) = C(n, r − 1) · (n − r + 1) / r, exact at every step.
-                row[r] = row[r - 1] * (n + 1).saturating_sub(r) / r;
-            }
-        }
         let n = squares.len();
         let k = max_pieces;
         let mut groups = Vec::new();
@@ -113,8 +104,8 @@ impl RegencyEndgame {
                 let Some(theirs) = sum.checked_sub(mine).filter(|t| (1..=k).contains(t)) else {
                     continue;
                 };
-                let stride = binomial[n - usize::from(mine)][usize::from(theirs)];
-                let count = binomial[n][usize::from(mine)] * stride;
+                let stride = binomial(n - usize::from(mine), usize::from(theirs));
+                let count = binomial(n, usize::from(mine)) * stride;
                 group_of[usize::from(mine)][usize::from(theirs)] = groups.len();
                 groups.push(Group {
                     mine,
@@ -132,7 +123,6 @@ impl RegencyEndgame {
             max_pieces,
             position,
             squares,
-            binomial,
             groups,
             group_of,
             layers,
@@ -140,36 +130,19 @@ impl RegencyEndgame {
         })
     }
 
-    /// The colexicographic rank of the positions in `mask` (a set of positions as bits).
+    /// The positions of the squares `squares` among those a piece can rest on, or `None`
+    /// when a piece stands where none rests between two throws.
     #[inline]
-    fn rank(&self, mut mask: u32) -> usize {
-        let mut rank = 0;
-        let mut i = 1;
-        while mask != 0 {
-            let p = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            rank += self.binomial[p][i];
-            i += 1;
-        }
-        rank
-    }
-
-    /// The set of `size` positions with colexicographic rank `rank`, among `n` positions.
-    fn unrank(&self, mut rank: usize, size: u8, n: usize) -> u32 {
-        let mut mask = 0;
-        let mut top = n;
-        for i in (1..=usize::from(size)).rev() {
-            // The largest p with C(p, i) ≤ rank.
-            let mut p = top;
-            while p > 0 && self.binomial[p - 1][i] > rank {
-                p -= 1;
+    fn positions(&self, squares: SquareSet) -> Option<u32> {
+        let mut at = 0u32;
+        for sq in squares.iter() {
+            let p = self.position[usize::from(sq.get())];
+            if p == NOWHERE {
+                return None;
             }
-            let p = p.saturating_sub(1);
-            rank -= self.binomial[p][i].min(rank);
-            mask |= 1 << p;
-            top = p;
+            at |= 1 << p;
         }
-        mask
+        Some(at)
     }
 }
 
@@ -224,25 +197,10 @@ impl EndgameSpace for RegencyEndgame {
             return None;
         }
         let group = &self.groups[self.group_of[usize::from(a)][usize::from(b)]];
-        let mut mine_at = 0u32;
-        for sq in mine.iter() {
-            let p = self.position[usize::from(sq.get())];
-            if p == NOWHERE {
-                return None;
-            }
-            mine_at |= 1 << p;
-        }
-        let mut theirs_at = 0u32;
-        for sq in theirs.iter() {
-            let p = self.position[usize::from(sq.get())];
-            if p == NOWHERE {
-                return None;
-            }
-            // Their position among the squares mine leave free.
-            let below = (mine_at & ((1u32 << p) - 1)).count_ones();
-            theirs_at |= 1 << (u32::from(p) - below);
-        }
-        Some(group.start + self.rank(mine_at) * group.stride + self.rank(theirs_at))
+        let mine_at = self.positions(mine)?;
+        // Theirs among the positions mine leave free.
+        let theirs_at = compress(self.positions(theirs)?, mine_at);
+        Some(group.start + rank(mine_at) * group.stride + rank(theirs_at))
     }
 
     fn state(&self, index: usize) -> Option<RegencyState> {
@@ -252,8 +210,8 @@ impl EndgameSpace for RegencyEndgame {
         let group = self.groups[self.groups.partition_point(|g| g.start + g.count <= index)];
         let offset = index - group.start;
         let n = self.squares.len();
-        let mine_at = self.unrank(offset / group.stride, group.mine, n);
-        let theirs_compressed = self.unrank(
+        let mine_at = unrank(offset / group.stride, group.mine, n);
+        let theirs_compressed = unrank(
             offset % group.stride,
             group.theirs,
             n - usize::from(group.mine),
@@ -277,35 +235,6 @@ impl EndgameSpace for RegencyEndgame {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn binomials_are_exact() {
-        let space = RegencyEndgame::new(Regency::default(), 3).unwrap();
-        assert_eq!(space.binomial[28][3], 3276);
-        assert_eq!(space.binomial[25][3], 2300);
-        assert_eq!(space.binomial[2][3], 0);
-        assert_eq!(space.binomial[30][5], 142_506);
-    }
-
-    #[test]
-    fn rank_and_unrank_are_inverse() {
-        let space = RegencyEndgame::new(Regency::default(), 3).unwrap();
-        for size in 1..=3u8 {
-            let combos = space.binomial[12][usize::from(size)];
-            for rank in 0..combos {
-                let mask = space.unrank(rank, size, 12);
-                assert_eq!(mask.count_ones(), u32::from(size));
-                assert!(mask < 1 << 12);
-                assert_eq!(space.rank(mask), rank);
-            }
-        }
-    }
-
-    #[test]
-    fn expand_skips_taken_positions() {
-        // Free positions are 0, 2, 3, 5…; compressed {1, 2} are positions 2 and 3.
-        assert_eq!(expand(0b110, 0b10010), 0b1100);
-    }
 
     #[test]
     fn every_index_gives_a_state_that_indexes_back() {
