@@ -6,71 +6,8 @@ use thiserror::Error;
 use crate::moves::Move;
 use crate::side::Side;
 use crate::square::Square;
+use crate::text::{quote, shorten};
 use crate::throw::Throw;
-
-/// The most characters of user input an error message quotes (escapes included).
-pub const QUOTE_LIMIT: usize = 32;
-
-/// `text` quoted for an error message, cut to its first [`QUOTE_LIMIT`] characters (with
-/// its length said) when it is longer: a message about a 100 KB argument stays one short
-/// line. Every message of this workspace that quotes input goes through it.
-///
-/// ```
-/// use senet_core::quote;
-/// assert_eq!(quote("robot"), "\"robot\"");
-/// let long = "x".repeat(100_000);
-/// assert_eq!(quote(&long), format!("\"{}\"… (100000 characters)", "x".repeat(32)));
-/// ```
-pub fn quote(text: &str) -> String {
-    let (prefix, whole) = escaped_prefix(text);
-    if whole {
-        format!("\"{prefix}\"")
-    } else {
-        format!("\"{prefix}\"… ({} characters)", text.chars().count())
-    }
-}
-
-/// The escaped form of `text` up to [`QUOTE_LIMIT`] characters, and whether it is all there.
-fn escaped_prefix(text: &str) -> (String, bool) {
-    let mut prefix = String::new();
-    for c in text.chars() {
-        let escaped = c.escape_debug();
-        if prefix.len() + escaped.len() > QUOTE_LIMIT {
-            return (prefix, false);
-        }
-        prefix.extend(escaped);
-    }
-    (prefix, true)
-}
-
-/// `text` cut like [`quote`] but without the quotes and the length: for text a message shows
-/// bare or between backticks.
-///
-/// ```
-/// use senet_core::shorten;
-/// assert_eq!(shorten("robot"), "robot");
-/// assert_eq!(shorten(&"x".repeat(100)), format!("{}…", "x".repeat(32)));
-/// ```
-pub fn shorten(text: &str) -> String {
-    match escaped_prefix(text) {
-        (prefix, true) => prefix,
-        (prefix, false) => format!("{prefix}…"),
-    }
-}
-
-/// A number, text or bit pattern that does not name a square.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SquareError {
-    /// Squares are numbered 1..=30.
-    #[error("square {0} is off the board (squares are 1..=30)")]
-    OutOfRange(u8),
-    /// The text is not a number.
-    #[error("{} is not a square number", quote(.0))]
-    NotANumber(String),
-    /// Bits outside 1..=30 are set.
-    #[error("bit pattern {0:#010x} names squares outside 1..=30")]
-    BadBits(u32),
-}
 
 /// A position that cannot occur under the ruleset, or position text that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -144,29 +81,6 @@ pub enum PositionError {
     /// The parts of the position contradict each other.
     #[error("inconsistent position: {0}")]
     Inconsistent(String),
-}
-
-/// Text that is not a move.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum MoveParseError {
-    /// Nothing to parse.
-    #[error("empty move (use e.g. 9-12, 28-off, enter or pass)")]
-    Empty,
-    /// Unreasonably long input.
-    #[error("a move of {0} characters is too long to be a move")]
-    TooLong(usize),
-    /// More steps than a throw can be split into.
-    #[error("a move has at most 5 steps, found {0}")]
-    TooManySteps(usize),
-    /// A step endpoint that is not a square, `hand` or `off`.
-    #[error("{} in {} is not a square (1..=30), hand or off", quote(.0), quote(.1))]
-    BadPlace(String, String),
-    /// A step that is not `from-to`.
-    #[error("{} is not a step (use from-to, e.g. 9-12 or 28-off)", quote(.0))]
-    BadStep(String),
-    /// A throw suffix that is not 1..=6.
-    #[error("throw {} after '/' must be a number from 1 to 6", quote(.0))]
-    BadThrow(String),
 }
 
 /// Why a throw or a move was refused. The game or state is left unchanged.

@@ -7,11 +7,12 @@ use core::str::FromStr;
 use rand_core::Rng;
 
 use crate::board::BitBoard;
-use crate::error::{PlayError, PositionError, RecordError, quote};
+use crate::error::{PlayError, PositionError, RecordError};
 use crate::moves::{Move, MoveList};
 use crate::playout::{PlayoutEnd, TurnCounter};
 use crate::ruleset::{Outcome, Phase, Ruleset};
 use crate::spec::RulesetSpec;
+use crate::text::quote;
 use crate::throw::{Throw, ThrowingDevice, uniform_below};
 
 /// One step of a game: a throw (chance) or a move (a decision).

@@ -60,19 +60,17 @@ mod setup;
 mod side;
 mod spec;
 mod square;
+mod text;
 mod throw;
 mod turn;
 
 pub use board::{BitBoard, Board, MailboxBoard, SpecialSquares};
 pub use dynamic::{DynGame, DynRuleset};
-pub use error::{
-    MoveParseError, PlayError, PositionError, QUOTE_LIMIT, RecordError, SpecError, SquareError,
-    quote, shorten,
-};
+pub use error::{PlayError, PositionError, RecordError, SpecError};
 pub use game::{Action, Game, GameRecord};
-pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, Step};
+pub use moves::{MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, MoveParseError, Step};
 pub use opening::{SeatDraw, SeatRule, draw_seats};
-pub use options::{Coverage, OptionValue, option_combinations, option_specs};
+pub use options::{Coverage, option_combinations, option_specs};
 pub use playout::{
     DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
 };
@@ -80,8 +78,9 @@ pub use record::RecordLines;
 pub use ruleset::{Outcome, Phase, Ruleset};
 pub use setup::{FieldInfo, Setup};
 pub use side::{PerSide, Side};
-pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValues, RulesetSpec};
-pub use square::{Place, SQUARES, Square, SquareIter, SquareSet};
+pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValue, OptionValues, RulesetSpec};
+pub use square::{Place, SQUARES, Square, SquareError, SquareIter, SquareSet};
+pub use text::{QUOTE_LIMIT, quote, shorten};
 pub use throw::{
     FOUR_SIDED_DIE, FourSidedDie, SIX_SIDED_DIE, STICKS_ZERO_IS_FIVE, STICKS_ZERO_IS_SIX,
     SixSidedDie, StandardDevice, Sticks, Throw, ThrowOutcome, ThrowingDevice, ZeroThrow,

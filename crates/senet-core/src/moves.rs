@@ -5,8 +5,10 @@ use core::fmt;
 use core::ops::{Deref, DerefMut};
 use core::str::FromStr;
 
-use crate::error::MoveParseError;
+use thiserror::Error;
+
 use crate::square::{Place, Square};
+use crate::text::quote;
 use crate::throw::Throw;
 
 /// The most steps one move can have: a throw of 5 split into five single steps (Piccione).
@@ -593,4 +595,27 @@ mod tests {
         }
         assert_eq!(full.try_push(Move::PASS), Err(Move::PASS));
     }
+}
+
+/// Text that is not a move.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveParseError {
+    /// Nothing to parse.
+    #[error("empty move (use e.g. 9-12, 28-off, enter or pass)")]
+    Empty,
+    /// Unreasonably long input.
+    #[error("a move of {0} characters is too long to be a move")]
+    TooLong(usize),
+    /// More steps than a throw can be split into.
+    #[error("a move has at most 5 steps, found {0}")]
+    TooManySteps(usize),
+    /// A step endpoint that is not a square, `hand` or `off`.
+    #[error("{} in {} is not a square (1..=30), hand or off", quote(.0), quote(.1))]
+    BadPlace(String, String),
+    /// A step that is not `from-to`.
+    #[error("{} is not a step (use from-to, e.g. 9-12 or 28-off)", quote(.0))]
+    BadStep(String),
+    /// A throw suffix that is not 1..=6.
+    #[error("throw {} after '/' must be a number from 1 to 6", quote(.0))]
+    BadThrow(String),
 }

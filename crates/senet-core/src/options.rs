@@ -12,38 +12,7 @@ use crate::spec::{OptionInfo, RulesetSpec};
 #[doc(hidden)]
 pub use alloc::string::String as __String;
 
-/// A type an option's value can have: a closed list of values, each with its spelling in
-/// specifications. `bool` spells `false` and `true`; an enum implements it with
-/// [`option_value!`](crate::option_value).
-pub trait OptionValue: Copy + PartialEq + 'static {
-    /// Every value, in the order of [`SPELLINGS`](OptionValue::SPELLINGS).
-    const VALUES: &'static [Self];
-    /// How each value is written in a specification (lowercase letters, digits or `_`).
-    const SPELLINGS: &'static [&'static str];
-
-    /// The value spelt `text`, if any.
-    fn parse(text: &str) -> Option<Self> {
-        let i = Self::SPELLINGS.iter().position(|s| *s == text)?;
-        Self::VALUES.get(i).copied()
-    }
-
-    /// How this value is written in a specification.
-    fn spelling(self) -> &'static str {
-        Self::VALUES
-            .iter()
-            .position(|v| *v == self)
-            .and_then(|i| Self::SPELLINGS.get(i))
-            .copied()
-            .unwrap_or("")
-    }
-}
-
-impl OptionValue for bool {
-    const VALUES: &'static [bool] = &[false, true];
-    const SPELLINGS: &'static [&'static str] = &["false", "true"];
-}
-
-/// Implements [`OptionValue`] for a fieldless enum by listing each variant with its spelling;
+/// Implements [`OptionValue`](crate::OptionValue) for a fieldless enum by listing each variant with its spelling;
 /// or declares such an enum (deriving `Clone, Copy, Debug, Default, PartialEq, Eq, Hash`, so
 /// one variant must be `#[default]`) with each variant's spelling after it; or declares an
 /// integer option type: a newtype over an integer that accepts exactly the listed numbers,
@@ -177,7 +146,7 @@ pub const fn default_first<const N: usize>(
 ///
 /// Each option is one entry: a one-line doc comment (the table's; further doc lines go to
 /// the builder and getter only), an optional visibility for its accessors, its name (which
-/// is also the field and the getter), its [`OptionValue`] type (`bool`, an enum, or an
+/// is also the field and the getter), its [`OptionValue`](crate::OptionValue) type (`bool`, an enum, or an
 /// integer type declared with [`option_value!`](crate::option_value)), its default as written
 /// in a specification, the rule ids it changes, and the name of its builder. A trailing `check path;` names a function run on every parsed configuration,
 /// for combinations the ruleset refuses ([`SpecError::Conflict`]).
@@ -478,6 +447,7 @@ pub fn option_combinations<R: Ruleset>() -> Result<Vec<R>, SpecError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::OptionValue;
 
     #[test]
     fn default_first_moves_only_the_default() {

@@ -24,11 +24,12 @@ use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::error::{RecordError, quote};
+use crate::error::RecordError;
 use crate::game::{Action, Game, GameRecord};
 use crate::ruleset::Ruleset;
 use crate::setup::Setup;
 use crate::spec::RulesetSpec;
+use crate::text::quote;
 
 /// Where each part of a text record was written (1-based line numbers), so that an error
 /// found while loading the record can name its line.

@@ -5,7 +5,6 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::SpecError;
-use crate::options::OptionValue;
 
 /// One option of a ruleset, as documented in its specification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,6 +275,37 @@ fn known_names(infos: &[OptionInfo]) -> String {
     } else {
         infos.iter().map(|i| i.name).collect::<Vec<_>>().join(", ")
     }
+}
+
+/// A type an option's value can have: a closed list of values, each with its spelling in
+/// specifications. `bool` spells `false` and `true`; an enum implements it with
+/// [`option_value!`](crate::option_value).
+pub trait OptionValue: Copy + PartialEq + 'static {
+    /// Every value, in the order of [`SPELLINGS`](OptionValue::SPELLINGS).
+    const VALUES: &'static [Self];
+    /// How each value is written in a specification (lowercase letters, digits or `_`).
+    const SPELLINGS: &'static [&'static str];
+
+    /// The value spelt `text`, if any.
+    fn parse(text: &str) -> Option<Self> {
+        let i = Self::SPELLINGS.iter().position(|s| *s == text)?;
+        Self::VALUES.get(i).copied()
+    }
+
+    /// How this value is written in a specification.
+    fn spelling(self) -> &'static str {
+        Self::VALUES
+            .iter()
+            .position(|v| *v == self)
+            .and_then(|i| Self::SPELLINGS.get(i))
+            .copied()
+            .unwrap_or("")
+    }
+}
+
+impl OptionValue for bool {
+    const VALUES: &'static [bool] = &[false, true];
+    const SPELLINGS: &'static [&'static str] = &["false", "true"];
 }
 
 #[cfg(test)]

@@ -4,7 +4,10 @@ use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 use core::str::FromStr;
 
-use crate::error::SquareError;
+use thiserror::Error;
+
+use crate::prelude::*;
+use crate::text::quote;
 
 /// Number of squares on the track.
 pub const SQUARES: u8 = 30;
@@ -716,4 +719,18 @@ mod tests {
         }
         assert_eq!(Place::from_code(32), None);
     }
+}
+
+/// A number, text or bit pattern that does not name a square.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SquareError {
+    /// Squares are numbered 1..=30.
+    #[error("square {0} is off the board (squares are 1..=30)")]
+    OutOfRange(u8),
+    /// The text is not a number.
+    #[error("{} is not a square number", quote(.0))]
+    NotANumber(String),
+    /// Bits outside 1..=30 are set.
+    #[error("bit pattern {0:#010x} names squares outside 1..=30")]
+    BadBits(u32),
 }
