@@ -13,7 +13,7 @@ use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::files::Durability;
 use crate::narrate::{narrate, show_value, value_meaning};
 use crate::players::{Computer, PlayerKind, Roster};
-use crate::replay::LoadedRecord;
+use crate::replay::{LoadedRecord, RNG_COMMENT};
 use crate::rules::plain_rules;
 use senet::Throw;
 
@@ -74,10 +74,6 @@ commands: a move (e.g. 9-12, 28-off, enter, pass) or its number in the list;
 
 /// The longest input line read; anything longer is refused rather than stored.
 const MAX_INPUT_LINE: u64 = 1024;
-
-/// The comment line of a saved game that says where the seeded stream stands, so that
-/// `--resume` goes on with the same throws: `# rng 1234`.
-pub(crate) const RNG_COMMENT: &str = "# rng ";
 
 /// A seed from the clock, for games where none is given.
 fn clock_seed() -> u64 {

@@ -26,6 +26,10 @@ pub(crate) struct ReplayArgs {
     boards: bool,
 }
 
+/// The comment line of a saved game that says where the seeded stream stands, so that
+/// `senet play --resume` goes on with the same throws: `# rng 1234`.
+pub(crate) const RNG_COMMENT: &str = "# rng ";
+
 /// A record read from a file, with the line of each part when it was the text form.
 pub(crate) struct LoadedRecord {
     /// Where it came from, for messages.
@@ -80,7 +84,7 @@ impl LoadedRecord {
         })?;
         let rng_position = text.lines().find_map(|line| {
             line.trim()
-                .strip_prefix(crate::play::RNG_COMMENT)
+                .strip_prefix(RNG_COMMENT)
                 .and_then(|n| n.trim().parse().ok())
         });
         Ok(LoadedRecord {
