@@ -316,17 +316,31 @@ fn findings(out: &mut String, c: &Comparison) -> fmt::Result {
         "Computed from the tables; \"clearly\" means that the 95% interval excludes one half."
     )?;
     writeln!(out)?;
+    random_findings(out, c)?;
+    if !c.skill.is_empty() {
+        skill_findings(out, c)?;
+    }
+    writeln!(out)?;
+    Ok(())
+}
+
+/// Where a share of wins puts a configuration: 0 Black clearly ahead, 1 White, 2 neither.
+fn favoured_slot(p: Proportion) -> usize {
+    match favoured(p) {
+        Some(Side::Black) => 0,
+        Some(Side::White) => 1,
+        None => 2,
+    }
+}
+
+/// The findings of random play: the first mover, length, the cap and draws.
+fn random_findings(out: &mut String, c: &Comparison) -> fmt::Result {
     let rows = defaults(c);
     if !rows.is_empty() {
         let mut by_side: [Vec<String>; 3] = Default::default();
         for r in &rows {
             let p = r.summary.first_mover_wins();
-            let slot = match favoured(p) {
-                Some(Side::Black) => 0,
-                Some(Side::White) => 1,
-                None => 2,
-            };
-            by_side[slot].push(format!("{} {}", r.id(), with_interval(p)));
+            by_side[favoured_slot(p)].push(format!("{} {}", r.id(), with_interval(p)));
         }
         writeln!(
             out,
@@ -340,11 +354,7 @@ fn findings(out: &mut String, c: &Comparison) -> fmt::Result {
     }
     let mut counts = [0usize; 3];
     for r in &c.random {
-        counts[match favoured(r.summary.first_mover_wins()) {
-            Some(Side::Black) => 0,
-            Some(Side::White) => 1,
-            None => 2,
-        }] += 1;
+        counts[favoured_slot(r.summary.first_mover_wins())] += 1;
     }
     writeln!(
         out,
@@ -402,82 +412,82 @@ fn findings(out: &mut String, c: &Comparison) -> fmt::Result {
             )
         })
         .collect();
-    writeln!(out, "- **Draws** (random play): {}.", list(&draws))?;
-    if !c.skill.is_empty() {
-        let mut clear = Vec::new();
-        let mut unclear = Vec::new();
-        for s in &c.skill {
-            let p = s.summary.a_wins(None);
-            let text = format!(
-                "{} over {} on {} {}",
-                s.stronger,
-                s.weaker,
-                s.rules,
-                with_interval(p)
-            );
-            if p.interval().0 > 0.5 {
-                clear.push(text);
-            } else {
-                unclear.push(text);
-            }
+    writeln!(out, "- **Draws** (random play): {}.", list(&draws))
+}
+
+/// The findings of the skill trace: whether the stronger player wins, the seat, the cap.
+fn skill_findings(out: &mut String, c: &Comparison) -> fmt::Result {
+    let mut clear = Vec::new();
+    let mut unclear = Vec::new();
+    for s in &c.skill {
+        let p = s.summary.a_wins(None);
+        let text = format!(
+            "{} over {} on {} {}",
+            s.stronger,
+            s.weaker,
+            s.rules,
+            with_interval(p)
+        );
+        if p.interval().0 > 0.5 {
+            clear.push(text);
+        } else {
+            unclear.push(text);
         }
-        writeln!(
-            out,
-            "- **Skill trace.** The stronger player clearly wins more than half of its games in \
-             {} of {} pairings. Not clearly: {}.",
-            clear.len(),
-            c.skill.len(),
-            list(&unclear)
-        )?;
-        let seat: Vec<String> = c
-            .skill
-            .iter()
-            .filter_map(|s| {
-                let black = s.summary.a_wins(Some(Side::Black));
-                let white = s.summary.a_wins(Some(Side::White));
-                let ((black_low, black_high), (white_low, white_high)) =
-                    (black.interval(), white.interval());
-                (black_high < white_low || white_high < black_low).then(|| {
-                    format!(
-                        "{} over {} on {}: {} as Black, {} as White",
-                        s.stronger,
-                        s.weaker,
-                        s.rules,
-                        or_dash(black.value(), percent),
-                        or_dash(white.value(), percent)
-                    )
-                })
-            })
-            .collect();
-        writeln!(
-            out,
-            "- **The seat under skilled play.** Pairings in which the stronger player's results \
-             as Black and as White clearly differ (disjoint intervals): {}.",
-            list(&seat)
-        )?;
-        let stopped: Vec<String> = c
-            .skill
-            .iter()
-            .filter(|s| s.summary.capped(None) > 0)
-            .map(|s| {
+    }
+    writeln!(
+        out,
+        "- **Skill trace.** The stronger player clearly wins more than half of its games in \
+         {} of {} pairings. Not clearly: {}.",
+        clear.len(),
+        c.skill.len(),
+        list(&unclear)
+    )?;
+    let seat: Vec<String> = c
+        .skill
+        .iter()
+        .filter_map(|s| {
+            let black = s.summary.a_wins(Some(Side::Black));
+            let white = s.summary.a_wins(Some(Side::White));
+            let ((black_low, black_high), (white_low, white_high)) =
+                (black.interval(), white.interval());
+            (black_high < white_low || white_high < black_low).then(|| {
                 format!(
-                    "{} against {} on {} ({} of {})",
+                    "{} over {} on {}: {} as Black, {} as White",
                     s.stronger,
                     s.weaker,
                     s.rules,
-                    s.summary.capped(None),
-                    s.summary.games(None)
+                    or_dash(black.value(), percent),
+                    or_dash(white.value(), percent)
                 )
             })
-            .collect();
-        writeln!(
-            out,
-            "- **Stopped by the cap in the skill trace**: {}.",
-            list(&stopped)
-        )?;
-    }
-    writeln!(out)?;
-    Ok(())
+        })
+        .collect();
+    writeln!(
+        out,
+        "- **The seat under skilled play.** Pairings in which the stronger player's results \
+         as Black and as White clearly differ (disjoint intervals): {}.",
+        list(&seat)
+    )?;
+    let stopped: Vec<String> = c
+        .skill
+        .iter()
+        .filter(|s| s.summary.capped(None) > 0)
+        .map(|s| {
+            format!(
+                "{} against {} on {} ({} of {})",
+                s.stronger,
+                s.weaker,
+                s.rules,
+                s.summary.capped(None),
+                s.summary.games(None)
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "- **Stopped by the cap in the skill trace**: {}.",
+        list(&stopped)
+    )
 }
 
 fn plot_section(out: &mut String, plots: &[&str]) -> fmt::Result {
