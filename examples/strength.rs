@@ -33,7 +33,7 @@ use senet::registry::{AnyRuleset, Registered, RulesetVisitor};
 use senet::rng::{self, ChaCha8Rng};
 use senet::stats::wilson_interval;
 use senet::{Phase, Ruleset, Side, ThrowingDevice, TurnCounter};
-use senet_ai::endgame::{PositionOracle, SolveOptions, ValueEncoding, read_for, solve_file_for};
+use senet_ai::endgame::{PositionOracle, SolveOptions, ValueEncoding, endgames_or_unsupported};
 use senet_ai::{Perfect, Player, PlayerSpec};
 
 type Failure = Box<dyn std::error::Error>;
@@ -277,11 +277,12 @@ fn matches<R: Ruleset>(
 
 /// The tables of `pieces` pieces a side for `rules`: read from `dir` when a file for this
 /// configuration, rules revision and number of pieces is there, else solved and written.
-fn tables<R: Ruleset>(
+fn tables<R: Registered>(
     rules: &R,
     pieces: u8,
     dir: &Path,
 ) -> Result<Arc<dyn PositionOracle<R>>, Failure> {
+    let endgames = endgames_or_unsupported(rules, rules.endgames())?;
     let name: String = format!("{}-k{pieces}", rules.spec())
         .chars()
         .map(|c| {
@@ -294,13 +295,14 @@ fn tables<R: Ruleset>(
         .collect();
     let path = dir.join(format!("{name}.senet-endgame"));
     if let Ok(bytes) = std::fs::read(&path) {
-        match read_for(rules, &bytes) {
+        match endgames.read_oracle(&bytes) {
             Ok(oracle) if oracle.max_pieces() == pieces => return Ok(oracle),
             Ok(_) => eprintln!("{}: other pieces; solving again", path.display()),
             Err(e) => eprintln!("{}: {e}; solving again", path.display()),
         }
     }
-    let (bytes, _) = solve_file_for(rules, pieces, &SolveOptions::default(), ValueEncoding::U32)?;
+    let (bytes, _) =
+        endgames.solve_file(pieces, &SolveOptions::default(), ValueEncoding::U32, None)?;
     std::fs::create_dir_all(dir)?;
     // A temporary file renamed into place: an interrupted run leaves no half-written table.
     let mut file = tempfile::NamedTempFile::new_in(dir)?;
@@ -308,7 +310,7 @@ fn tables<R: Ruleset>(
     file.as_file().sync_all()?;
     file.persist(&path)?;
     eprintln!("wrote {}", path.display());
-    Ok(read_for(rules, &bytes)?)
+    Ok(endgames.read_oracle(&bytes)?)
 }
 
 /// Plays one game; the winner, or `None` when the turn cap stops it.

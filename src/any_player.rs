@@ -27,7 +27,7 @@
 
 use core::fmt;
 
-use senet_ai::endgame::{EndgameError, read_for};
+use senet_ai::endgame::EndgameError;
 use senet_ai::{Analysis, DynPlayer, PlayerError, PlayerSpec, PlayerSpecError, TypedPlayer};
 use senet_core::Move;
 use senet_core::rand_core::Rng;
@@ -75,9 +75,12 @@ impl RulesetVisitor for BuildPlayer<'_> {
     fn visit<R: Registered>(self, rules: &R) -> Self::Output {
         let spec = self.spec;
         let player = match (spec, self.tables) {
-            (PlayerSpec::Perfect(_), TableSource::File(bytes)) => read_for(rules, bytes)
-                .map_err(PlayerSpecError::from)
-                .and_then(|oracle| spec.build_with_tables(rules, oracle)),
+            (PlayerSpec::Perfect(_), TableSource::File(bytes)) => {
+                senet_ai::endgame::endgames_or_unsupported(rules, rules.endgames())
+                    .and_then(|endgames| endgames.read_oracle(bytes))
+                    .map_err(PlayerSpecError::from)
+                    .and_then(|oracle| spec.build_with_tables(rules, oracle))
+            }
             (PlayerSpec::Perfect(_), TableSource::Shared(tables)) => match tables.oracle::<R>() {
                 Some(oracle) => spec.build_with_tables(rules, oracle),
                 None => Err(PlayerSpecError::from(EndgameError::RulesetMismatch {
@@ -85,7 +88,7 @@ impl RulesetVisitor for BuildPlayer<'_> {
                     game: rules.spec().to_string(),
                 })),
             },
-            _ => spec.build(rules),
+            _ => spec.build(rules, rules.endgames()),
         }?;
         Ok(Box::new(TypedPlayer::new(rules.clone(), player)))
     }

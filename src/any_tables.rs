@@ -4,22 +4,20 @@
 //! Front ends reach the solver through one object of [`EndgameOf`], made once by a visit to
 //! the concrete ruleset; after that no call matches on the ruleset.
 
-use core::any::Any;
 use core::fmt;
 use std::sync::Arc;
 
 use senet_ai::endgame::{
-    Checkpoint, EndgameError, PositionOracle, SolveMethod, SolveOptions, SolveStats, ValueEncoding,
-    pieces_solved_quickly, read_for, solve_file_for, solve_file_resumable_for, solve_for,
-    solve_size_for, supports_endgame,
+    Checkpoint, EndgameError, Endgames, PositionOracle, SolveMethod, SolveOptions, SolveStats,
+    ValueEncoding, endgames_or_unsupported,
 };
-use senet_core::Ruleset;
 
 use crate::AnyRuleset;
-use crate::registry::{Registered, RulesetVisitor};
+use crate::registry::{AnyOracle, Registered, RulesetVisitor};
 use crate::simulation::MOST_PIECES_SOLVED_ON_DEMAND;
 
-/// The endgame operations of one ruleset configuration, its type erased.
+/// The endgame operations of one ruleset configuration, its type erased: every registered
+/// ruleset has them, failing with [`EndgameError::Unsupported`] where it has no space.
 trait EndgameOf {
     fn supported(&self) -> bool;
     fn pieces_solved_quickly(&self) -> Option<u8>;
@@ -40,20 +38,24 @@ trait EndgameOf {
     fn read(&self, rules: &AnyRuleset, bytes: &[u8]) -> Result<AnyTables, EndgameError>;
 }
 
-/// The typed ruleset behind [`EndgameOf`].
-struct Typed<R>(R);
+/// The ruleset's [`Endgames`], or the error that it has none.
+fn endgames_of<R: Registered>(rules: &R) -> Result<&dyn Endgames<R>, EndgameError> {
+    endgames_or_unsupported(rules, rules.endgames())
+}
 
-impl<R: Registered> EndgameOf for Typed<R> {
+impl<R: Registered> EndgameOf for R {
     fn supported(&self) -> bool {
-        supports_endgame(&self.0)
+        self.endgames().is_some_and(|e| e.supported())
     }
 
     fn pieces_solved_quickly(&self) -> Option<u8> {
-        pieces_solved_quickly(&self.0)
+        self.endgames()
+            .filter(|e| e.supported())
+            .map(|e| e.pieces_solved_quickly())
     }
 
     fn size(&self, max_pieces: u8, method: SolveMethod) -> Result<(usize, u64), EndgameError> {
-        solve_size_for(&self.0, max_pieces, method)
+        endgames_of(self)?.solve_size(max_pieces, method)
     }
 
     fn solve_file(
@@ -63,12 +65,7 @@ impl<R: Registered> EndgameOf for Typed<R> {
         encoding: ValueEncoding,
         checkpoint: Option<&Checkpoint>,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
-        match checkpoint {
-            Some(checkpoint) => {
-                solve_file_resumable_for(&self.0, max_pieces, options, encoding, checkpoint)
-            }
-            None => solve_file_for(&self.0, max_pieces, options, encoding),
-        }
+        endgames_of(self)?.solve_file(max_pieces, options, encoding, checkpoint)
     }
 
     fn solve(
@@ -77,24 +74,24 @@ impl<R: Registered> EndgameOf for Typed<R> {
         max_pieces: u8,
         options: &SolveOptions,
     ) -> Result<AnyTables, EndgameError> {
-        let oracle = solve_for(&self.0, max_pieces, options)?;
+        let oracle = endgames_of(self)?.solve_oracle(max_pieces, options)?;
         Ok(AnyTables::new(rules.clone(), oracle))
     }
 
     fn read(&self, rules: &AnyRuleset, bytes: &[u8]) -> Result<AnyTables, EndgameError> {
-        let oracle = read_for(&self.0, bytes)?;
+        let oracle = endgames_of(self)?.read_oracle(bytes)?;
         Ok(AnyTables::new(rules.clone(), oracle))
     }
 }
 
-/// Makes the [`EndgameOf`] of the ruleset visited.
+/// The [`EndgameOf`] of the ruleset visited.
 struct MakeEndgame;
 
 impl RulesetVisitor for MakeEndgame {
     type Output = Box<dyn EndgameOf>;
 
     fn visit<R: Registered>(self, rules: &R) -> Box<dyn EndgameOf> {
-        Box::new(Typed(rules.clone()))
+        Box::new(rules.clone())
     }
 }
 
@@ -106,8 +103,7 @@ pub struct AnyTables {
     rules: AnyRuleset,
     max_pieces: u8,
     description: String,
-    /// An `Arc<dyn PositionOracle<R>>` of the ruleset of `rules`.
-    oracle: Arc<dyn Any + Send + Sync>,
+    oracle: AnyOracle,
 }
 
 impl fmt::Debug for AnyTables {
@@ -120,12 +116,12 @@ impl fmt::Debug for AnyTables {
 }
 
 impl AnyTables {
-    fn new<R: Ruleset>(rules: AnyRuleset, oracle: Arc<dyn PositionOracle<R>>) -> AnyTables {
+    fn new<R: Registered>(rules: AnyRuleset, oracle: Arc<dyn PositionOracle<R>>) -> AnyTables {
         AnyTables {
             rules,
             max_pieces: oracle.max_pieces(),
             description: oracle.describe(),
-            oracle: Arc::new(oracle),
+            oracle: R::any_oracle(oracle),
         }
     }
 
@@ -157,10 +153,8 @@ impl AnyTables {
     /// assert_eq!(tables.oracle::<senet::Regency>().unwrap().max_pieces(), 1);
     /// assert!(tables.oracle::<senet::Kendall>().is_none());
     /// ```
-    pub fn oracle<R: Ruleset>(&self) -> Option<Arc<dyn PositionOracle<R>>> {
-        self.oracle
-            .downcast_ref::<Arc<dyn PositionOracle<R>>>()
-            .cloned()
+    pub fn oracle<R: Registered>(&self) -> Option<Arc<dyn PositionOracle<R>>> {
+        R::tables_in(&self.oracle)
     }
 }
 
@@ -228,7 +222,7 @@ impl AnyRuleset {
 
     /// The positions and the estimated peak memory in bytes of solving the endgames with up
     /// to `max_pieces` pieces a side with `method` (see
-    /// [`senet_ai::endgame::solve_size_for`]).
+    /// [`Endgames::solve_size`]).
     ///
     /// ```
     /// use senet::ai::endgame::SolveMethod;

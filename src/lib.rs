@@ -15,10 +15,10 @@ pub mod simulation;
 // re-exports its crate as, and its crate and type (the type's name is also its `AnyRuleset`
 // variant). The registry (`src/registry.rs`) is generated from this list.
 registry::rulesets! {
-    "regency" => regency = senet_regency::Regency,
+    "regency" => regency = senet_regency::Regency [endgames],
     "botermans" => botermans = senet_botermans::Botermans,
     "cemea" => cemea = senet_cemea::Cemea,
-    "kendall" => kendall = senet_kendall::Kendall,
+    "kendall" => kendall = senet_kendall::Kendall [endgames],
     "bell" => bell = senet_bell::Bell,
     "jequier" => jequier = senet_jequier::Jequier,
     "piccione" => piccione = senet_piccione::Piccione,

@@ -43,9 +43,16 @@
 use core::fmt;
 use core::str::FromStr;
 
+#[cfg(feature = "ai")]
+use std::sync::Arc;
+
+#[cfg(feature = "ai")]
+use senet_ai::endgame::PositionOracle;
 use senet_core::batch::BatchRules;
 use senet_core::{FieldInfo, OptionInfo, Ruleset, RulesetSpec, SpecError};
 
+#[cfg(feature = "ai")]
+pub use crate::AnyOracle;
 pub use crate::AnyRuleset;
 
 /// Generic code to run with whichever ruleset was picked at run time.
@@ -56,9 +63,28 @@ pub trait RulesetVisitor {
     fn visit<R: Registered>(self, rules: &R) -> Self::Output;
 }
 
-/// What a ruleset of the registry offers generic code beyond [`Ruleset`]: its batch engine.
-/// Every registered ruleset implements it; a [`RulesetVisitor`] is called with one.
-pub trait Registered: BatchRules {}
+/// What a ruleset of the registry offers generic code beyond [`Ruleset`]: its batch engine
+/// and, with the `ai` feature, its endgame solver when it has one. Every registered ruleset
+/// implements it; a [`RulesetVisitor`] is called with one.
+pub trait Registered: BatchRules {
+    /// The ruleset's endgame operations, `None` when the solver has no space for it.
+    ///
+    /// ```
+    /// use senet::registry::Registered;
+    /// assert!(senet::Regency::default().endgames().is_some());
+    /// assert!(senet::Bell::default().endgames().is_none());
+    /// ```
+    #[cfg(feature = "ai")]
+    fn endgames(&self) -> Option<&dyn senet_ai::endgame::Endgames<Self>>;
+
+    /// The tables `oracle` holds when they are of this ruleset.
+    #[cfg(feature = "ai")]
+    fn tables_in(oracle: &AnyOracle) -> Option<Arc<dyn PositionOracle<Self>>>;
+
+    /// Tables of this ruleset, as any registered ruleset's.
+    #[cfg(feature = "ai")]
+    fn any_oracle(oracle: Arc<dyn PositionOracle<Self>>) -> AnyOracle;
+}
 
 /// A registered ruleset: its id, name and options.
 #[derive(Clone, Copy, Debug)]
@@ -90,11 +116,14 @@ impl RulesetInfo {
 
 /// The registry of rulesets, generated from the list in `src/lib.rs` (one line a ruleset: the
 /// feature that turns it on, the module this crate re-exports its crate as, its crate and its
-/// type, which is also its [`AnyRuleset`] variant): the re-exports, [`AnyRuleset`] with its
-/// [`visit`](AnyRuleset::visit) and its view as a [`DynRuleset`], [`RULESETS`], and
-/// [`Registered`] for each type.
+/// type, which is also its [`AnyRuleset`] variant, then `[endgames]` when the endgame solver
+/// has a space for it): the re-exports, [`AnyRuleset`] with its [`visit`](AnyRuleset::visit)
+/// and its view as a [`DynRuleset`], [`RULESETS`], `AnyOracle`, and [`Registered`] for each
+/// type.
 macro_rules! rulesets {
-    ($( $feature:literal => $module:ident = $krate:ident :: $variant:ident ),* $(,)?) => {
+    (@endgames $rules:ident endgames) => { Some($rules) };
+    (@endgames $rules:ident) => { None };
+    ($( $feature:literal => $module:ident = $krate:ident :: $variant:ident $([$endgames:ident])? ),* $(,)?) => {
         // Players, tables and matches are of some ruleset: with none, `AnyRuleset` would be
         // empty and all of that code unreachable.
         #[cfg(all(feature = "ai", not(any($(feature = $feature),*))))]
@@ -114,7 +143,30 @@ macro_rules! rulesets {
                 concat!("the feature `", $feature, "` must be its ruleset's id"),
             );
             #[cfg(feature = $feature)]
-            impl $crate::registry::Registered for $krate::$variant {}
+            impl $crate::registry::Registered for $krate::$variant {
+                #[cfg(feature = "ai")]
+                fn endgames(&self) -> Option<&dyn senet_ai::endgame::Endgames<Self>> {
+                    $crate::registry::rulesets!(@endgames self $($endgames)?)
+                }
+
+                #[cfg(feature = "ai")]
+                fn tables_in(
+                    oracle: &AnyOracle,
+                ) -> Option<std::sync::Arc<dyn senet_ai::endgame::PositionOracle<Self>>> {
+                    match oracle {
+                        AnyOracle::$variant(oracle) => Some(std::sync::Arc::clone(oracle)),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+
+                #[cfg(feature = "ai")]
+                fn any_oracle(
+                    oracle: std::sync::Arc<dyn senet_ai::endgame::PositionOracle<Self>>,
+                ) -> AnyOracle {
+                    AnyOracle::$variant(oracle)
+                }
+            }
             #[cfg(feature = $feature)]
             impl From<$krate::$variant> for AnyRuleset {
                 fn from(rules: $krate::$variant) -> AnyRuleset {
@@ -133,6 +185,21 @@ macro_rules! rulesets {
                 #[cfg(feature = $feature)]
                 #[doc = concat!("The `", $feature, "` ruleset.")]
                 $variant($krate::$variant),
+            )*
+        }
+
+        /// Solved endgame tables of one registered ruleset, typed: what
+        /// [`AnyTables`](crate::AnyTables) holds, and
+        /// [`Registered::tables_in`](crate::registry::Registered::tables_in) gives back to
+        /// code of that ruleset.
+        #[cfg(feature = "ai")]
+        #[derive(Clone)]
+        #[non_exhaustive]
+        pub enum AnyOracle {
+            $(
+                #[cfg(feature = $feature)]
+                #[doc = concat!("Tables of the `", $feature, "` ruleset.")]
+                $variant(std::sync::Arc<dyn senet_ai::endgame::PositionOracle<$krate::$variant>>),
             )*
         }
 

@@ -199,7 +199,11 @@ impl Lineup {
     }
 
     /// A fresh player `i` for the typed game loop of `rules`, the lineup's ruleset.
-    fn player<R: Ruleset>(&self, rules: &R, i: usize) -> Result<TypedPlayer<R>, PlayerSpecError> {
+    fn player<R: Registered>(
+        &self,
+        rules: &R,
+        i: usize,
+    ) -> Result<TypedPlayer<R>, PlayerSpecError> {
         let spec = self.specs[i];
         let built = match &self.tables {
             _ if spec == PlayerSpec::Random => return Ok(TypedPlayer::Random),
@@ -210,7 +214,7 @@ impl Lineup {
                     game: rules.spec().to_string(),
                 })),
             },
-            None => spec.build(rules),
+            None => spec.build(rules, rules.endgames()),
         };
         built.map(TypedPlayer::Ai)
     }

@@ -28,8 +28,8 @@
 //!
 //! let rules = Regency::default();
 //! let mut players = [
-//!     "greedy".parse::<PlayerSpec>().unwrap().build(&rules).unwrap(),
-//!     "expectiminimax:2".parse::<PlayerSpec>().unwrap().build(&rules).unwrap(),
+//!     "greedy".parse::<PlayerSpec>().unwrap().build(&rules, None).unwrap(),
+//!     "expectiminimax:2".parse::<PlayerSpec>().unwrap().build(&rules, None).unwrap(),
 //! ];
 //! let mut rng = senet::rng::seeded(1, 0);
 //! let mut game = Game::new(rules);

@@ -29,13 +29,13 @@ pub const FALLBACK_DEPTH: u32 = 2;
 /// ```
 /// use senet::rng::ChaCha8Rng;
 /// use senet::rng::SeedableRng;
-/// use senet::ai::endgame::{SolveOptions, solve_for};
+/// use senet::ai::endgame::{Endgames, SolveOptions};
 /// use senet::ai::{Perfect, Player, ValueKind};
 /// use senet::Ruleset;
 /// use senet::Regency;
 ///
 /// let rules = Regency::default();
-/// let tables = solve_for(&rules, 2, &SolveOptions::default()).unwrap();
+/// let tables = rules.solve_oracle(2, &SolveOptions::default()).unwrap();
 /// let mut player = Perfect::with_default_fallback(&rules, tables).unwrap();
 /// // Black {22, 28}, White {24}, Black has thrown a 2: bear off from 28, or swap with 24.
 /// let state = rules.parse_position(&format!("{}B.W...B.. b throw=2", ".".repeat(21))).unwrap();

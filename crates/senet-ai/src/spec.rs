@@ -7,7 +7,9 @@ use std::sync::Arc;
 use senet_core::Ruleset;
 use thiserror::Error;
 
-use crate::endgame::{EndgameError, PositionOracle, SolveOptions, solve_for};
+use crate::endgame::{
+    EndgameError, Endgames, PositionOracle, SolveOptions, endgames_or_unsupported,
+};
 use crate::expectiminimax::{Budget, Expectiminimax, MAX_DEPTH, MAX_SEARCH_NODES};
 use crate::greedy::Greedy;
 use crate::mcts::{MAX_PLAYOUTS, Mcts};
@@ -235,16 +237,34 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Builds the player for `rules`. A perfect player solves its tables first (for 2 pieces
-    /// a side under a second for Regency and about ten seconds for Kendall with immediate
-    /// throws; minutes for 3 pieces of Regency); use
-    /// [`build_with_tables`](PlayerSpec::build_with_tables) to reuse tables already solved or
-    /// read from a file. Fails for a perfect player when the ruleset has no endgame space.
-    pub fn build<R: Ruleset>(&self, rules: &R) -> Result<Box<dyn Player<R>>, PlayerSpecError> {
+    /// Builds the player for `rules`. A perfect player solves its tables first through
+    /// `endgames`, the ruleset's endgame operations (for 2 pieces a side under a second for
+    /// Regency and about ten seconds for Kendall with immediate throws; minutes for 3 pieces
+    /// of Regency); use [`build_with_tables`](PlayerSpec::build_with_tables) to reuse tables
+    /// already solved or read from a file. Fails for a perfect player when `endgames` is
+    /// `None` (the ruleset has no endgame space); other players ignore it.
+    ///
+    /// ```
+    /// use senet::ai::PlayerSpec;
+    /// use senet::ai::endgame::Endgames;
+    /// let rules = senet::Regency::default();
+    /// let perfect = "perfect:1".parse::<PlayerSpec>().unwrap();
+    /// assert_eq!(perfect.build(&rules, Some(&rules)).unwrap().name(), "perfect:1");
+    /// assert!(perfect.build(&rules, None).is_err());
+    /// let bell = senet::Bell::default();
+    /// let greedy = "greedy".parse::<PlayerSpec>().unwrap();
+    /// assert_eq!(greedy.build(&bell, None).unwrap().name(), "greedy");
+    /// ```
+    pub fn build<R: Ruleset>(
+        &self,
+        rules: &R,
+        endgames: Option<&dyn Endgames<R>>,
+    ) -> Result<Box<dyn Player<R>>, PlayerSpecError> {
         match (self.without_tables(), *self) {
             (Some(player), _) => Ok(player),
             (None, PlayerSpec::Perfect(pieces)) => {
-                let tables = solve_for(rules, pieces, &SolveOptions::default())?;
+                let tables = endgames_or_unsupported(rules, endgames)?
+                    .solve_oracle(pieces, &SolveOptions::default())?;
                 Ok(Box::new(Perfect::with_default_fallback(rules, tables)?))
             }
             (None, _) => Err(PlayerSpecError::UnknownPlayer(self.to_string())),

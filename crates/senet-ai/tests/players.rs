@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for};
+use senet_ai::endgame::{Endgames, PositionOracle, SolveOptions};
 use senet_ai::{
     Budget, Expectiminimax, Greedy, Mcts, Perfect, Player, PlayerError, PlayerSpec,
     PlayerSpecError, Pruning, RandomPlayer, ValueKind,
@@ -18,9 +18,11 @@ use senet_testkit::scenario::scenario;
 
 fn tables() -> Arc<dyn PositionOracle<Regency>> {
     static TABLES: OnceLock<Arc<dyn PositionOracle<Regency>>> = OnceLock::new();
-    Arc::clone(
-        TABLES.get_or_init(|| solve_for(&Regency::default(), 2, &SolveOptions::default()).unwrap()),
-    )
+    Arc::clone(TABLES.get_or_init(|| {
+        Regency::default()
+            .solve_oracle(2, &SolveOptions::default())
+            .unwrap()
+    }))
 }
 
 /// One of each player (small budgets, so that the tests stay quick).
@@ -109,7 +111,7 @@ proptest! {
     ) {
         // The endgame tables index one throw at a time, so collected throws have none.
         let oracle = (!rules.collect_throws())
-            .then(|| solve_for(&rules, 1, &SolveOptions::default()).unwrap());
+            .then(|| rules.solve_oracle(1, &SolveOptions::default()).unwrap());
         let mut players = every_player(&rules, oracle);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for state in decision_points(&rules, 12, seed) {
@@ -310,7 +312,7 @@ fn players_are_built_by_name() {
     ] {
         let spec: PlayerSpec = text.parse().unwrap();
         assert_eq!(spec.to_string(), name);
-        let player = spec.build(&rules).unwrap();
+        let player = spec.build(&rules, Some(&rules)).unwrap();
         assert_eq!(player.name(), name);
     }
     let with_tables = "perfect"
@@ -358,7 +360,7 @@ fn bad_player_names_are_typed_errors() {
         "perfect:7"
             .parse::<PlayerSpec>()
             .unwrap()
-            .build(&Regency::default()),
+            .build(&Regency::default(), Some(&Regency::default())),
         Err(PlayerSpecError::Endgame(_))
     ));
     let message = parse("minimax").to_string();

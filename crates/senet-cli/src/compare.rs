@@ -26,7 +26,7 @@ use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetInfo, RulesetVisi
 use senet::rng;
 use senet::stats::Distribution;
 use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs};
-use senet_ai::endgame::{PositionOracle, SolveOptions, solve_for};
+use senet_ai::endgame::{PositionOracle, SolveOptions, endgames_or_unsupported};
 use senet_ai::{Player, PlayerSpec};
 
 use crate::error::CliError;
@@ -193,13 +193,14 @@ struct Roster<R: Ruleset> {
     tables: Vec<Option<Arc<dyn PositionOracle<R>>>>,
 }
 
-impl<R: Ruleset> Roster<R> {
+impl<R: Registered> Roster<R> {
     fn new(rules: &R, specs: &[PlayerSpec]) -> Result<Roster<R>, String> {
         let mut tables = Vec::with_capacity(specs.len());
         for spec in specs {
             tables.push(match spec {
                 PlayerSpec::Perfect(pieces) => Some(
-                    solve_for(rules, *pieces, &SolveOptions::default())
+                    endgames_or_unsupported(rules, rules.endgames())
+                        .and_then(|e| e.solve_oracle(*pieces, &SolveOptions::default()))
                         .map_err(|e| format!("{spec} on {}: {e}", rules.spec()))?,
                 ),
                 _ => None,
@@ -219,7 +220,7 @@ impl<R: Ruleset> Roster<R> {
         let spec = &self.specs[i];
         match &self.tables[i] {
             Some(tables) => spec.build_with_tables(rules, Arc::clone(tables)),
-            None => spec.build(rules),
+            None => spec.build(rules, rules.endgames()),
         }
         .map_err(|e| format!("{spec} on {}: {e}", rules.spec()))
     }

@@ -53,10 +53,7 @@ use std::collections::HashMap;
 use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, ThrowingDevice};
 use thiserror::Error;
 
-pub use dispatch::{
-    EndgameRules, pieces_solved_quickly, read_for, solve_file_for, solve_file_resumable_for,
-    solve_for, solve_size_for, supports_endgame,
-};
+pub use dispatch::{EndgameRules, Endgames, endgames_or_unsupported};
 #[cfg(feature = "kendall")]
 pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]
@@ -195,7 +192,7 @@ pub trait PositionOracle<R: Ruleset>: Send + Sync {
 #[derive(Debug, Error)]
 pub enum EndgameError {
     /// No endgame space is implemented for this ruleset.
-    #[error("no endgame tables for `{0}` (supported: {list})", list = dispatch::SUPPORTED.join(", "))]
+    #[error("no endgame tables for `{0}`: the solver has no space for this configuration")]
     Unsupported(String),
     /// The number of pieces per side is outside what the space supports.
     #[error("endgames with {requested} pieces a side are not supported (1..={max})")]

@@ -11,8 +11,8 @@ use senet_core::Throw;
 use senet_core::{Phase, Ruleset};
 use senet_endgame::table::{TableError, TableHeader};
 use senet_endgame::{
-    EndgameError, EndgameSpace, EndgameTable, PolicySteps, RegencyEndgame, SolveOptions,
-    ValueEncoding, read_for, solve, solve_for, supports_endgame,
+    EndgameError, EndgameSpace, EndgameTable, Endgames, PolicySteps, RegencyEndgame, SolveOptions,
+    ValueEncoding, endgames_or_unsupported, solve,
 };
 use senet_regency::{ExitRule, Regency};
 
@@ -148,11 +148,11 @@ fn a_table_for_other_options_is_refused() {
         other => panic!("expected a ruleset mismatch, got {other:?}"),
     }
     assert!(matches!(
-        read_for(&Regency::default(), &bytes),
+        Endgames::read_oracle(&Regency::default(), &bytes),
         Err(EndgameError::Table(TableError::RulesetMismatch { .. }))
     ));
     // The generic reader builds the space from the header and accepts the right options.
-    let oracle = read_for(&water, &bytes).unwrap();
+    let oracle = Endgames::read_oracle(&water, &bytes).unwrap();
     assert_eq!(oracle.spec().to_string(), "regency(house_of_water=true)");
     assert_eq!(oracle.max_pieces(), 1);
 }
@@ -222,12 +222,12 @@ fn bad_endgame_requests_are_typed_errors() {
         Err(EndgameError::Pieces { requested: 0, .. })
     ));
     assert!(matches!(
-        solve_for(&Regency::default(), 9, &SolveOptions::default()),
+        Endgames::solve_oracle(&Regency::default(), 9, &SolveOptions::default()),
         Err(EndgameError::Pieces { requested: 9, .. })
     ));
     // Four pieces a side: 290 million positions, refused before any memory is spent.
     assert!(matches!(
-        solve_for(&Regency::default(), 4, &SolveOptions::default()),
+        Endgames::solve_oracle(&Regency::default(), 4, &SolveOptions::default()),
         Err(EndgameError::TooLarge {
             limit: 67_108_864,
             ..
@@ -246,7 +246,7 @@ fn bad_endgame_requests_are_typed_errors() {
     ));
     // The tables of one configuration cannot drive a player of another.
     let water = Regency::default().with_house_of_water(true);
-    let oracle = solve_for(&water, 1, &SolveOptions::default()).unwrap();
+    let oracle = Endgames::solve_oracle(&water, 1, &SolveOptions::default()).unwrap();
     assert!(matches!(
         Perfect::with_default_fallback(&Regency::default(), oracle),
         Err(EndgameError::RulesetMismatch { .. })
@@ -311,23 +311,20 @@ impl Ruleset for Renamed {
 
 #[test]
 fn rulesets_without_an_endgame_space_are_a_typed_error() {
+    // Generic code holds a ruleset's endgames as an option: `None` for a ruleset without
+    // a space, here a renamed Regency.
     let rules = Renamed(Regency::default());
-    assert!(!supports_endgame(&rules));
-    assert!(supports_endgame(&Regency::default()));
+    let none: Option<&dyn Endgames<Renamed>> = None;
     assert!(matches!(
-        solve_for(&rules, 1, &SolveOptions::default()),
-        Err(EndgameError::Unsupported(_))
+        endgames_or_unsupported(&rules, none),
+        Err(EndgameError::Unsupported(spec)) if spec == "renamed"
     ));
-    let bytes = solved(Regency::default(), 1).to_bytes(ValueEncoding::U16);
-    assert!(matches!(
-        read_for(&rules, &bytes),
-        Err(EndgameError::Unsupported(_))
-    ));
+    assert!(Endgames::supported(&Regency::default()));
     assert!(matches!(
         "perfect:1"
             .parse::<senet_ai::PlayerSpec>()
             .unwrap()
-            .build(&rules),
+            .build(&rules, None),
         Err(senet_ai::PlayerSpecError::Endgame(
             EndgameError::Unsupported(_)
         ))
@@ -365,9 +362,9 @@ fn a_space_that_breaks_its_contract_is_reported() {
 }
 
 #[test]
-fn solve_for_gives_an_oracle_that_generic_code_can_use() {
+fn solve_oracle_gives_an_oracle_that_generic_code_can_use() {
     let rules = Regency::default();
-    let oracle = solve_for(&rules, 1, &SolveOptions::default()).unwrap();
+    let oracle = Endgames::solve_oracle(&rules, 1, &SolveOptions::default()).unwrap();
     assert!(oracle.describe().contains("756"));
     // A covered state answers; the opening does not.
     let state = rules

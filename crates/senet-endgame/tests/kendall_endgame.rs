@@ -14,8 +14,8 @@ use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
 use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice};
 use senet_endgame::{
-    EndgameError, EndgameSpace, EndgameTable, KendallEndgame, PolicySteps, SolveOptions,
-    ValueEncoding, read_for, solve, solve_for, supports_endgame,
+    EndgameError, EndgameSpace, EndgameTable, Endgames, KendallEndgame, PolicySteps, SolveOptions,
+    ValueEncoding, solve,
 };
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
@@ -217,30 +217,30 @@ fn tables_round_trip_through_the_file_format_and_refuse_other_options() {
     let back = EndgameTable::from_bytes(space, &bytes).unwrap();
     let worst = table.largest_difference(&back);
     assert!(worst <= 1.2e-10, "{worst:e}");
-    let oracle = read_for(&immediate(), &bytes).unwrap();
+    let oracle = Endgames::read_oracle(&immediate(), &bytes).unwrap();
     assert_eq!(oracle.spec().to_string(), "kendall(throw_timing=immediate)");
     // Other options, or Regency: typed errors.
     let trap = immediate().with_trap(true);
     assert!(matches!(
-        read_for(&trap, &bytes),
+        Endgames::read_oracle(&trap, &bytes),
         Err(EndgameError::Table(
             senet_endgame::table::TableError::RulesetMismatch { .. }
         ))
     ));
-    assert!(read_for(&senet_regency::Regency::default(), &bytes).is_err());
+    assert!(Endgames::read_oracle(&senet_regency::Regency::default(), &bytes).is_err());
 }
 
 #[test]
 fn tables_of_immediate_throws_are_no_use_to_stored_throws() {
     // Stored throws have their own space and solver (`tests/stored_throws.rs`).
     let stored = Kendall::default();
-    assert!(supports_endgame(&stored));
-    assert!(supports_endgame(&immediate()));
+    assert!(Endgames::supported(&stored));
+    assert!(Endgames::supported(&immediate()));
     let bytes = one_piece().to_bytes(ValueEncoding::U16);
-    assert!(read_for(&stored, &bytes).is_err());
+    assert!(Endgames::read_oracle(&stored, &bytes).is_err());
     // Pieces out of range.
     assert!(matches!(
-        solve_for(&immediate(), 0, &SolveOptions::default()),
+        Endgames::solve_oracle(&immediate(), 0, &SolveOptions::default()),
         Err(EndgameError::Pieces { requested: 0, .. })
     ));
 }
@@ -251,7 +251,7 @@ fn the_perfect_player_builds_for_kendall_with_immediate_throws() {
     let mut player = "perfect:1"
         .parse::<PlayerSpec>()
         .unwrap()
-        .build(&rules)
+        .build(&rules, Some(&rules))
         .unwrap();
     assert_eq!(player.name(), "perfect:1");
     // Black 26 against White 20: a 5 bears off (K-10), or may be declined (K-16).
@@ -291,7 +291,7 @@ fn the_perfect_player_never_chooses_an_illegal_move() {
     let mut greedy = "greedy"
         .parse::<PlayerSpec>()
         .unwrap()
-        .build(&rules)
+        .build(&rules, Some(&rules))
         .unwrap();
     for game in 0..4 {
         let mut state = rules.initial_state();

@@ -12,8 +12,8 @@ use rand_core::SeedableRng;
 use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
 use senet_core::{Phase, Ruleset, ThrowingDevice};
 use senet_endgame::{
-    Checkpoint, EndgameError, EndgameSpace, EndgameTable, KendallEndgame, SolveMethod,
-    SolveOptions, ValueEncoding, read_for, solve, solve_resumable, supports_endgame,
+    Checkpoint, EndgameError, EndgameSpace, EndgameTable, Endgames, KendallEndgame, SolveMethod,
+    SolveOptions, ValueEncoding, solve, solve_resumable,
 };
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
@@ -194,9 +194,9 @@ fn a_stopped_solve_goes_on_from_its_checkpoint_and_ends_as_one_run_through() {
 fn the_table_survives_its_file_and_refuses_immediate_throws() {
     let stored = Kendall::default();
     let immediate = stored.with_throw_timing(ThrowTiming::Immediate);
-    assert!(supports_endgame(&stored));
+    assert!(Endgames::supported(&stored));
     let bytes = one_piece().to_bytes(ValueEncoding::U32);
-    let read = read_for(&stored, &bytes).unwrap();
+    let read = Endgames::read_oracle(&stored, &bytes).unwrap();
     let space = one_piece().space();
     for index in (0..space.state_count()).step_by(7) {
         let state = space.state(index).unwrap();
@@ -206,7 +206,7 @@ fn the_table_survives_its_file_and_refuses_immediate_throws() {
         );
         assert!((a - b).abs() <= 1.2e-10, "{index}");
     }
-    assert!(read_for(&immediate, &bytes).is_err());
+    assert!(Endgames::read_oracle(&immediate, &bytes).is_err());
     // A position with throws held is not one the table keeps.
     let held = stored
         .parse_position(&format!("{}B.W.. b throws=14 phase=throw", ".".repeat(25)))
@@ -222,7 +222,7 @@ fn the_perfect_player_plays_the_default_rules_from_the_tables() {
         "perfect:1"
             .parse::<PlayerSpec>()
             .unwrap()
-            .build(&rules)
+            .build(&rules, Some(&rules))
             .is_ok()
     );
     let mut machine = TurnMachine {
@@ -260,7 +260,7 @@ fn the_perfect_player_plays_the_default_rules_from_the_tables() {
     let mut greedy = "greedy"
         .parse::<PlayerSpec>()
         .unwrap()
-        .build(&rules)
+        .build(&rules, Some(&rules))
         .unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for _ in 0..4 {
