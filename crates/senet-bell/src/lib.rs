@@ -36,8 +36,8 @@ extern crate alloc;
 use alloc::format;
 use senet_core::{
     BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
-    Place, PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, Throw,
-    TurnState, kernel,
+    Place, PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, TurnState,
+    kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -182,16 +182,7 @@ pub struct BellState {
     turn: TurnState<PerSide<u8>>,
 }
 
-/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
-/// changes them.
-impl core::ops::Deref for BellState {
-    type Target = TurnState<PerSide<u8>>;
-
-    #[inline]
-    fn deref(&self) -> &TurnState<PerSide<u8>> {
-        &self.turn
-    }
-}
+senet_core::turn_state_deref!(BellState, PerSide<u8>);
 
 impl BellState {
     /// Pieces of `side` captured by the opponent: out of the game and scoring for nobody.
@@ -233,14 +224,11 @@ impl Ruleset for Bell {
     type State = BellState;
     type Device = FourSidedDie;
 
-    const ID: &'static str = "bell";
-    const NAME: &'static str = "Bell (R. C. Bell's suggested rules)";
-    const RULES_REVISION: u32 = RULES_REVISION;
-    const RULES_TEXT: &'static str = include_str!("../RULES.md");
-    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
-    const SEAT_RULE: SeatRule = SeatRule::HigherThrow;
-
-    senet_core::forward_ruleset_options!();
+    senet_core::ruleset_crate_items! {
+        id: "bell",
+        name: "Bell (R. C. Bell's suggested rules)",
+        seat_rule: SeatRule::HigherThrow,
+    }
 
     fn device(&self) -> FourSidedDie {
         // Be-2: one four-sided die.
@@ -262,15 +250,7 @@ impl Ruleset for Bell {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s BellState) -> &'s BitBoard {
-        &state.turn.board
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut BellState, value: Throw) {
-        state.turn.throw_unchecked(value);
-    }
+    senet_core::forward_turn_state!();
 
     #[inline]
     fn phase(&self, state: &BellState) -> Phase {

@@ -38,7 +38,7 @@
 use senet_core::kernel::{self, Landing};
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Place, PositionError, Ruleset,
-    SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, TurnState,
+    SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -234,16 +234,7 @@ pub struct BotermansState {
     turn: TurnState,
 }
 
-/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
-/// changes them.
-impl core::ops::Deref for BotermansState {
-    type Target = TurnState<()>;
-
-    #[inline]
-    fn deref(&self) -> &TurnState<()> {
-        &self.turn
-    }
-}
+senet_core::turn_state_deref!(BotermansState, ());
 
 const FIELD_INFO: &[FieldInfo] = &[FieldInfo::pending_throw(
     "1, 2, 3, 4, 6",
@@ -256,14 +247,11 @@ impl Ruleset for Botermans {
     type State = BotermansState;
     type Device = Sticks;
 
-    const ID: &'static str = "botermans";
-    const NAME: &'static str = "Botermans (The Book of Games)";
-    const RULES_REVISION: u32 = RULES_REVISION;
-    const RULES_TEXT: &'static str = include_str!("../RULES.md");
-    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
-    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
-
-    senet_core::forward_ruleset_options!();
+    senet_core::ruleset_crate_items! {
+        id: "botermans",
+        name: "Botermans (The Book of Games)",
+        seat_rule: SeatRule::FirstToThrowOne,
+    }
 
     fn device(&self) -> Sticks {
         // B-2: four sticks, no marked side counts 6.
@@ -281,15 +269,7 @@ impl Ruleset for Botermans {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s BotermansState) -> &'s BitBoard {
-        &state.turn.board
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut BotermansState, value: Throw) {
-        state.turn.throw_unchecked(value);
-    }
+    senet_core::forward_turn_state!();
 
     #[inline]
     fn phase(&self, state: &BotermansState) -> Phase {
@@ -411,6 +391,7 @@ impl Ruleset for Botermans {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use senet_core::Throw;
 
     #[test]
     fn state_is_small() {

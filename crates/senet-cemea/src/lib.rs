@@ -70,7 +70,7 @@ use senet_core::kernel::{self, Landing};
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Place, PositionError, Ruleset,
     SeatRule, Setup, Side, SpecError, SpecialSquares, Square, SquareSet, StandardDevice, Sticks,
-    Throw, TurnState,
+    TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -325,16 +325,7 @@ pub struct CemeaFinish {
     turns: PerSide<u16>,
 }
 
-/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
-/// changes them.
-impl core::ops::Deref for CemeaState {
-    type Target = TurnState<CemeaFinish>;
-
-    #[inline]
-    fn deref(&self) -> &TurnState<CemeaFinish> {
-        &self.turn
-    }
-}
+senet_core::turn_state_deref!(CemeaState, CemeaFinish);
 
 impl CemeaState {
     /// The side whose piece waits on 27, unable to move anything until it throws a 4 (C-11).
@@ -401,14 +392,11 @@ impl Ruleset for Cemea {
     type State = CemeaState;
     type Device = StandardDevice;
 
-    const ID: &'static str = "cemea";
-    const NAME: &'static str = "CEMEA (Gruppo di ricerca sul gioco)";
-    const RULES_REVISION: u32 = RULES_REVISION;
-    const RULES_TEXT: &'static str = include_str!("../RULES.md");
-    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
-    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
-
-    senet_core::forward_ruleset_options!();
+    senet_core::ruleset_crate_items! {
+        id: "cemea",
+        name: "CEMEA (Gruppo di ricerca sul gioco)",
+        seat_rule: SeatRule::FirstToThrowOne,
+    }
 
     fn device(&self) -> StandardDevice {
         // C-2: four sticks, no marked side counting 6; option die: 1–6.
@@ -441,15 +429,7 @@ impl Ruleset for Cemea {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s CemeaState) -> &'s BitBoard {
-        &state.turn.board
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut CemeaState, value: Throw) {
-        state.turn.throw_unchecked(value);
-    }
+    senet_core::forward_turn_state!();
 
     #[inline]
     fn phase(&self, state: &CemeaState) -> Phase {
@@ -695,6 +675,7 @@ impl Ruleset for Cemea {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use senet_core::Throw;
 
     #[test]
     fn state_is_small() {

@@ -362,6 +362,28 @@ macro_rules! forward_ruleset_options {
     };
 }
 
+/// The descriptive items of `impl Ruleset` for a ruleset crate laid out as every one in the
+/// workspace is: [`ID`](crate::Ruleset::ID), [`NAME`](crate::Ruleset::NAME) and
+/// [`SEAT_RULE`](crate::Ruleset::SEAT_RULE) as given,
+/// [`RULES_REVISION`](crate::Ruleset::RULES_REVISION) from the crate's `RULES_REVISION`
+/// constant, [`RULES_TEXT`](crate::Ruleset::RULES_TEXT) from the `RULES.md` beside its
+/// `src/`, [`FIELD_INFO`](crate::Ruleset::FIELD_INFO) from its `FIELD_INFO` constant, and
+/// the option items of [`forward_ruleset_options!`]. Call it inside `impl Ruleset`.
+#[macro_export]
+macro_rules! ruleset_crate_items {
+    (id: $id:literal, name: $name:literal, seat_rule: $seat_rule:expr $(,)?) => {
+        const ID: &'static str = $id;
+        const NAME: &'static str = $name;
+        const RULES_REVISION: u32 = RULES_REVISION;
+        // Resolved from the file that calls the macro: the crate's own rules.
+        const RULES_TEXT: &'static str = include_str!("../RULES.md");
+        const FIELD_INFO: &'static [$crate::FieldInfo] = FIELD_INFO;
+        const SEAT_RULE: $crate::SeatRule = $seat_rule;
+
+        $crate::forward_ruleset_options!();
+    };
+}
+
 /// Which configurations [`option_specs`] lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coverage {

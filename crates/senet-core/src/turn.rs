@@ -19,8 +19,9 @@ use crate::throw::{Throw, ThrowingDevice};
 /// users read `board()`, `to_move()` and `pending_throw()` while only the ruleset changes
 /// them; [`Ruleset::board`](crate::Ruleset::board) and
 /// [`Ruleset::throw_unchecked`](crate::Ruleset::throw_unchecked) hand over to the field.
-/// (Each ruleset writes those few lines itself: a `Deref` for a type of another crate
-/// cannot be one generic impl here.)
+/// [`turn_state_deref!`](crate::turn_state_deref) and
+/// [`forward_turn_state!`](crate::forward_turn_state) write those lines (macros, since a
+/// `Deref` for a type of another crate cannot be one generic impl here).
 ///
 /// ```
 /// use senet_core::{BitBoard, Phase, Side, Throw, TurnState};
@@ -164,6 +165,44 @@ impl TurnState {
             extra: (),
         })
     }
+}
+
+/// Implements `Deref<Target = TurnState<$extra>>` for the ruleset state `$state`, which
+/// keeps its [`TurnState`] in a private field `turn`: users read the board, the side to act
+/// and the pending throw, and only the ruleset changes them.
+#[macro_export]
+macro_rules! turn_state_deref {
+    ($state:ty, $extra:ty) => {
+        /// The board, the side to act, the pending throw and the rest, read-only: the ruleset
+        /// changes them.
+        impl core::ops::Deref for $state {
+            type Target = $crate::TurnState<$extra>;
+
+            #[inline]
+            fn deref(&self) -> &$crate::TurnState<$extra> {
+                &self.turn
+            }
+        }
+    };
+}
+
+/// Implements [`Ruleset::board`](crate::Ruleset::board) and
+/// [`Ruleset::throw_unchecked`](crate::Ruleset::throw_unchecked) for a ruleset whose state
+/// keeps its [`TurnState`] in a field `turn` and takes every throw as it comes. Call it
+/// inside `impl Ruleset`.
+#[macro_export]
+macro_rules! forward_turn_state {
+    () => {
+        #[inline]
+        fn board<'s>(&self, state: &'s Self::State) -> &'s $crate::BitBoard {
+            &state.turn.board
+        }
+
+        #[inline]
+        fn throw_unchecked(&self, state: &mut Self::State, value: $crate::Throw) {
+            state.turn.throw_unchecked(value);
+        }
+    };
 }
 
 #[cfg(test)]

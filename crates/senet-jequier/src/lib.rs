@@ -37,7 +37,7 @@ use alloc::vec::Vec;
 use senet_core::kernel::{self, Landing};
 use senet_core::{
     BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Place, PositionError, Ruleset,
-    SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, TurnState,
+    SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -263,16 +263,7 @@ pub struct JequierState {
     turn: TurnState<SquareSet>,
 }
 
-/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
-/// changes them.
-impl core::ops::Deref for JequierState {
-    type Target = TurnState<SquareSet>;
-
-    #[inline]
-    fn deref(&self) -> &TurnState<SquareSet> {
-        &self.turn
-    }
-}
+senet_core::turn_state_deref!(JequierState, SquareSet);
 
 impl JequierState {
     /// The squares of `side`'s pieces that have never moved (I-1).
@@ -339,14 +330,11 @@ impl Ruleset for Jequier {
     type State = JequierState;
     type Device = Sticks;
 
-    const ID: &'static str = "jequier";
-    const NAME: &'static str = "Jéquier (1930)";
-    const RULES_REVISION: u32 = RULES_REVISION;
-    const RULES_TEXT: &'static str = include_str!("../RULES.md");
-    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
-    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
-
-    senet_core::forward_ruleset_options!();
+    senet_core::ruleset_crate_items! {
+        id: "jequier",
+        name: "Jéquier (1930)",
+        seat_rule: SeatRule::FirstToThrowOne,
+    }
 
     fn device(&self) -> Sticks {
         // J-2: four sticks, no marked side counts 6.
@@ -364,15 +352,7 @@ impl Ruleset for Jequier {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s JequierState) -> &'s BitBoard {
-        &state.turn.board
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut JequierState, value: Throw) {
-        state.turn.throw_unchecked(value);
-    }
+    senet_core::forward_turn_state!();
 
     #[inline]
     fn phase(&self, state: &JequierState) -> Phase {

@@ -49,9 +49,9 @@ use senet_core::batch::{BatchRules, BatchRun};
 use senet_core::kernel::{Landing, all_ones_if};
 use senet_core::rand_core::Rng;
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Place, Playout,
-    PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks,
-    Throw, TurnState, kernel,
+    BitBoard, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Place, Playout, PositionError,
+    Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, TurnState,
+    kernel,
 };
 
 mod batch;
@@ -458,14 +458,11 @@ impl Ruleset for Kendall {
     type State = KendallState;
     type Device = Sticks;
 
-    const ID: &'static str = "kendall";
-    const NAME: &'static str = "Kendall (Timothy Kendall's reconstruction)";
-    const RULES_REVISION: u32 = RULES_REVISION;
-    const RULES_TEXT: &'static str = include_str!("../RULES.md");
-    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
-    const SEAT_RULE: SeatRule = SeatRule::FirstToThrowOne;
-
-    senet_core::forward_ruleset_options!();
+    senet_core::ruleset_crate_items! {
+        id: "kendall",
+        name: "Kendall (Timothy Kendall's reconstruction)",
+        seat_rule: SeatRule::FirstToThrowOne,
+    }
 
     fn device(&self) -> Sticks {
         // K-2: four sticks, no marked side counts 5.

@@ -40,7 +40,7 @@ use alloc::string::ToString;
 use senet_core::{
     BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
     PerSide, Phase, Place, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
-    SpecialSquares, Square, SquareSet, Sticks, Throw, ThrowingDevice, TurnState,
+    SpecialSquares, Square, SquareSet, Sticks, ThrowingDevice, TurnState,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -100,16 +100,7 @@ pub struct PiccioneExtra {
     entered_must_move: bool,
 }
 
-/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
-/// changes them.
-impl core::ops::Deref for PiccioneState {
-    type Target = TurnState<PiccioneExtra>;
-
-    #[inline]
-    fn deref(&self) -> &TurnState<PiccioneExtra> {
-        &self.turn
-    }
-}
+senet_core::turn_state_deref!(PiccioneState, PiccioneExtra);
 
 impl PiccioneState {
     /// Extra throws earned by the side to act and not yet taken.
@@ -626,15 +617,7 @@ impl Ruleset for Piccione {
         }
     }
 
-    #[inline]
-    fn board<'s>(&self, state: &'s PiccioneState) -> &'s BitBoard {
-        &state.turn.board
-    }
-
-    #[inline]
-    fn throw_unchecked(&self, state: &mut PiccioneState, value: Throw) {
-        state.turn.throw_unchecked(value);
-    }
+    senet_core::forward_turn_state!();
 
     #[inline]
     fn phase(&self, state: &PiccioneState) -> Phase {

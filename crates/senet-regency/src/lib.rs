@@ -551,16 +551,7 @@ pub struct RegencyState {
     turn: TurnState<RegencyMemory>,
 }
 
-/// The board, the side to act, the pending throw and the rest, read-only: the ruleset
-/// changes them.
-impl core::ops::Deref for RegencyState {
-    type Target = TurnState<RegencyMemory>;
-
-    #[inline]
-    fn deref(&self) -> &TurnState<RegencyMemory> {
-        &self.turn
-    }
-}
+senet_core::turn_state_deref!(RegencyState, RegencyMemory);
 
 impl RegencyState {
     /// Whether White has made its first move (after which R-5 no longer applies).
@@ -631,14 +622,11 @@ impl Ruleset for Regency {
     type State = RegencyState;
     type Device = Sticks;
 
-    const ID: &'static str = "regency";
-    const NAME: &'static str = "Regency (\"simple\" Senet)";
-    const RULES_REVISION: u32 = RULES_REVISION;
-    const RULES_TEXT: &'static str = include_str!("../RULES.md");
-    const FIELD_INFO: &'static [FieldInfo] = FIELD_INFO;
-    const SEAT_RULE: SeatRule = SeatRule::OnlyOneThrowsOne;
-
-    senet_core::forward_ruleset_options!();
+    senet_core::ruleset_crate_items! {
+        id: "regency",
+        name: "Regency (\"simple\" Senet)",
+        seat_rule: SeatRule::OnlyOneThrowsOne,
+    }
 
     fn device(&self) -> Sticks {
         // four sticks, no marked side counts 6.
