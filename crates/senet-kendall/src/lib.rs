@@ -45,13 +45,10 @@
 extern crate alloc;
 
 use alloc::string::ToString;
-use senet_core::batch::{BatchRules, BatchRun};
 use senet_core::kernel::{Landing, all_ones_if};
-use senet_core::rand_core::Rng;
 use senet_core::{
-    BitBoard, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Place, Playout, PositionError,
-    Ruleset, SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, TurnState,
-    kernel,
+    BitBoard, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Place, PositionError, Ruleset,
+    SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, Throw, TurnState, kernel,
 };
 
 mod batch;
@@ -440,18 +437,10 @@ impl Reach {
     }
 }
 
-impl BatchRules for Kendall {
+senet_core::lock_step_batch_rules! {
     /// Kendall has a lock-step kernel (`senet_core::batch`) for immediate throws without
     /// `starting_throw`.
-    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
-    where
-        G: Rng,
-        F: FnMut(u64) -> G,
-        S: FnMut(u64, Playout),
-    {
-        let lanes = batch::Lanes::covering(self);
-        senet_core::batch::play_lock_step(self, lanes, run, streams, report);
-    }
+    Kendall => batch::Lanes::covering
 }
 
 impl Ruleset for Kendall {

@@ -31,11 +31,9 @@ mod batch;
 
 use alloc::string::ToString;
 use senet_core::Throw;
-use senet_core::batch::{BatchRules, BatchRun};
-use senet_core::rand_core::Rng;
 use senet_core::{
-    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, Playout, PositionError, Ruleset,
-    SeatRule, Setup, Side, SpecError, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
+    BitBoard, FieldInfo, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset, SeatRule,
+    Setup, Side, SpecError, SpecialSquares, Square, SquareSet, Sticks, TurnState, kernel,
 };
 use senet_core::{Place, kernel::Landing};
 
@@ -604,18 +602,10 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
-impl BatchRules for Regency {
+senet_core::lock_step_batch_rules! {
     /// Regency has a lock-step kernel (`senet_core::batch`) for every configuration but
     /// `collect_throws` and the exit options.
-    fn play_random_batch<G, F, S>(&self, run: &BatchRun, streams: F, report: S)
-    where
-        G: Rng,
-        F: FnMut(u64) -> G,
-        S: FnMut(u64, Playout),
-    {
-        let lanes = batch::Lanes::covering(self);
-        senet_core::batch::play_lock_step(self, lanes, run, streams, report);
-    }
+    Regency => batch::Lanes::covering
 }
 
 impl Ruleset for Regency {

@@ -103,6 +103,31 @@ pub trait BatchRules: Ruleset {
     }
 }
 
+/// Implements [`BatchRules`] for a ruleset with a lock-step kernel: `$lanes(&rules)` gives
+/// the kernel's rules half for the configurations it covers and `None` for the rest, and
+/// [`play_lock_step`] plays the games with it or one by one. Doc comments before the type
+/// go on the method.
+#[macro_export]
+macro_rules! lock_step_batch_rules {
+    ($(#[$doc:meta])* $rules:ty => $lanes:path) => {
+        impl $crate::batch::BatchRules for $rules {
+            $(#[$doc])*
+            fn play_random_batch<G, F, S>(
+                &self,
+                run: &$crate::batch::BatchRun,
+                streams: F,
+                report: S,
+            ) where
+                G: $crate::rand_core::Rng,
+                F: FnMut(u64) -> G,
+                S: FnMut(u64, $crate::Playout),
+            {
+                $crate::batch::play_lock_step(self, $lanes(self), run, streams, report);
+            }
+        }
+    };
+}
+
 /// Plays the games of `run` one after the other with [`random_playout`]
 /// and `rules`' own move generator: game `i` draws from `streams(i)` and is reported to
 /// `report(i, playout)`. This is the batch path of every ruleset without a lock-step kernel.
