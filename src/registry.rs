@@ -139,7 +139,7 @@ macro_rules! rulesets {
             // registry (`senet rules --ids`).
             #[cfg(feature = $feature)]
             const _: () = assert!(
-                $crate::registry::same_text(<$krate::$variant as senet_core::Ruleset>::ID, $feature),
+                senet_core::options::same_text(<$krate::$variant as senet_core::Ruleset>::ID, $feature),
                 concat!("the feature `", $feature, "` must be its ruleset's id"),
             );
             #[cfg(feature = $feature)]
@@ -255,22 +255,6 @@ macro_rules! rulesets {
 }
 
 pub(crate) use rulesets;
-
-/// Whether two strings are equal, in a constant.
-pub(crate) const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
 
 /// The error for a specification that names no registered ruleset.
 pub(crate) fn unknown_ruleset(spec: &RulesetSpec) -> SpecError {

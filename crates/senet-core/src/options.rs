@@ -99,7 +99,7 @@ macro_rules! option_value {
 pub const fn index_of(spellings: &[&str], text: &str) -> usize {
     let mut i = 0;
     while i < spellings.len() {
-        if bytes_equal(spellings[i].as_bytes(), text.as_bytes()) {
+        if same_text(spellings[i], text) {
             return i;
         }
         i += 1;
@@ -107,7 +107,16 @@ pub const fn index_of(spellings: &[&str], text: &str) -> usize {
     panic!("a declared default is not one of its option's values")
 }
 
-const fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
+/// Whether two strings are equal, in a constant (`==` on `str` is not `const`).
+///
+/// ```
+/// use senet_core::options::same_text;
+/// const SAME: bool = same_text("kendall", "kendall");
+/// assert!(SAME);
+/// assert!(!same_text("kendall", "kendal"));
+/// ```
+pub const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }
