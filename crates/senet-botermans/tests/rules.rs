@@ -7,7 +7,7 @@
 
 use senet_botermans::Botermans;
 use senet_core::Throw;
-use senet_core::{Move, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, Sticks};
+use senet_core::{Move, Phase, PositionError, Ruleset, SeatRule, Side, Sticks};
 
 senet_testkit::scenario_helpers!(Botermans, throw);
 
@@ -250,12 +250,7 @@ fn b_14_first_to_finish_wins_the_loser_pays_three_two_one_per_piece() {
         senet_core::PerSide::new(0, -(3 + 2 + 1 + 1))
     );
     assert_eq!(Botermans::penalty(next.board(), Side::White), 7);
-    assert_eq!(rules.legal_moves(&next).len(), 0);
-    let mut copy = next;
-    assert_eq!(
-        rules.try_throw(&mut copy, Throw::at(2)),
-        Err(PlayError::GameOver)
-    );
+    assert_over(&rules, &next);
     // White winning: its penalty slot is 0, Black's negative.
     let text = scenario(&[1, 2], &[26], "throw=4").replacen(" b", " w", 1);
     let state = rules.parse_position(&text).unwrap();

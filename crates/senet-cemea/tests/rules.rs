@@ -8,8 +8,8 @@
 use senet_cemea::{Cemea, Pieces};
 use senet_core::Throw;
 use senet_core::{
-    Move, Outcome, Phase, PlayError, PositionError, Ruleset, SeatRule, Side, StandardDevice,
-    Sticks, ThrowingDevice,
+    Move, Outcome, Phase, PositionError, Ruleset, SeatRule, Side, StandardDevice, Sticks,
+    ThrowingDevice,
 };
 
 senet_testkit::scenario_helpers!(Cemea, throw);
@@ -213,12 +213,7 @@ fn c_13_first_to_finish_wins_points_are_pieces_borne_off() {
             points: senet_core::PerSide::new(7, 4)
         })
     );
-    assert!(rules.legal_moves(&next).is_empty());
-    let mut copy = next;
-    assert_eq!(
-        rules.try_throw(&mut copy, Throw::at(2)),
-        Err(PlayError::GameOver)
-    );
+    assert_over(&rules, &next);
 }
 
 // ---------------------------------------------------------------- options

@@ -8,8 +8,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{
-    Board, Game, PlayError, Ruleset, SeatDraw, Side, SpecError, Square, SquareSet, ThrowingDevice,
-    draw_seats,
+    Board, Game, Outcome, PlayError, Ruleset, SeatDraw, Side, SpecError, Square, SquareSet,
+    ThrowingDevice, draw_seats,
 };
 
 use crate::conformance::check_state;
@@ -198,8 +198,8 @@ macro_rules! scenario_helpers {
     ($rules:ty) => {
         #[allow(unused_imports)]
         use $crate::scenario::{
-            assert_illegal_moves_refused, assert_spec_conflict, assert_start, assert_throws,
-            move_strings, scenario, seat_draws, set, sq,
+            assert_illegal_moves_refused, assert_over, assert_spec_conflict, assert_start,
+            assert_throws, move_strings, scenario, seat_draws, set, sq,
         };
 
         #[allow(dead_code)]
@@ -344,6 +344,23 @@ pub fn assert_start<R: Ruleset>(rules: &R, black: &[u8], white: &[u8]) -> R::Sta
         assert_eq!(rules.captured(&state, side), 0, "{side:?} pieces captured");
     }
     state
+}
+
+/// The game is over in `state`: it has an outcome, which is returned, no move is legal, and
+/// a throw is refused as [`PlayError::GameOver`], leaving the state as it was.
+///
+/// # Panics
+/// When one of these fails.
+pub fn assert_over<R: Ruleset>(rules: &R, state: &R::State) -> Outcome {
+    let outcome = rules.outcome(state).expect("the game is over");
+    assert!(rules.legal_moves(state).is_empty(), "no move after the end");
+    let mut copy = *state;
+    assert_eq!(
+        rules.try_throw(&mut copy, Throw::at(2)),
+        Err(PlayError::GameOver)
+    );
+    assert!(copy == *state, "a refused throw changed the state");
+    outcome
 }
 
 /// `count` draws for the seats under the ruleset's [`SeatRule`](senet_core::SeatRule), with
