@@ -391,7 +391,6 @@ impl Ruleset for Botermans {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use senet_core::Throw;
 
     #[test]
     fn state_is_small() {
@@ -416,17 +415,6 @@ mod tests {
 
     #[test]
     fn odd_throws_and_moves_never_panic() {
-        let rules = Botermans::default();
-        for t in [5, 7, 29, 30, 31, 200, 255] {
-            let mut state = rules.initial_state();
-            rules.throw_unchecked(&mut state, Throw::at(t));
-            let moves = rules.legal_moves(&state);
-            for mv in &moves {
-                let mut next = state;
-                rules.play_unchecked(&mut next, *mv);
-            }
-            let mut next = state;
-            rules.play_unchecked(&mut next, Move::from_codes_unchecked(40, 200));
-        }
+        senet_testkit::conformance::play_odd_throws(&Botermans::default(), &[]);
     }
 }

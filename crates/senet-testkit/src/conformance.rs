@@ -273,6 +273,24 @@ pub fn with_each_throw<R: Ruleset>(rules: &R, before_throw: &R::State) -> Vec<(T
         .collect()
 }
 
+/// Throws no device of the workspace makes (5 and 7, 29 to 31, 200, 255), each applied to the
+/// initial state with [`Ruleset::throw_unchecked`], then every move generated for it, the
+/// out-of-range step `40-200` and each of `extra` played with [`Ruleset::play_unchecked`]:
+/// the unchecked paths leave the result unspecified but must not panic (overflow checks are
+/// on in tests), which is what calling this checks.
+pub fn play_odd_throws<R: Ruleset>(rules: &R, extra: &[Move]) {
+    let junk = Move::from_codes_unchecked(40, 200);
+    for t in [5, 7, 29, 30, 31, 200, 255] {
+        let mut state = rules.initial_state();
+        rules.throw_unchecked(&mut state, Throw::at(t));
+        let moves = rules.legal_moves(&state);
+        for mv in moves.iter().chain([&junk]).chain(extra) {
+            let mut next = state;
+            rules.play_unchecked(&mut next, *mv);
+        }
+    }
+}
+
 /// Compares the fast generator with a reference on one state: both must give the same set of
 /// moves (order ignored).
 pub fn compare_generators<R: Ruleset>(
