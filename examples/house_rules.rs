@@ -32,8 +32,8 @@ use senet::perft::Perft;
 use senet::rng;
 use senet::stats::SimulationSummary;
 use senet::{
-    BitBoard, Board, FieldInfo, Game, Move, MoveList, Outcome, PerSide, Phase, PositionError,
-    Ruleset, SeatRule, Setup, Side, SquareSet, Sticks, ThrowingDevice, TurnState, kernel,
+    BitBoard, FieldInfo, Game, Move, MoveList, Outcome, PerSide, Phase, PositionError, Ruleset,
+    SeatRule, Setup, Side, SquareSet, Sticks, ThrowingDevice, TurnState, kernel,
     option_combinations, random_playout, ruleset_options,
 };
 use senet_testkit::conformance::arbitrary_action;

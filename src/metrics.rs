@@ -63,8 +63,8 @@
 
 use senet_core::rand_core::Rng;
 use senet_core::{
-    Action, Board, Game, Move, MoveList, PerSide, Phase, PlayError, PlayoutEnd, RecordError,
-    Ruleset, Side, ThrowingDevice, TurnCounter, uniform_below,
+    Action, Game, Move, MoveList, PerSide, Phase, PlayError, PlayoutEnd, RecordError, Ruleset,
+    Side, ThrowingDevice, TurnCounter, uniform_below,
 };
 
 use crate::stats::{Distribution, SimulationSummary, wilson_interval};

@@ -14,7 +14,7 @@
 mod common;
 
 use senet::registry::{Registered, RulesetVisitor};
-use senet::{Board, Move, MoveList, Phase, Place, Square, Step, ThrowingDevice};
+use senet::{Move, MoveList, Phase, Place, Square, Step, ThrowingDevice};
 
 /// Every single-step move between places, and passes.
 fn candidates() -> Vec<Move> {

@@ -35,9 +35,8 @@ extern crate alloc;
 
 use alloc::format;
 use senet_core::{
-    BitBoard, Board, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase,
-    Place, PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, TurnState,
-    kernel,
+    BitBoard, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Place,
+    PositionError, Ruleset, SeatRule, Setup, Side, SpecialSquares, SquareSet, TurnState, kernel,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one

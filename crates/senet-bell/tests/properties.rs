@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use senet_bell::Bell;
-use senet_core::{Board, Side};
+use senet_core::Side;
 use senet_testkit::properties::Suite;
 
 senet_testkit::ruleset_properties!(

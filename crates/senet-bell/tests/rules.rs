@@ -9,7 +9,7 @@ use rand_core::SeedableRng;
 use senet_bell::{Bell, MarkedSquares, PIECES};
 use senet_core::Throw;
 use senet_core::{
-    Board, FourSidedDie, Move, Phase, PositionError, Ruleset, SeatRule, Side, ThrowingDevice,
+    FourSidedDie, Move, Phase, PositionError, Ruleset, SeatRule, Side, ThrowingDevice,
 };
 use senet_testkit::conformance::check_state;
 

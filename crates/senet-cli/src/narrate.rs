@@ -5,7 +5,7 @@
 //! sent on (27 and the water), an opposing piece that moved was swapped or sent back, one
 //! that left the board was captured or returned to hand.
 
-use senet::{Action, AnyGame, Board, Move, Outcome, Phase, Place, Side, SquareSet};
+use senet::{Action, AnyGame, Move, Outcome, Phase, Place, Side, SquareSet};
 
 use senet_ai::ValueKind;
 

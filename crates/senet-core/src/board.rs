@@ -7,123 +7,6 @@ use crate::error::PositionError;
 use crate::side::{PerSide, Side};
 use crate::square::{Square, SquareSet};
 
-/// Read access to a board: which side occupies each square, and the pieces not on the board.
-///
-/// [`BitBoard`] is the fast implementation every ruleset uses; [`MailboxBoard`] is a plain
-/// array of 30 squares, handy for reference code and tests. Anything written against this
-/// trait works with both.
-pub trait Board {
-    /// The side whose piece stands on `sq`, if any.
-    fn side_at(&self, sq: Square) -> Option<Side>;
-
-    /// The squares occupied by `side`.
-    fn pieces(&self, side: Side) -> SquareSet;
-
-    /// How many of `side`'s pieces have been borne off.
-    fn off(&self, side: Side) -> u8;
-
-    /// How many of `side`'s pieces wait in hand, not yet entered.
-    fn in_hand(&self, side: Side) -> u8;
-
-    /// How many of `side`'s pieces stand on the board.
-    fn on_board(&self, side: Side) -> u8 {
-        self.pieces(side).len()
-    }
-
-    /// Every piece of `side`: on the board, off, or in hand (saturating at 255, so that a
-    /// corrupt counter can neither panic nor wrap around to a plausible total).
-    fn total(&self, side: Side) -> u8 {
-        self.on_board(side)
-            .saturating_add(self.off(side))
-            .saturating_add(self.in_hand(side))
-    }
-
-    /// The squares occupied by either side.
-    fn occupied(&self) -> SquareSet {
-        self.pieces(Side::Black) | self.pieces(Side::White)
-    }
-
-    /// The board as the 30-character string of the position notation, square 1 first:
-    /// `B` for Black, `W` for White, `.` for empty.
-    fn squares_string(&self) -> String {
-        Square::all()
-            .map(|sq| match self.side_at(sq) {
-                Some(Side::Black) => 'B',
-                Some(Side::White) => 'W',
-                None => '.',
-            })
-            .collect()
-    }
-
-    /// The board drawn as its three physical rows (the middle row runs right to left),
-    /// with the pieces off and in hand underneath. [`Ruleset::diagram`](crate::Ruleset::diagram)
-    /// draws it with the ruleset's special squares marked.
-    fn diagram(&self) -> String {
-        self.diagram_marked(&[])
-    }
-
-    /// [`diagram`](Board::diagram) with each square of `special` marked by its sign, and a
-    /// line per kind of square saying what the sign means.
-    ///
-    /// ```
-    /// use senet_core::{BitBoard, Board, SpecialSquares, SquareSet};
-    /// let board = BitBoard::from_squares_str(&format!("B{}W", ".".repeat(28))).unwrap();
-    /// let water = SpecialSquares::new(SquareSet::of([27]), '~', "water");
-    /// let diagram = board.diagram_marked(&[water]);
-    /// let rows: Vec<&str> = diagram.lines().collect();
-    /// assert_eq!(rows[0], "| B | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |10 |");
-    /// assert_eq!(rows[1], "|20 |19 |18 |17 |16 |15 |14 |13 |12 |11 |");
-    /// assert_eq!(rows[2], "|21 |22 |23 |24 |25 |26 |27~|28 |29 | W |");
-    /// assert_eq!(rows[3], "~ water: 27");
-    /// ```
-    fn diagram_marked(&self, special: &[SpecialSquares]) -> String {
-        let mark = |sq: Square| {
-            special
-                .iter()
-                .find(|s| s.squares.contains(sq))
-                .map_or(' ', |s| s.mark)
-        };
-        let mut out = String::new();
-        let rows: [[u8; 10]; 3] = [
-            core::array::from_fn(|i| i as u8 + 1),
-            core::array::from_fn(|i| 20 - i as u8),
-            core::array::from_fn(|i| i as u8 + 21),
-        ];
-        for row in rows {
-            out.push('|');
-            for n in row {
-                let sq = Square::from_valid(n);
-                match self.side_at(sq) {
-                    Some(Side::Black) => out.push_str(" B"),
-                    Some(Side::White) => out.push_str(" W"),
-                    None => out.push_str(&format!("{n:>2}")),
-                }
-                out.push(mark(sq));
-                out.push('|');
-            }
-            out.push('\n');
-        }
-        for kind in special {
-            let squares: Vec<String> = kind.squares.iter().map(|sq| sq.to_string()).collect();
-            out.push_str(&format!(
-                "{} {}: {}\n",
-                kind.mark,
-                kind.meaning,
-                squares.join(" ")
-            ));
-        }
-        for side in Side::BOTH {
-            out.push_str(&format!(
-                "{side}: {} on board, {} off, {} in hand\n",
-                self.on_board(side),
-                self.off(side),
-                self.in_hand(side)
-            ));
-        }
-        out
-    }
-}
-
 /// Squares with a rule of their own, as a board diagram marks them: which squares, the sign
 /// drawn beside them, and what they do in a few words (citing the rule).
 /// [`Ruleset::special_squares`](crate::Ruleset::special_squares) lists a ruleset's.
@@ -152,7 +35,7 @@ impl SpecialSquares {
 /// side. It is `Copy` and 12 bytes, so positions are cheap to copy and to hash.
 ///
 /// ```
-/// use senet_core::{BitBoard, Board, PerSide, Side, SquareSet};
+/// use senet_core::{BitBoard, PerSide, Side, SquareSet};
 /// let board = BitBoard::new(
 ///     SquareSet::from_squares([2, 4]).unwrap(),
 ///     SquareSet::from_squares([1, 3]).unwrap(),
@@ -182,7 +65,7 @@ impl BitBoard {
     /// claimed by both sides panics, which in a `const` is a compile error.
     ///
     /// ```
-    /// use senet_core::{BitBoard, Board, Side, SquareSet};
+    /// use senet_core::{BitBoard, Side, SquareSet};
     /// const START: BitBoard = BitBoard::with_pieces(SquareSet::of([2, 4]), SquareSet::of([1, 3]));
     /// assert_eq!(START.total(Side::White), 2);
     /// ```
@@ -207,7 +90,7 @@ impl BitBoard {
     /// Black (the even set) on 2, 4, …. Another count panics, in a `const` a compile error.
     ///
     /// ```
-    /// use senet_core::{BitBoard, Board};
+    /// use senet_core::BitBoard;
     /// const START: BitBoard = BitBoard::alternating(5);
     /// assert_eq!(START.squares_string(), format!("WBWBWBWBWB{}", ".".repeat(20)));
     /// ```
@@ -228,7 +111,7 @@ impl BitBoard {
     /// error.
     ///
     /// ```
-    /// use senet_core::{BitBoard, Board, Side, Square};
+    /// use senet_core::{BitBoard, Side, Square};
     /// const START: BitBoard =
     ///     BitBoard::alternating(5).with_step(Side::Black, Square::at(10), Square::at(11));
     /// assert_eq!(START.squares_string(), format!("WBWBWBWBW.B{}", ".".repeat(19)));
@@ -518,7 +401,7 @@ impl BitBoard {
     /// reads pieces it does not show. Fails when more than `pieces` are accounted for.
     ///
     /// ```
-    /// use senet_core::{BitBoard, Board, PositionError, Side, SquareSet};
+    /// use senet_core::{BitBoard, PositionError, Side, SquareSet};
     /// let mut board = BitBoard::from_pieces(SquareSet::of([2, 4]), SquareSet::EMPTY).unwrap();
     /// board.set_rest_off(Side::Black, 5, 1).unwrap();
     /// assert_eq!(board.off(Side::Black), 2);
@@ -592,9 +475,11 @@ impl BitBoard {
     }
 }
 
-impl Board for BitBoard {
+/// Reading the board: who stands where, what is off or in hand, and the board as text.
+impl BitBoard {
+    /// The side whose piece stands on `sq`, if any.
     #[inline]
-    fn side_at(&self, sq: Square) -> Option<Side> {
+    pub fn side_at(&self, sq: Square) -> Option<Side> {
         if self.sides[Side::Black].contains(sq) {
             Some(Side::Black)
         } else if self.sides[Side::White].contains(sq) {
@@ -604,19 +489,120 @@ impl Board for BitBoard {
         }
     }
 
+    /// The squares occupied by `side` (the same as [`BitBoard::pieces_of`]).
     #[inline]
-    fn pieces(&self, side: Side) -> SquareSet {
+    pub fn pieces(&self, side: Side) -> SquareSet {
         self.sides[side]
     }
 
+    /// How many of `side`'s pieces have been borne off.
     #[inline]
-    fn off(&self, side: Side) -> u8 {
+    pub fn off(&self, side: Side) -> u8 {
         self.off[side]
     }
 
+    /// How many of `side`'s pieces wait in hand, not yet entered.
     #[inline]
-    fn in_hand(&self, side: Side) -> u8 {
+    pub fn in_hand(&self, side: Side) -> u8 {
         self.hand[side]
+    }
+
+    /// How many of `side`'s pieces stand on the board.
+    pub fn on_board(&self, side: Side) -> u8 {
+        self.pieces(side).len()
+    }
+
+    /// Every piece of `side`: on the board, off, or in hand (saturating at 255, so that a
+    /// corrupt counter can neither panic nor wrap around to a plausible total).
+    pub fn total(&self, side: Side) -> u8 {
+        self.on_board(side)
+            .saturating_add(self.off(side))
+            .saturating_add(self.in_hand(side))
+    }
+
+    /// The squares occupied by either side.
+    pub fn occupied(&self) -> SquareSet {
+        self.pieces(Side::Black) | self.pieces(Side::White)
+    }
+
+    /// The board as the 30-character string of the position notation, square 1 first:
+    /// `B` for Black, `W` for White, `.` for empty.
+    pub fn squares_string(&self) -> String {
+        Square::all()
+            .map(|sq| match self.side_at(sq) {
+                Some(Side::Black) => 'B',
+                Some(Side::White) => 'W',
+                None => '.',
+            })
+            .collect()
+    }
+
+    /// The board drawn as its three physical rows (the middle row runs right to left),
+    /// with the pieces off and in hand underneath. [`Ruleset::diagram`](crate::Ruleset::diagram)
+    /// draws it with the ruleset's special squares marked.
+    pub fn diagram(&self) -> String {
+        self.diagram_marked(&[])
+    }
+
+    /// [`diagram`](BitBoard::diagram) with each square of `special` marked by its sign, and a
+    /// line per kind of square saying what the sign means.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, SpecialSquares, SquareSet};
+    /// let board = BitBoard::from_squares_str(&format!("B{}W", ".".repeat(28))).unwrap();
+    /// let water = SpecialSquares::new(SquareSet::of([27]), '~', "water");
+    /// let diagram = board.diagram_marked(&[water]);
+    /// let rows: Vec<&str> = diagram.lines().collect();
+    /// assert_eq!(rows[0], "| B | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |10 |");
+    /// assert_eq!(rows[1], "|20 |19 |18 |17 |16 |15 |14 |13 |12 |11 |");
+    /// assert_eq!(rows[2], "|21 |22 |23 |24 |25 |26 |27~|28 |29 | W |");
+    /// assert_eq!(rows[3], "~ water: 27");
+    /// ```
+    pub fn diagram_marked(&self, special: &[SpecialSquares]) -> String {
+        let mark = |sq: Square| {
+            special
+                .iter()
+                .find(|s| s.squares.contains(sq))
+                .map_or(' ', |s| s.mark)
+        };
+        let mut out = String::new();
+        let rows: [[u8; 10]; 3] = [
+            core::array::from_fn(|i| i as u8 + 1),
+            core::array::from_fn(|i| 20 - i as u8),
+            core::array::from_fn(|i| i as u8 + 21),
+        ];
+        for row in rows {
+            out.push('|');
+            for n in row {
+                let sq = Square::from_valid(n);
+                match self.side_at(sq) {
+                    Some(Side::Black) => out.push_str(" B"),
+                    Some(Side::White) => out.push_str(" W"),
+                    None => out.push_str(&format!("{n:>2}")),
+                }
+                out.push(mark(sq));
+                out.push('|');
+            }
+            out.push('\n');
+        }
+        for kind in special {
+            let squares: Vec<String> = kind.squares.iter().map(|sq| sq.to_string()).collect();
+            out.push_str(&format!(
+                "{} {}: {}\n",
+                kind.mark,
+                kind.meaning,
+                squares.join(" ")
+            ));
+        }
+        for side in Side::BOTH {
+            out.push_str(&format!(
+                "{side}: {} on board, {} off, {} in hand\n",
+                self.on_board(side),
+                self.off(side),
+                self.in_hand(side)
+            ));
+        }
+        out
     }
 }
 
@@ -624,79 +610,6 @@ impl fmt::Display for BitBoard {
     /// The 30-character board string of the position notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.squares_string())
-    }
-}
-
-/// A board stored as an array of 30 squares: simple, obviously right, and slow. Reference
-/// move generators (written straight from a specification) and tests use it.
-///
-/// ```
-/// use senet_core::{BitBoard, Board, MailboxBoard, Side, Square};
-/// let mut mailbox = MailboxBoard::default();
-/// mailbox.squares[11] = Some(Side::Black); // square 12
-/// let bits = BitBoard::from(&mailbox);
-/// assert_eq!(bits.side_at(Square::new(12).unwrap()), Some(Side::Black));
-/// assert_eq!(MailboxBoard::from(&bits), mailbox);
-/// ```
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Debug)]
-pub struct MailboxBoard {
-    /// `squares[i]` is square `i + 1`.
-    pub squares: [Option<Side>; 30],
-    /// Pieces borne off.
-    pub off: PerSide<u8>,
-    /// Pieces in hand.
-    pub hand: PerSide<u8>,
-}
-
-impl MailboxBoard {
-    /// The occupant of square number `n` (1..=30); `None` for empty squares and for numbers
-    /// off the board.
-    pub fn at(&self, n: i32) -> Option<Side> {
-        if (1..=30).contains(&n) {
-            self.squares[(n - 1) as usize]
-        } else {
-            None
-        }
-    }
-}
-
-impl Board for MailboxBoard {
-    fn side_at(&self, sq: Square) -> Option<Side> {
-        self.squares[usize::from(sq.get() - 1)]
-    }
-
-    fn pieces(&self, side: Side) -> SquareSet {
-        Square::all()
-            .filter(|&sq| self.side_at(sq) == Some(side))
-            .collect()
-    }
-
-    fn off(&self, side: Side) -> u8 {
-        self.off[side]
-    }
-
-    fn in_hand(&self, side: Side) -> u8 {
-        self.hand[side]
-    }
-}
-
-impl From<&BitBoard> for MailboxBoard {
-    fn from(board: &BitBoard) -> Self {
-        MailboxBoard {
-            squares: core::array::from_fn(|i| board.side_at(Square::from_valid(i as u8 + 1))),
-            off: board.off,
-            hand: board.hand,
-        }
-    }
-}
-
-impl From<&MailboxBoard> for BitBoard {
-    fn from(board: &MailboxBoard) -> Self {
-        BitBoard {
-            sides: PerSide::from_fn(|side| board.pieces(side)),
-            off: board.off,
-            hand: board.hand,
-        }
     }
 }
 
@@ -735,7 +648,6 @@ mod tests {
         )
         .unwrap();
         assert_eq!(board.total(Side::Black), 255);
-        assert_eq!(MailboxBoard::from(&board).total(Side::Black), 255);
     }
 
     #[test]
@@ -774,17 +686,5 @@ mod tests {
         assert!(lines[0].starts_with("| B | 2 |"));
         assert!(lines[1].starts_with("|20 |19 |"));
         assert!(lines[2].ends_with(" W |"));
-    }
-
-    #[test]
-    fn mailbox_and_bitboard_agree() {
-        let board = BitBoard::from_squares_str(&format!("BWBW{}WB", ".".repeat(24))).unwrap();
-        let mailbox = MailboxBoard::from(&board);
-        for sq in Square::all() {
-            assert_eq!(mailbox.side_at(sq), board.side_at(sq));
-        }
-        assert_eq!(BitBoard::from(&mailbox), board);
-        assert_eq!(mailbox.at(0), None);
-        assert_eq!(mailbox.at(30), Some(Side::Black));
     }
 }

@@ -1,9 +1,8 @@
 //! The shared core of the `senet` engine: the vocabulary (squares, sides, moves, errors), the
-//! three traits a reconstruction of Senet is built from, and the turn machine that drives
-//! them.
+//! board and the two traits a reconstruction of Senet is built from, and the turn machine
+//! that drives them.
 //!
-//! - [`Board`]: who stands where, what is off or in hand. [`BitBoard`] is the 12-byte `Copy`
-//!   implementation; [`MailboxBoard`] the plain array one.
+//! - [`BitBoard`]: who stands where, what is off or in hand, in 12 `Copy` bytes.
 //! - [`ThrowingDevice`]: sticks or dice, as an exact outcome table ([`Sticks`],
 //!   [`FourSidedDie`], [`SixSidedDie`]) sampled from a caller-supplied RNG.
 //! - [`Ruleset`]: the initial position, the phase (throw, move, over), allocation-free move
@@ -64,7 +63,7 @@ mod text;
 mod throw;
 mod turn;
 
-pub use board::{BitBoard, Board, MailboxBoard, SpecialSquares};
+pub use board::{BitBoard, SpecialSquares};
 pub use dynamic::{DynGame, DynRuleset};
 pub use error::{PlayError, PositionError, RecordError, SpecError};
 pub use game::{Action, Game, GameRecord};

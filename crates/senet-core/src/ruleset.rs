@@ -4,7 +4,7 @@ use crate::prelude::*;
 use core::fmt;
 use core::hash::Hash;
 
-use crate::board::{BitBoard, Board, SpecialSquares};
+use crate::board::{BitBoard, SpecialSquares};
 use crate::error::{PlayError, PositionError, SpecError};
 use crate::moves::{Move, MoveList};
 use crate::opening::SeatRule;
@@ -305,7 +305,7 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     }
 
     /// The board of `state` as its three rows, with the [special squares](Self::special_squares)
-    /// marked and explained underneath (see [`Board::diagram_marked`]).
+    /// marked and explained underneath (see [`BitBoard::diagram_marked`]).
     fn diagram(&self, state: &Self::State) -> String {
         self.board(state).diagram_marked(self.special_squares())
     }

@@ -4,7 +4,7 @@ use crate::prelude::*;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::board::{BitBoard, Board};
+use crate::board::BitBoard;
 use crate::error::PositionError;
 use crate::side::Side;
 use crate::throw::Throw;
@@ -67,7 +67,7 @@ impl FieldInfo {
 /// leaving out fields at their defaults.
 ///
 /// ```
-/// use senet_core::{Board, Setup, Side};
+/// use senet_core::{Setup, Side};
 /// let text = format!("WBWBWBWBW.B{} b throw=3", ".".repeat(19));
 /// let setup: Setup = text.parse().unwrap();
 /// assert_eq!(setup.to_move, Side::Black);
@@ -145,7 +145,7 @@ impl Setup {
     /// pieces on the board.
     ///
     /// ```
-    /// use senet_core::{Board, Setup, Side};
+    /// use senet_core::{Setup, Side};
     /// let setup: Setup = format!("BW{} b", ".".repeat(28)).parse().unwrap();
     /// let board = setup.board_with_rest_off(5).unwrap();
     /// assert_eq!(board.off(Side::Black), 4);

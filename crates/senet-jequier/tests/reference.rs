@@ -3,8 +3,9 @@
 //! (position, throw) pairs taken from random games under every option combination: the same
 //! legal moves, and the same position after each of them.
 
-use senet_core::{MailboxBoard, Move, Place, Ruleset, Side};
+use senet_core::{Move, Place, Ruleset, Side};
 use senet_jequier::{BackwardPriority, Jequier, JequierState, SafeSquares, StartRule};
+use senet_testkit::mailbox::MailboxBoard;
 use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule.

@@ -6,7 +6,7 @@
 //! their own starting squares count as unmoved.
 
 use senet_core::Throw;
-use senet_core::{Board, Move, Phase, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks};
+use senet_core::{Move, Phase, PositionError, Ruleset, SeatRule, Side, SquareSet, Sticks};
 use senet_jequier::{BLACK_START, BackwardPriority, Jequier, SafeSquares, StartRule, WHITE_START};
 
 senet_testkit::scenario_helpers!(Jequier, throw);

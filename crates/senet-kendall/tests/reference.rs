@@ -7,8 +7,9 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 use senet_core::Throw;
-use senet_core::{MailboxBoard, Move, Phase, Ruleset, Setup, Side, Square};
+use senet_core::{Move, Phase, Ruleset, Setup, Side, Square};
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
+use senet_testkit::mailbox::MailboxBoard;
 use senet_testkit::reference::{MIN_PAIRS, assert_agrees, for_sampled_states, square};
 
 /// What the reference saw, to check that the comparison covered every rule.

@@ -38,7 +38,7 @@ extern crate alloc;
 use alloc::format;
 use alloc::string::ToString;
 use senet_core::{
-    BitBoard, Board, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
+    BitBoard, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
     PerSide, Phase, Place, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
     SpecialSquares, Square, SquareSet, Sticks, ThrowingDevice, TurnState,
 };

@@ -7,8 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use senet_core::{MailboxBoard, Move, Place, Ruleset, Side, Square, Step};
+use senet_core::{Move, Place, Ruleset, Side, Square, Step};
 use senet_piccione::{Piccione, PiccioneState};
+use senet_testkit::mailbox::MailboxBoard;
 use senet_testkit::reference::agree_after_each_throw;
 
 /// A partial move of the side `me`: its squares, pieces in hand and off, landings on 15/26,

@@ -3,8 +3,8 @@
 
 use senet_core::Throw;
 use senet_core::{
-    Board, Game, MOVE_LIST_CAPACITY, Move, Phase, PositionError, Ruleset, SeatRule, Side,
-    SquareSet, Sticks,
+    Game, MOVE_LIST_CAPACITY, Move, Phase, PositionError, Ruleset, SeatRule, Side, SquareSet,
+    Sticks,
 };
 use senet_piccione::{Piccione, PiccioneState};
 

@@ -3,8 +3,9 @@
 //! 100,000 (position, throw) pairs taken from random games under every option combination.
 
 use senet_core::Throw;
-use senet_core::{MailboxBoard, Move, Ruleset, Side};
+use senet_core::{Move, Ruleset, Side};
 use senet_regency::{ExitRule, Regency, RegencyState};
+use senet_testkit::mailbox::MailboxBoard;
 use senet_testkit::reference::{agree_after_each_throw, decision_inputs, square};
 
 /// The legal moves, rule by rule: of the pending throw, or under `collect_throws` (I-6) of

@@ -8,8 +8,7 @@ use rand_core::Rng;
 
 use senet_core::Throw;
 use senet_core::{
-    Action, Board, Game, Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, TurnCounter,
-    uniform_below,
+    Action, Game, Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, TurnCounter, uniform_below,
 };
 
 /// Checks the invariants every reachable state keeps: it validates, each side's pieces on the

@@ -6,6 +6,8 @@
 //!   states to check.
 //! - [`external`]: the programs from outside the Rust toolchain that some tests drive
 //!   (a browser), found on `PATH` or skipped with one line unless CI requires them.
+//! - [`mailbox`]: [`MailboxBoard`](mailbox::MailboxBoard), the plain array board the
+//!   reference generators work on.
 //! - [`scenario`]: the helpers rule tests open with: positions from lists of squares, moves
 //!   played from notation, move lists as notation ([`scenario_helpers!`]).
 //! - [`properties`]: the property suite every ruleset passes ([`ruleset_properties!`]).
@@ -21,6 +23,7 @@
 pub mod batch;
 pub mod conformance;
 pub mod external;
+pub mod mailbox;
 pub mod properties;
 pub mod reference;
 pub mod scenario;

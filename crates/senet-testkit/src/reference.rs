@@ -1,10 +1,12 @@
 //! The harness that holds each ruleset's fast move generator against the reference generator
-//! its `tests/reference.rs` writes straight from the specification on a `MailboxBoard`. The
+//! its `tests/reference.rs` writes straight from the specification on a [`MailboxBoard`]. The
 //! reference generators are the rulesets' own; the sampling and comparison loop is this.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use senet_core::{MailboxBoard, Move, Phase, Ruleset, Side, Square};
+use senet_core::{Move, Phase, Ruleset, Side, Square};
+
+use crate::mailbox::MailboxBoard;
 
 use crate::conformance::{compare_generators, sample_states, with_each_throw};
 use senet_core::Throw;

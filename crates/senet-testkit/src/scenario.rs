@@ -8,7 +8,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::{
-    Board, Game, Outcome, PlayError, Ruleset, SeatDraw, Side, SpecError, Square, SquareSet,
+    Game, Outcome, PlayError, Ruleset, SeatDraw, Side, SpecError, Square, SquareSet,
     ThrowingDevice, draw_seats,
 };
 

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use senet::registry::{AnyRuleset, RULESETS};
-use senet::{Action, AnyGame, Board, GameRecord, Move, Phase, Place, PlayError, RecordError, Side};
+use senet::{Action, AnyGame, GameRecord, Move, Phase, Place, PlayError, RecordError, Side};
 use senet_ai::{Analysis, ValueKind};
 
 use crate::narrate::{game_over, narrate, show_value, value_meaning};

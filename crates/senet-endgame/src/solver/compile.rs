@@ -2,7 +2,7 @@
 
 use core::ops::Range;
 
-use senet_core::{Board, MoveList, Phase, Ruleset, Side, ThrowingDevice};
+use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
 use super::lean::sweep_order;
