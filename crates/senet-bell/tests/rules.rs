@@ -354,12 +354,7 @@ fn position_fields_round_trip_and_have_defaults() {
     assert_eq!(rules.phase(&state), Phase::Throw(Side::Black));
     // The initial position needs no field.
     let start = rules.initial_state();
-    assert_eq!(
-        rules
-            .parse_position(&rules.position_string(&start))
-            .unwrap(),
-        start
-    );
+    assert_round_trip(&rules, &start);
 }
 
 #[test]

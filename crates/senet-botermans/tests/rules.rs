@@ -82,8 +82,7 @@ fn b_05_never_two_pieces_on_one_square_pieces_may_be_passed() {
 #[test]
 fn b_06_landing_on_an_opposing_piece_swaps_them() {
     let next = play(&pos(&[12], &[14], 2), "12-14");
-    assert_eq!(black(&next), set(&[14]));
-    assert_eq!(white(&next), set(&[12]));
+    assert_squares(&next, &[14], &[12]);
 }
 
 #[test]
@@ -129,8 +128,7 @@ fn b_09_backward_when_nothing_moves_forward_else_the_throw_is_lost() {
     let state = pos(&[15], &[12, 17, 18], 3);
     assert_eq!(moves(&state), vec!["15-12"]);
     let next = play(&state, "15-12");
-    assert_eq!(black(&next), set(&[12]));
-    assert_eq!(white(&next), set(&[15, 17, 18]));
+    assert_squares(&next, &[12], &[15, 17, 18]);
     // Never below square 1.
     assert_eq!(moves(&pos(&[2], &[5, 6], 3)), vec!["pass"]);
     // A lost throw ends the turn, even a 1, 4 or 6.
@@ -203,8 +201,7 @@ fn b_12_exactly_30_bears_off_and_a_larger_throw_bounces() {
     let state = pos(&[29], &[25], 6);
     assert_eq!(moves(&state), vec!["29-25"]);
     let next = play(&state, "29-25");
-    assert_eq!(black(&next), set(&[25]));
-    assert_eq!(white(&next), set(&[29]));
+    assert_squares(&next, &[25], &[29]);
     // A protected one cannot be attacked.
     assert_eq!(moves(&pos(&[29], &[24, 25], 6)), vec!["29-23"]);
     // A bounce onto 27 goes on to the lowest empty square (B-10).
@@ -347,8 +344,7 @@ fn i_6_backward_moves_attack_unless_the_option_forbids_it() {
     let state = pos(&[15], &[13, 17, 18], 2);
     assert_eq!(moves(&state), vec!["15-13"]);
     let swapped = play(&state, "15-13");
-    assert_eq!(black(&swapped), set(&[13]));
-    assert_eq!(white(&swapped), set(&[15, 17, 18]));
+    assert_squares(&swapped, &[13], &[15, 17, 18]);
     // Option backward_attack=false: the backward move needs an empty square, so the throw
     // is lost; another piece going back onto an empty square still may.
     let rules = Botermans::default().with_backward_attack(false);
@@ -400,8 +396,7 @@ fn i_7_a_piece_may_wait_on_30_with_the_option() {
 fn b_s1_start_after_the_forced_opening_move() {
     let rules = Botermans::default();
     let state = rules.initial_state();
-    assert_eq!(black(&state), set(&[2, 4, 6, 8, 11]));
-    assert_eq!(white(&state), set(&[1, 3, 5, 7, 9]));
+    assert_squares(&state, &[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9]);
     assert_eq!(rules.phase(&state), Phase::Throw(Side::Black));
 }
 
@@ -411,8 +406,7 @@ fn b_s2_a_swap_and_the_turn_passes() {
     let state = pos(&[15], &[18], 3);
     assert_eq!(moves(&state), vec!["15-18"]);
     let next = play(&state, "15-18");
-    assert_eq!(black(&next), set(&[18]));
-    assert_eq!(white(&next), set(&[15]));
+    assert_squares(&next, &[18], &[15]);
     assert_eq!(rules.phase(&next), Phase::Throw(Side::White));
 }
 

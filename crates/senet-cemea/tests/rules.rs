@@ -64,8 +64,7 @@ fn c_05_backward_when_nothing_moves_forward_else_the_throw_is_lost() {
     let state = pos(&[12], &[10, 14, 15], 2);
     assert_eq!(moves(&state), vec!["12-10"]);
     let next = play(&state, "12-10");
-    assert_eq!(black(&next), set(&[10]));
-    assert_eq!(white(&next), set(&[12, 14, 15]));
+    assert_squares(&next, &[10], &[12, 14, 15]);
     // Never below 1; nothing at all: the throw is lost and the turn passes, even a 1, 4, 6.
     for t in [1, 4, 6] {
         let state = pos(&[1], &[1 + t, 2 + t], t);
@@ -84,8 +83,7 @@ fn c_05_backward_when_nothing_moves_forward_else_the_throw_is_lost() {
 #[test]
 fn c_06_landing_on_an_opposing_piece_swaps_them() {
     let next = play(&pos(&[12], &[14], 2), "12-14");
-    assert_eq!(black(&next), set(&[14]));
-    assert_eq!(white(&next), set(&[12]));
+    assert_squares(&next, &[14], &[12]);
 }
 
 #[test]
@@ -393,8 +391,7 @@ fn i_6_backward_moves_attack_unless_the_option_forbids_it() {
     let state = pos(&[12], &[10, 14, 15, 16], 2);
     assert_eq!(moves(&state), vec!["12-10"]);
     let swapped = play(&state, "12-10");
-    assert_eq!(black(&swapped), set(&[10]));
-    assert_eq!(white(&swapped), set(&[12, 14, 15, 16]));
+    assert_squares(&swapped, &[10], &[12, 14, 15, 16]);
     // Option backward_attack=false: the attacked piece would retreat to the attacker's
     // square, which only a forward attack allows; the throw is lost.
     let rules = Cemea::default().with_backward_attack(false);
@@ -466,8 +463,7 @@ fn i_9_the_jump_from_26_may_be_optional() {
     // attacker is stranded in its turn.
     let state = pos_with(&rules, &[26], &[15, 27], 1);
     let next = play_with(&rules, &state, "26-27");
-    assert_eq!(black(&next), set(&[27]));
-    assert_eq!(white(&next), set(&[15, 26]));
+    assert_squares(&next, &[27], &[15, 26]);
     // Without the option the step is refused.
     let mut plain = pos(&[26], &[1], 1);
     assert!(

@@ -131,10 +131,7 @@ fn i_1_an_attacked_piece_no_longer_counts_as_unmoved() {
     assert_eq!(white(&next), set(&[1]));
     assert_eq!(next.unmoved(Side::White), SquareSet::EMPTY);
     assert_eq!(rules.validate(&next), Ok(()));
-    assert_eq!(
-        rules.parse_position(&rules.position_string(&next)),
-        Ok(next)
-    );
+    assert_round_trip(&rules, &next);
     // So it does not wait for 2 (Black) to clear: with a 1 it attacks the lone piece on 2.
     rules.try_throw(&mut next, Throw::at(1)).unwrap();
     assert_eq!(rules.phase(&next), Phase::Move(Side::White));
@@ -174,8 +171,7 @@ fn j_07_the_attacked_piece_goes_to_the_lowest_empty_square_chosen_before_the_mov
     // 1 and 2 are White's, 3 is the mover's own square, so the victim goes to 4, not to 3.
     let state = pos(&[3], &[1, 2, 5], 2);
     let next = play(&state, "3-5");
-    assert_eq!(black(&next), set(&[5]));
-    assert_eq!(white(&next), set(&[1, 2, 4]));
+    assert_squares(&next, &[5], &[1, 2, 4]);
     // With 1 empty, the victim goes all the way back to 1.
     let next = play(&pos(&[12], &[14, 20], 2), "12-14");
     assert_eq!(white(&next), set(&[1, 20]));
@@ -354,8 +350,7 @@ fn option_backward_priority_per_piece_lets_a_stuck_piece_go_back() {
 fn j_s1_start_after_the_opening_move() {
     let rules = Jequier::default();
     let state = rules.initial_state();
-    assert_eq!(black(&state), set(&[2, 4, 6, 8, 11]));
-    assert_eq!(white(&state), set(&[1, 3, 5, 7, 9]));
+    assert_squares(&state, &[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9]);
     assert_eq!(rules.phase(&state), Phase::Throw(Side::Black));
     // The board and side alone give the same state (the default unmoved pieces).
     let text = format!("WBWBWBWBW.B{} b", ".".repeat(19));
@@ -379,8 +374,7 @@ fn j_s2_odd_to_move_with_2_only_9_to_11_and_the_victim_goes_to_10() {
 #[test]
 fn j_s3_attack_sends_the_victim_to_the_lowest_empty_square() {
     let next = play(&pos(&[12], &[1, 2, 14], 2), "12-14");
-    assert_eq!(black(&next), set(&[14]));
-    assert_eq!(white(&next), set(&[1, 2, 3]));
+    assert_squares(&next, &[14], &[1, 2, 3]);
 }
 
 #[test]

@@ -801,12 +801,7 @@ fn position_fields_round_trip_and_have_defaults() {
         Kendall::default().with_starting_throw(true),
     ] {
         let start = rules.initial_state();
-        assert_eq!(
-            rules
-                .parse_position(&rules.position_string(&start))
-                .unwrap(),
-            start
-        );
+        assert_round_trip(&rules, &start);
     }
 }
 

@@ -152,7 +152,7 @@ pub fn pieces<R: Ruleset>(rules: &R, state: &R::State, side: Side) -> SquareSet 
 /// `assert_illegal_moves_refused` (from this module),
 /// `moves_of(rules, state)` and `moves(state)` (notation), `play_with(rules, state, mv)` and
 /// `play(state, mv)`, `throw_with(rules, state, value)`, `black(state)` and `white(state)`
-/// (their squares).
+/// (their squares), and `assert_squares(state, black, white)`.
 ///
 /// With `, throw` after the type it also defines the scenario builders of rulesets whose
 /// position notes a pending throw as `throw=N`: `pos_full(rules, me, opp, throw, fields)`,
@@ -198,8 +198,8 @@ macro_rules! scenario_helpers {
     ($rules:ty) => {
         #[allow(unused_imports)]
         use $crate::scenario::{
-            assert_illegal_moves_refused, assert_over, assert_spec_conflict, assert_start,
-            assert_throws, move_strings, scenario, seat_draws, set, sq,
+            assert_illegal_moves_refused, assert_over, assert_round_trip, assert_spec_conflict,
+            assert_start, assert_throws, move_strings, scenario, seat_draws, set, sq,
         };
 
         #[allow(dead_code)]
@@ -239,6 +239,15 @@ macro_rules! scenario_helpers {
             value: u8,
         ) -> <$rules as $crate::senet_core::Ruleset>::State {
             $crate::scenario::thrown(rules, state, value)
+        }
+
+        #[allow(dead_code)]
+        fn assert_squares(
+            state: &<$rules as $crate::senet_core::Ruleset>::State,
+            black: &[u8],
+            white: &[u8],
+        ) {
+            $crate::scenario::assert_squares(&<$rules>::default(), state, black, white)
         }
 
         #[allow(dead_code)]
@@ -344,6 +353,36 @@ pub fn assert_start<R: Ruleset>(rules: &R, black: &[u8], white: &[u8]) -> R::Sta
         assert_eq!(rules.captured(&state, side), 0, "{side:?} pieces captured");
     }
     state
+}
+
+/// Black's pieces stand on `black` and White's on `white` in `state`, nowhere else.
+///
+/// # Panics
+/// When they do not.
+pub fn assert_squares<R: Ruleset>(rules: &R, state: &R::State, black: &[u8], white: &[u8]) {
+    let position = rules.position_string(state);
+    assert_eq!(
+        pieces(rules, state, Side::Black),
+        set(black),
+        "Black in {position}"
+    );
+    assert_eq!(
+        pieces(rules, state, Side::White),
+        set(white),
+        "White in {position}"
+    );
+}
+
+/// `state` comes back unchanged from its position notation.
+///
+/// # Panics
+/// When the notation does not parse or gives another state.
+pub fn assert_round_trip<R: Ruleset>(rules: &R, state: &R::State) {
+    let position = rules.position_string(state);
+    let parsed = rules
+        .parse_position(&position)
+        .unwrap_or_else(|e| panic!("{position}: {e}"));
+    assert!(parsed == *state, "{position} reads back as another state");
 }
 
 /// The game is over in `state`: it has an outcome, which is returned, no move is legal, and
