@@ -116,6 +116,24 @@ impl<X> TurnState<X> {
         self.throw.take()
     }
 
+    /// How [`Ruleset::play_unchecked`](crate::Ruleset::play_unchecked) starts: uses up the
+    /// pending throw and returns the side that moves with it, or `None` (the state unchanged)
+    /// when no throw is pending and so no move is due.
+    ///
+    /// ```
+    /// use senet_core::{BitBoard, Side, Throw, TurnState};
+    /// let mut turn = TurnState::new(BitBoard::alternating(5), Side::White, ());
+    /// assert_eq!(turn.start_move(), None);
+    /// turn.throw_unchecked(Throw::at(3));
+    /// assert_eq!(turn.start_move(), Some((Side::White, Throw::at(3))));
+    /// assert_eq!(turn.pending_throw(), None);
+    /// ```
+    #[inline]
+    pub fn start_move(&mut self) -> Option<(Side, Throw)> {
+        let t = self.throw.take()?;
+        Some((self.to_move, t))
+    }
+
     /// Checks the pending throw for [`Ruleset::validate`](crate::Ruleset::validate) (see
     /// [`check_pending_throw`]).
     pub fn check_throw(

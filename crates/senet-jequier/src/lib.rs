@@ -394,8 +394,7 @@ impl Ruleset for Jequier {
 
     #[inline]
     fn play_unchecked(&self, state: &mut JequierState, mv: Move) {
-        let me = state.to_move;
-        let Some(t) = state.turn.take_throw() else {
+        let Some((me, t)) = state.turn.start_move() else {
             return;
         };
         if let Some((from, landing)) = kernel::single_step(mv) {

@@ -715,8 +715,7 @@ impl Ruleset for Piccione {
     }
 
     fn play_unchecked(&self, state: &mut PiccioneState, mv: Move) {
-        let me = state.to_move;
-        let Some(t) = state.turn.take_throw() else {
+        let Some((me, t)) = state.turn.start_move() else {
             return;
         };
         let board = &mut state.turn.board;

@@ -707,8 +707,7 @@ impl Ruleset for Regency {
             self.play_collected(state, mv);
             return;
         }
-        let me = state.to_move;
-        let Some(t) = state.turn.take_throw() else {
+        let Some((me, t)) = state.turn.start_move() else {
             return; // no move is due
         };
         let Some((from, landing)) = kernel::single_step(mv) else {
