@@ -124,7 +124,34 @@ enum Reply {
     EndOfInput,
 }
 
+/// A person's entry at a prompt, once empty lines and commands are dealt with.
+enum Entry {
+    /// The turn is over without a throw or move: the session stops (`stop`), or a command
+    /// changed the game and the turn starts afresh.
+    TurnOver { stop: bool },
+    /// A line for the prompt itself: a throw or a move.
+    Input(String),
+}
+
 impl Session<'_> {
+    /// Asks at `prompt` until the person types a throw or move, or ends the turn: empty
+    /// lines ask again, commands (help, undo, save, quit…) are carried out here.
+    fn entry(&mut self, prompt: &str) -> Result<Entry, CliError> {
+        loop {
+            let line = match self.ask(prompt)? {
+                Reply::EndOfInput => return Ok(Entry::TurnOver { stop: true }),
+                Reply::Line(line) if line.is_empty() => continue,
+                Reply::Line(line) => line,
+            };
+            match self.command(&line)? {
+                Some(Handled::Stop) => return Ok(Entry::TurnOver { stop: true }),
+                Some(Handled::Changed) => return Ok(Entry::TurnOver { stop: false }),
+                Some(Handled::Shown) => continue,
+                None => return Ok(Entry::Input(line)),
+            }
+        }
+    }
+
     fn is_human(&self, side: Side) -> bool {
         self.kinds[side.index()] == PlayerKind::Human
     }
@@ -372,17 +399,10 @@ impl Session<'_> {
         }
         self.show_turn(side)?;
         loop {
-            let line = match self.ask(&side.to_string())? {
-                Reply::EndOfInput => return Ok(true),
-                Reply::Line(line) if line.is_empty() => continue,
-                Reply::Line(line) => line,
+            let line = match self.entry(&side.to_string())? {
+                Entry::TurnOver { stop } => return Ok(stop),
+                Entry::Input(line) => line,
             };
-            match self.command(&line)? {
-                Some(Handled::Stop) => return Ok(true),
-                Some(Handled::Changed) => return Ok(false),
-                Some(Handled::Shown) => continue,
-                None => {}
-            }
             let legal = self.game.legal_moves();
             let chosen = match line.parse::<usize>() {
                 Ok(n) if (1..=legal.len()).contains(&n) => Ok(legal[n - 1]),
@@ -404,17 +424,10 @@ impl Session<'_> {
         let values = device_values(self.game.rules());
         loop {
             let prompt = format!("{side} throws ({values})");
-            let line = match self.ask(&prompt)? {
-                Reply::EndOfInput => return Ok(true),
-                Reply::Line(line) if line.is_empty() => continue,
-                Reply::Line(line) => line,
+            let line = match self.entry(&prompt)? {
+                Entry::TurnOver { stop } => return Ok(stop),
+                Entry::Input(line) => line,
             };
-            match self.command(&line)? {
-                Some(Handled::Stop) => return Ok(true),
-                Some(Handled::Changed) => return Ok(false),
-                Some(Handled::Shown) => continue,
-                None => {}
-            }
             match line.parse::<u8>().ok().and_then(Throw::new) {
                 Some(v) => match self.game.throw(v) {
                     Ok(()) => return Ok(false),
