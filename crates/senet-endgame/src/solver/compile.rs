@@ -1,39 +1,46 @@
-//! Compiling a layer: its sweep order, and each state's right-hand side as a program.
+//! Compiling a layer: each state's right-hand side as a program.
 
 use core::ops::Range;
 
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
-use super::lean::sweep_order;
+use super::order::{checked_state, places};
 use super::parallel::in_chunks;
 use super::program::{
     CHANCE, CHUNK, FINAL_FLIP, FINAL_SAME, LOCAL_FLIP, LOCAL_SAME, LayerProgram, MAXIMUM, MINIMUM,
     TERMINAL,
 };
 
-/// How far play has got: the sum of every piece's square, pieces off counting 31. Forward
-/// moves raise it; swaps keep it; returns to the start lower it.
-pub(super) fn progress<R: Ruleset>(rules: &R, state: &R::State) -> u32 {
-    let board = rules.board(state);
-    Side::BOTH
-        .iter()
-        .map(|&side| {
-            let squares: u32 = board
-                .pieces(side)
-                .iter()
-                .map(|sq| u32::from(sq.get()))
-                .sum();
-            squares + 31 * u32::from(board.off(side))
-        })
-        .sum()
-}
-
 pub(super) fn compile_layer<S: EndgameSpace>(
     space: &S,
     layer: Range<usize>,
     threads: usize,
 ) -> Result<LayerProgram, EndgameError> {
+    let mut offsets = Vec::with_capacity(layer.len());
+    let mut chunks = Vec::with_capacity(layer.len().div_ceil(CHUNK));
+    let order = compile_in_order(space, layer, threads, usize::MAX, |_, (words, starts)| {
+        offsets.extend_from_slice(&starts);
+        chunks.push(words);
+        Ok(())
+    })?;
+    Ok(LayerProgram {
+        order,
+        chunks,
+        offsets,
+    })
+}
+
+/// Compiles `layer` in its sweep order, `batch` chunks at a time over the threads, and
+/// hands each chunk in turn to `take(its first place, its programs)`. Returns the index at
+/// each place.
+pub(super) fn compile_in_order<S: EndgameSpace>(
+    space: &S,
+    layer: Range<usize>,
+    threads: usize,
+    batch: usize,
+    mut take: impl FnMut(usize, Compiled) -> Result<(), EndgameError>,
+) -> Result<Vec<u32>, EndgameError> {
     let (order, place_of) = places(space, layer.clone(), threads)?;
     let context = Context {
         space,
@@ -42,39 +49,17 @@ pub(super) fn compile_layer<S: EndgameSpace>(
         order: &order,
     };
     let firsts: Vec<usize> = (0..order.len()).step_by(CHUNK).collect();
-    let compiled = in_chunks(&firsts, threads, |first| compile_chunk(&context, first))?;
-    let mut offsets = Vec::with_capacity(order.len());
-    let mut chunks = Vec::with_capacity(compiled.len());
-    for (words, starts) in compiled {
-        offsets.extend_from_slice(&starts);
-        chunks.push(words);
+    for batch in firsts.chunks(batch.max(1)) {
+        let compiled = in_chunks(batch, threads, |first| compile_chunk(&context, first))?;
+        for (&first, chunk) in batch.iter().zip(compiled) {
+            take(first, chunk)?;
+        }
     }
-    Ok(LayerProgram {
-        order,
-        chunks,
-        offsets,
-    })
-}
-
-/// The sweep order of `layer` (most progress first, index order among equals): the index
-/// at each place, and the place of each index (less the layer's start).
-pub(super) fn places<S: EndgameSpace>(
-    space: &S,
-    layer: Range<usize>,
-    threads: usize,
-) -> Result<(Vec<u32>, Vec<u32>), EndgameError> {
-    let mut order = sweep_order(space, layer.clone(), threads)?;
-    let mut place_of = vec![0u32; layer.len()];
-    for (place, index) in order.iter_mut().enumerate() {
-        place_of[*index as usize] = place as u32;
-        // Fits: so does the layer's end (`sweep_order`).
-        *index += layer.start as u32;
-    }
-    Ok((order, place_of))
+    Ok(order)
 }
 
 /// What compiling a state needs to know about its layer.
-pub(super) struct Context<'a, S> {
+struct Context<'a, S> {
     pub(super) space: &'a S,
     pub(super) layer: Range<usize>,
     /// The place in the sweep order of each index of the layer (offset by the layer start);
@@ -85,10 +70,10 @@ pub(super) struct Context<'a, S> {
 }
 
 /// A chunk's words, and where each of its states' programs starts among them.
-pub(super) type Compiled = (Vec<u32>, Vec<u32>);
+type Compiled = (Vec<u32>, Vec<u32>);
 
 /// Compiles the states at places `first..first + CHUNK`.
-pub(super) fn compile_chunk<S: EndgameSpace>(
+fn compile_chunk<S: EndgameSpace>(
     context: &Context<'_, S>,
     first: usize,
 ) -> Result<Compiled, EndgameError> {
@@ -114,48 +99,6 @@ pub(super) fn compile_chunk<S: EndgameSpace>(
         }
     }
     Ok((words, offsets))
-}
-
-/// The state at `index`, checked to index back to it and to wait for a throw, with the side
-/// to throw.
-pub(super) fn checked_state<S: EndgameSpace>(
-    space: &S,
-    index: usize,
-) -> Result<(<S::Rules as Ruleset>::State, Side), EndgameError> {
-    let rules = space.rules();
-    let state = state_at(space, index)?;
-    if space.index(&state) != Some(index) {
-        return Err(EndgameError::Inconsistent {
-            index,
-            reason: format!(
-                "the state {} indexes as {:?}",
-                rules.position_string(&state),
-                space.index(&state)
-            ),
-        });
-    }
-    let Phase::Throw(side) = rules.phase(&state) else {
-        return Err(EndgameError::Inconsistent {
-            index,
-            reason: format!(
-                "the state {} does not wait for a throw",
-                rules.position_string(&state)
-            ),
-        });
-    };
-    Ok((state, side))
-}
-
-pub(super) fn state_at<S: EndgameSpace>(
-    space: &S,
-    index: usize,
-) -> Result<<S::Rules as Ruleset>::State, EndgameError> {
-    space
-        .state(index)
-        .ok_or_else(|| EndgameError::Inconsistent {
-            index,
-            reason: "no state for this index".to_string(),
-        })
 }
 
 struct Compiler<'a, 'c, S: EndgameSpace> {

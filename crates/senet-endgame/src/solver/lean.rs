@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
-use super::compile::{checked_state, progress, state_at};
 use super::options::PolicyStepReport;
+use super::order::state_at;
 use super::parallel::in_chunks;
 use super::program::CHUNK;
 use super::sweep::{Equations, update};
@@ -19,64 +19,6 @@ use super::sweep::{Equations, update};
 const WAVE: usize = 1 << 12;
 /// Places a thread takes at least, so that short sweeps of hot states stay on one thread.
 const LEAST_PER_THREAD: usize = 1 << 9;
-
-/// The progress of every state of `layer`, in index order, a chunk at a time (capped at
-/// 2^16 − 1, far above any space's). Checks every index on the way.
-pub(super) fn progress_keys<S: EndgameSpace>(
-    space: &S,
-    layer: Range<usize>,
-    threads: usize,
-) -> Result<Vec<Vec<u16>>, EndgameError> {
-    if u32::try_from(layer.end).is_err() {
-        return Err(EndgameError::TooLarge {
-            states: layer.end,
-            limit: u32::MAX as usize,
-        });
-    }
-    let starts: Vec<usize> = layer.clone().step_by(CHUNK).collect();
-    in_chunks(&starts, threads, |start| {
-        (start..(start + CHUNK).min(layer.end))
-            .map(|index| {
-                let (state, _) = checked_state(space, index)?;
-                Ok(progress(space.rules(), &state).min(u32::from(u16::MAX)) as u16)
-            })
-            .collect::<Result<Vec<u16>, EndgameError>>()
-    })
-}
-
-/// Where each progress starts in the sweep order (the most progress first), from the keys
-/// of [`progress_keys`]: a counting sort, index order among equals.
-pub(super) fn level_starts(keys: &[Vec<u16>]) -> Vec<usize> {
-    let mut counts = vec![0usize; usize::from(u16::MAX) + 1];
-    for &key in keys.iter().flatten() {
-        counts[usize::from(key)] += 1;
-    }
-    let mut next = vec![0usize; counts.len()];
-    let mut at = 0;
-    for key in (0..counts.len()).rev() {
-        next[key] = at;
-        at += counts[key];
-    }
-    next
-}
-
-/// The places of `layer` (indices less its start) by decreasing progress, index order among
-/// equals.
-pub(super) fn sweep_order<S: EndgameSpace>(
-    space: &S,
-    layer: Range<usize>,
-    threads: usize,
-) -> Result<Vec<u32>, EndgameError> {
-    let keys = progress_keys(space, layer.clone(), threads)?;
-    let mut next = level_starts(&keys);
-    let mut order = vec![0u32; layer.len()];
-    for (place, &key) in keys.iter().flatten().enumerate() {
-        let slot = &mut next[usize::from(key)];
-        order[*slot] = place as u32;
-        *slot += 1;
-    }
-    Ok(order)
-}
 
 /// The equations of one layer, recomputed at each evaluation. A place is an index less the
 /// layer's start, so the layer's values are swept in place in the table's own vector.

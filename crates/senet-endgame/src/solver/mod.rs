@@ -205,6 +205,7 @@ mod lean;
 mod linear;
 mod on_disk;
 mod options;
+mod order;
 mod packed;
 mod parallel;
 // Kendall's stored throws build their turn graph with it.
@@ -225,8 +226,9 @@ pub use checkpoint::Checkpoint;
 pub(crate) use checkpoint::{InLayer, Keeper, PendingLayer};
 use compile::compile_layer;
 use components::components;
-use lean::{LeanEquations, sweep_order};
+use lean::LeanEquations;
 use on_disk::read_programs;
+use order::sweep_order;
 use program::{reads_itself, right_hand_side, skip};
 // Kendall's stored throws keep their progress in the same checkpoint file.
 #[cfg(feature = "kendall")]

@@ -10,11 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::sync_channel;
 
 use super::super::{EndgameError, EndgameSpace};
-use super::compile::{Context, compile_chunk, places};
-use super::lean::{level_starts, progress_keys};
+use super::compile::compile_in_order;
 use super::options::PolicyStepReport;
+use super::order::{level_starts, progress_keys};
 use super::packed;
-use super::parallel::in_chunks;
 use super::policy::Programs;
 use super::program::{CHUNK, right_hand_side};
 use super::sweep::{Equations, sweep_places, update};
@@ -158,7 +157,7 @@ fn scratch_error(path: &Path, source: std::io::Error) -> EndgameError {
     }
 }
 
-/// Compiles `layer` in its sweep order (see [`sweep_order`]) chunk by chunk into a file in
+/// Compiles `layer` in its sweep order (most progress first) chunk by chunk into a file in
 /// `folder` (see [`ChunkWriter`]), the successors in the layer named by their place in the
 /// sweep order.
 pub(super) fn write_programs<S: EndgameSpace>(
@@ -168,22 +167,12 @@ pub(super) fn write_programs<S: EndgameSpace>(
     folder: &Path,
     name: &str,
 ) -> Result<Scratch, EndgameError> {
-    let (order, place_of) = places(space, layer.clone(), threads)?;
-    let (mut scratch, mut out) = Scratch::create(folder, name, order.len())?;
-    let context = Context {
-        space,
-        layer,
-        place_of: Some(&place_of),
-        order: &order,
-    };
-    let firsts: Vec<usize> = (0..order.len()).step_by(CHUNK).collect();
-    for batch in firsts.chunks(threads * CHUNKS_IN_FLIGHT) {
-        let compiled = in_chunks(batch, threads, |first| compile_chunk(&context, first))?;
-        for (&first, (words, _)) in batch.iter().zip(compiled) {
-            scratch.words += words.len();
-            out.write_chunk(CHUNK.min(order.len() - first), &words)?;
-        }
-    }
+    let (mut scratch, mut out) = Scratch::create(folder, name, layer.len())?;
+    let batch = threads * CHUNKS_IN_FLIGHT;
+    compile_in_order(space, layer, threads, batch, |first, (words, _)| {
+        scratch.words += words.len();
+        out.write_chunk(CHUNK.min(scratch.states - first), &words)
+    })?;
     out.finish()?;
     Ok(scratch)
 }
