@@ -3,12 +3,15 @@
 
 use core::ops::Range;
 use std::sync::Mutex;
+use std::time::Instant;
 
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
-use super::options::PolicyStepReport;
+use super::driver::{Done, LayerJob, LayerMethod, Run};
+use super::options::{PolicyStepReport, SolveEvent, SolveStats};
 use super::order::state_at;
+use super::order::sweep_order;
 use super::parallel::in_chunks;
 use super::program::CHUNK;
 use super::sweep::{Equations, update};
@@ -305,5 +308,57 @@ impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
                 f64::INFINITY
             }
         }
+    }
+}
+
+/// [`SolveMethod::Lean`](super::SolveMethod::Lean): each layer swept whole, in place, the
+/// equations recomputed.
+pub(super) struct Lean;
+
+impl LayerMethod for Lean {
+    const COMPILES: bool = false;
+    const GROWS: bool = false;
+
+    fn solve_layer<S: EndgameSpace, F: Fn(SolveEvent)>(
+        &self,
+        run: &Run<'_, F>,
+        space: &S,
+        LayerJob { number, layer, .. }: LayerJob<'_, '_>,
+        values: &mut Vec<f64>,
+        stats: &mut SolveStats,
+    ) -> Result<(), EndgameError> {
+        let probabilities = run.probabilities;
+        let ordering = Instant::now();
+        let states = layer.len();
+        let order = sweep_order(space, layer.clone(), run.threads)?;
+        run.prepared(number, states, 0, ordering, stats);
+        Run::<F>::whole(states, stats);
+        let (solved, rest) = values.split_at_mut(layer.start);
+        let local = &mut rest[..states];
+        let equations = LeanEquations {
+            space,
+            layer,
+            threads: run.threads,
+            failure: Mutex::new(None),
+        };
+        // The first sweep returns its errors: every successor is checked there.
+        equations.checked_sweep(&order, probabilities, local, solved, None)?;
+        let unstepped = Run {
+            steps_wanted: false,
+            ..*run
+        };
+        let mut solver = unstepped.component_solver(&equations, solved, number, stats);
+        let sweeps = solver.solve(&order, local)? + 1;
+        let seconds = solver.started.elapsed().as_secs_f64();
+        drop(order);
+        let residual = equations.residual(probabilities, local, solved);
+        if let Some(error) = equations.take_failure() {
+            return Err(error);
+        }
+        run.finish_layer(
+            Done::whole(number, states, sweeps, residual, seconds),
+            stats,
+        );
+        Ok(())
     }
 }

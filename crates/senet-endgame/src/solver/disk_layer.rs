@@ -1,0 +1,302 @@
+//! The on-disk method's layers: the programs written to a scratch file, then swept whole or
+//! solved component by component from it.
+
+use core::ops::Range;
+use std::time::Instant;
+
+use super::super::{EndgameError, EndgameSpace};
+use super::checkpoint::{InLayer, Keeper, PendingLayer};
+use super::disk_components;
+use super::driver::{Done, LayerJob, LayerMethod, Run};
+use super::on_disk::{
+    self, CopiedPrograms, DiskEquations, Extrapolation, NotingHot, Scratch, Section, extrapolate,
+    hot_threshold, read_programs, write_back,
+};
+use super::options::{SolveEvent, SolveStats};
+use super::program::{reads_itself, right_hand_side, skip};
+use super::sweep;
+
+/// On disk, the most states whose programs are copied to memory for the sweeps of slow
+/// states and the policy steps: a sixteenth of the layer.
+const COPIED_SHARE: usize = 16;
+
+/// [`SolveMethod::OnDisk`](super::SolveMethod::OnDisk).
+pub(super) struct OnDisk;
+
+impl LayerMethod for OnDisk {
+    const COMPILES: bool = true;
+    const GROWS: bool = true;
+
+    /// Solves a layer from programs on disk: component by component where the space has
+    /// slow cycles, otherwise swept whole, in place, until a sweep changes no value by more
+    /// than the tolerance, from the progress a checkpoint held if any.
+    fn solve_layer<S: EndgameSpace, F: Fn(SolveEvent)>(
+        &self,
+        run: &Run<'_, F>,
+        space: &S,
+        LayerJob {
+            number,
+            layer,
+            keeper,
+            resume,
+        }: LayerJob<'_, '_>,
+        values: &mut Vec<f64>,
+        stats: &mut SolveStats,
+    ) -> Result<(), EndgameError> {
+        let compiling = Instant::now();
+        let states = layer.len();
+        let scratch = on_disk::write_programs(
+            space,
+            layer.clone(),
+            run.threads,
+            &std::env::temp_dir(),
+            &format!("layer-{number}"),
+        )?;
+        run.prepared(number, states, scratch.words, compiling, stats);
+        if run.steps_wanted {
+            return solve_by_components(run, space, number, layer, scratch, values, stats);
+        }
+        // Progress saved inside the layer was saved with the layer counted.
+        if resume.is_none() {
+            Run::<F>::whole(states, stats);
+        }
+        let started = Instant::now();
+        let (sweeps, mut local) =
+            sweep_whole(run, &scratch, number, keeper, resume, values, stats)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let residual = on_disk::sweep(
+            &scratch,
+            scratch.whole(),
+            run.probabilities,
+            &mut local,
+            values,
+            None,
+            None,
+        )?;
+        drop(scratch);
+        write_back(space, layer, run.threads, &local, values)?;
+        run.finish_layer(
+            Done::whole(number, states, sweeps, residual, seconds),
+            stats,
+        );
+        Ok(())
+    }
+}
+
+/// Whole sweeps of a layer on disk, extrapolated where they converge steadily, from
+/// `resume`, saved now and then by `keeper`. Returns the sweeps and the layer's values
+/// in sweep order.
+///
+/// Now and then (as the compiled method does in a component) a whole sweep notes the
+/// states still moving and copies their programs to memory; when they are at most a
+/// sixteenth of the layer they are swept on their own until they settle. A layer holds
+/// several components, and the slowest of them, a small share of the layer, would
+/// otherwise set the pace of every whole sweep.
+fn sweep_whole<F: Fn(SolveEvent)>(
+    run: &Run<'_, F>,
+    scratch: &Scratch,
+    layer_number: usize,
+    mut keeper: Option<&mut Keeper<'_>>,
+    resume: Option<PendingLayer>,
+    values: &[f64],
+    stats: &mut SolveStats,
+) -> Result<(u32, Vec<f64>), EndgameError> {
+    let (probabilities, report) = (run.probabilities, run.report);
+    let states = scratch.states;
+    // The layer's values in sweep order, as its programs name them; the earlier layers'
+    // in `values`, which is written only once the layer is solved. Saved ones are read
+    // now that the programs are on disk.
+    let mut progress = match (resume, keeper.as_deref()) {
+        (Some(pending), Some(keeper)) => keeper.layer_progress(pending)?,
+        _ => InLayer {
+            sweeps: 0,
+            extrapolation: Extrapolation::default(),
+            local: vec![0.5; states],
+            changes: vec![0.0; states],
+        },
+    };
+    let mut equations = DiskEquations::new(scratch, scratch.whole(), states / COPIED_SHARE);
+    let mut hot = Vec::new();
+    let started = Instant::now();
+    loop {
+        let look = sweep::looks_for_hot(progress.sweeps);
+        let last_change = progress.extrapolation.last_change();
+        let copied = equations
+            .copied
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let noting = look.then(|| NotingHot {
+            threshold: hot_threshold(
+                &progress.changes,
+                last_change * sweep::HOT_SHARE,
+                equations.most_copied,
+            ),
+            most: equations.most_copied,
+            places: &mut hot,
+            copied,
+        });
+        let change = on_disk::sweep(
+            scratch,
+            scratch.whole(),
+            probabilities,
+            &mut progress.local,
+            values,
+            Some(&mut progress.changes),
+            noting,
+        )?;
+        progress.sweeps += 1;
+        let sweeps = progress.sweeps;
+        if change > run.options.tolerance
+            && let Some(stretch) = progress.extrapolation.after_sweep(change)
+        {
+            extrapolate(&mut progress.local, &progress.changes, stretch);
+        }
+        let settle = look
+            && change > run.options.tolerance
+            && !hot.is_empty()
+            && hot.len() <= equations.most_copied;
+        let settled = if settle {
+            let settled = sweep::settle_layer_hot(
+                &equations,
+                probabilities,
+                &mut progress.local,
+                values,
+                &hot,
+                (change, run.options.tolerance),
+            );
+            stats.hot_states = stats.hot_states.max(hot.len());
+            stats.hot_sweeps += settled;
+            settled
+        } else {
+            0
+        };
+        if states >= sweep::REPORTED_STATES {
+            report(SolveEvent::Sweep {
+                layer: layer_number,
+                states,
+                sweep: sweeps,
+                change,
+                hot: if look { hot.len() } else { 0 },
+                hot_sweeps: settled,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
+        if change <= run.options.tolerance {
+            break;
+        }
+        if sweeps >= run.options.max_sweeps {
+            return Err(EndgameError::NotConverged { sweeps, change });
+        }
+        if let Some(keeper) = keeper.as_deref_mut().filter(|keeper| keeper.due()) {
+            keeper.save(stats, layer_number, values, Some(&progress))?;
+            if keeper.time_is_up() {
+                return Err(keeper.stopped(layer_number));
+            }
+        }
+    }
+    Ok((progress.sweeps, progress.local))
+}
+
+/// Solves a layer on disk component by component, as the compiled method does: the
+/// components found from the programs in `scratch`, which are then written again in
+/// the order the components are solved. A component larger than the programs that may
+/// be copied to memory (a sixteenth of the layer) is swept from the file, its slow
+/// states swept on their own and given policy steps from copies of their programs; the
+/// others are copied to memory as the file is read, and solved there.
+fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
+    run: &Run<'_, F>,
+    space: &S,
+    layer_number: usize,
+    layer: Range<usize>,
+    scratch: Scratch,
+    values: &mut Vec<f64>,
+    stats: &mut SolveStats,
+) -> Result<(), EndgameError> {
+    let probabilities = run.probabilities;
+    let states = scratch.states;
+    let splitting = Instant::now();
+    let throws = probabilities.len();
+    let most_copied = (states / COPIED_SHARE).max(1);
+    let name = format!("layer-{layer_number}-components");
+    let split = disk_components::split(scratch, throws, most_copied, &name)?;
+    let disk_components::SplitLayer {
+        sorted,
+        runs,
+        members,
+        bounds,
+    } = &split;
+    run.split(layer_number, bounds, splitting, stats);
+    let started = Instant::now();
+    let mut local = vec![0.5; states];
+    let solved = values.as_slice();
+    let mut slot = Vec::new();
+    let mut evaluations = 0u64;
+    let mut most_sweeps = 0;
+    let mut swept = |places: &[u32], sweeps: u32| {
+        evaluations += u64::from(sweeps) * places.len() as u64;
+        most_sweeps = most_sweeps.max(sweeps);
+    };
+    let mut copied = CopiedPrograms::default();
+    for part in runs {
+        let section = part.section(members);
+        if part.on_disk {
+            let equations = DiskEquations::new(sorted, section, most_copied);
+            let places = &members[part.places.clone()];
+            let solve = (&equations, places, layer_number, &mut slot);
+            let sweeps = run.solve_component(solve, &mut local, solved, stats);
+            if let Some(error) = equations.take_failure() {
+                return Err(error);
+            }
+            swept(places, sweeps?);
+            continue;
+        }
+        // Small components, each solved once its programs are read.
+        let mut component = part.components.start;
+        read_programs(sorted, section, |place, words, at| {
+            let (start, end) = (bounds[component], bounds[component + 1]);
+            let first = *at;
+            for _ in 0..throws {
+                skip(words, at);
+            }
+            let program = &words[first..*at];
+            if end - start == 1 && !reads_itself(program, place) {
+                // Its successors in the layer are all solved: one evaluation is exact.
+                let mut from = 0;
+                local[place] = right_hand_side(program, &mut from, probabilities, &local, solved);
+                swept(&members[start..end], 1);
+                component += 1;
+                return Ok(());
+            }
+            copied.push(place, program);
+            if place != members[end - 1] as usize {
+                return Ok(());
+            }
+            let places = &members[start..end];
+            let solve = (&copied, places, layer_number, &mut slot);
+            let sweeps = run.solve_component(solve, &mut local, solved, stats)?;
+            swept(places, sweeps);
+            copied.clear();
+            component += 1;
+            Ok(())
+        })?;
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let whole = Section {
+        offset: 0,
+        states,
+        places: Some(members),
+    };
+    let residual = on_disk::sweep(sorted, whole, probabilities, &mut local, solved, None, None)?;
+    drop(split);
+    write_back(space, layer, run.threads, &local, values)?;
+    let done = Done {
+        layer: layer_number,
+        states,
+        evaluations,
+        most_sweeps,
+        residual,
+        seconds,
+    };
+    run.finish_layer(done, stats);
+    Ok(())
+}
