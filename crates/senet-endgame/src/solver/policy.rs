@@ -40,16 +40,8 @@ pub(super) fn frozen_step<P: Programs>(
     hot: &[u32],
     slot: &mut [u32],
 ) -> PolicyStepReport {
-    let mut report = PolicyStepReport::default();
-    solve_frozen(
-        programs,
-        probabilities,
-        local,
-        solved,
-        hot,
-        slot,
-        &mut report,
-    );
+    let rows = frozen_rows(programs, hot, slot, probabilities, local, solved);
+    let mut report = solve_rows(&rows, hot, local);
     // Not repeated with the decisions that are best for the new values (Howard's policy
     // iteration): that can reach another solution of the equations, one in which an
     // endless cycle is not worth a draw.
@@ -75,18 +67,17 @@ fn residual_at<P: Programs>(
     largest
 }
 
-/// Freezes every decision of the right-hand sides of the places `hot` at the move that is
-/// best for the current values, and solves the linear equations that are left (`slot` as
-/// for [`frozen_step`]).
-fn solve_frozen<P: Programs>(
+/// The right-hand sides of the places `hot` as linear equations in their values (a row
+/// each, in their order), every decision frozen at the move that is best for the current
+/// values (`slot` as for [`frozen_step`]).
+fn frozen_rows<P: Programs>(
     programs: &P,
-    probabilities: &[f64],
-    local: &mut [f64],
-    solved: &[f64],
     hot: &[u32],
     slot: &mut [u32],
-    report: &mut PolicyStepReport,
-) {
+    probabilities: &[f64],
+    local: &[f64],
+    solved: &[f64],
+) -> Rows {
     for (i, &place) in hot.iter().enumerate() {
         slot[place as usize] = i as u32;
     }
@@ -125,73 +116,36 @@ fn solve_frozen<P: Programs>(
     for &place in hot {
         slot[place as usize] = u32::MAX;
     }
-    let (members, bounds) = components(&rows);
+    rows
+}
+
+/// Solves the frozen equations `rows` of the places `hot` (a row each, in their order)
+/// component by component, in an order where every component's successors come first, and
+/// writes the values found into `local`. A component that play never leaves, or that the
+/// sparse solver does not improve, is left as it is.
+fn solve_rows(rows: &Rows, hot: &[u32], local: &mut [f64]) -> PolicyStepReport {
+    let (members, bounds) = components(rows);
     let mut x: Vec<f64> = hot.iter().map(|&place| local[place as usize]).collect();
     let mut position = vec![u32::MAX; hot.len()];
-    report.components = bounds.len() - 1;
-    report.left = 0;
-    report.singular = 0;
-    report.largest_left = 0;
-    let mut matrix = Vec::new();
-    let mut right = Vec::new();
-    let mut sparse = Rows::default();
+    let mut report = PolicyStepReport {
+        components: bounds.len() - 1,
+        ..PolicyStepReport::default()
+    };
+    let mut system = System::default();
     for bound in bounds.windows(2) {
         let component = &members[bound[0]..bound[1]];
         let n = component.len();
         for (k, &i) in component.iter().enumerate() {
             position[i as usize] = k as u32;
         }
-        // Right-hand sides with everything outside the component (solved already, or
-        // held fixed) moved into the constants; I − A inside, as dense rows for a small
-        // component, as sparse rows for a large one.
-        let mut escapes = false;
-        let dense = n <= DENSE_MOST;
-        matrix.clear();
-        if dense {
-            matrix.resize(n * n, 0.0);
-            for k in 0..n {
-                matrix[k * n + k] = 1.0;
-            }
-        } else {
-            sparse.start.clear();
-            sparse.start.push(0);
-            sparse.column.clear();
-            sparse.coefficient.clear();
-        }
-        right.clear();
-        for (k, &i) in component.iter().enumerate() {
-            let i = i as usize;
-            let mut b = rows.constant[i];
-            let mut inside = 0.0;
-            for t in rows.start[i]..rows.start[i + 1] {
-                let j = rows.column[t] as usize;
-                let a = rows.coefficient[t];
-                let at = position[j];
-                if at == u32::MAX {
-                    b += a * x[j];
-                } else {
-                    inside += a.abs();
-                    if dense {
-                        matrix[k * n + at as usize] -= a;
-                    } else {
-                        sparse.column.push(at);
-                        sparse.coefficient.push(a);
-                    }
-                }
-            }
-            escapes |= inside < 1.0 - ESCAPE;
-            right.push(b);
-            if !dense {
-                sparse.start.push(sparse.column.len());
-            }
-        }
+        let escapes = system.gather(rows, component, &position, &x);
         let solution = if !escapes {
             None
-        } else if dense {
-            solve_dense(&mut matrix, &mut right, n)
+        } else if system.dense {
+            solve_dense(&mut system.matrix, &mut system.right, n)
         } else {
             let guess: Vec<f64> = component.iter().map(|&i| x[i as usize]).collect();
-            let solved = solve_sparse(&sparse, &right, guess);
+            let solved = solve_sparse(&system.sparse, &system.right, guess);
             report.krylov_iterations = report.krylov_iterations.max(solved.iterations);
             report.krylov_residual = report.krylov_residual.max(solved.residual);
             solved.x
@@ -217,6 +171,70 @@ fn solve_frozen<P: Programs>(
     }
     for (&place, &value) in hot.iter().zip(&x) {
         local[place as usize] = value;
+    }
+    report
+}
+
+/// The equations of one component with everything outside it (solved already, or held
+/// fixed) moved into the constants: `I − A` inside, as dense rows for a small component,
+/// as sparse rows for a large one. Kept from component to component for its room.
+#[derive(Default)]
+struct System {
+    dense: bool,
+    matrix: Vec<f64>,
+    right: Vec<f64>,
+    sparse: Rows,
+}
+
+impl System {
+    /// Gathers the equations of `component` (rows of `rows`), `position` giving each row's
+    /// place in it (`u32::MAX` outside), `x` the values outside. Returns whether play can
+    /// leave the component: when no row loses any weight outside, its equations are
+    /// singular.
+    fn gather(&mut self, rows: &Rows, component: &[u32], position: &[u32], x: &[f64]) -> bool {
+        let n = component.len();
+        let mut escapes = false;
+        self.dense = n <= DENSE_MOST;
+        self.matrix.clear();
+        if self.dense {
+            self.matrix.resize(n * n, 0.0);
+            for k in 0..n {
+                self.matrix[k * n + k] = 1.0;
+            }
+        } else {
+            self.sparse.start.clear();
+            self.sparse.start.push(0);
+            self.sparse.column.clear();
+            self.sparse.coefficient.clear();
+        }
+        self.right.clear();
+        for (k, &i) in component.iter().enumerate() {
+            let i = i as usize;
+            let mut b = rows.constant[i];
+            let mut inside = 0.0;
+            for t in rows.start[i]..rows.start[i + 1] {
+                let j = rows.column[t] as usize;
+                let a = rows.coefficient[t];
+                let at = position[j];
+                if at == u32::MAX {
+                    b += a * x[j];
+                } else {
+                    inside += a.abs();
+                    if self.dense {
+                        self.matrix[k * n + at as usize] -= a;
+                    } else {
+                        self.sparse.column.push(at);
+                        self.sparse.coefficient.push(a);
+                    }
+                }
+            }
+            escapes |= inside < 1.0 - ESCAPE;
+            self.right.push(b);
+            if !self.dense {
+                self.sparse.start.push(self.sparse.column.len());
+            }
+        }
+        escapes
     }
 }
 
