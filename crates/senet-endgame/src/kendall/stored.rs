@@ -532,23 +532,8 @@ pub(crate) fn solve(
 ) -> Result<(Vec<f64>, SolveStats), EndgameError> {
     let started = Instant::now();
     let count = space.state_count();
-    // The memory of the other methods is no guide to this one's (a kilobyte a position).
-    if options.method != SolveMethod::Compiled {
-        return Err(EndgameError::UnsupportedOptions {
-            spec: space.rules().spec().to_string(),
-            reason: "stored throws are solved in memory by a method of their own; \
-                     the on-disk and lean methods do not apply"
-                .to_string(),
-        });
-    }
-    if count > options.max_states {
-        return Err(EndgameError::TooLarge {
-            states: count,
-            limit: options.max_states,
-        });
-    }
-    let threads = options.thread_count();
-    let mut turns = Turns::new(space, threads)?;
+    check_options(space, options)?;
+    let mut turns = Turns::new(space, options.thread_count())?;
     report(
         options,
         SolveEvent::Compiled {
@@ -571,87 +556,16 @@ pub(crate) fn solve(
     };
     // Both bounds, `[lower | upper]`, are one layer of the checkpoint file.
     let mut keeper = checkpoint.map(|checkpoint| Keeper::new(checkpoint, space, options));
-    let saved = match &keeper {
-        Some(keeper) => keeper.load(&[0, 2 * count])?,
-        None => None,
-    };
-    let (mut bounds, mut round, solved) = match (saved, &keeper) {
-        (Some(saved), Some(keeper)) => {
-            // The floor of the tolerance is this build's.
-            stats = SolveStats {
-                tolerance,
-                ..saved.stats
-            };
-            match saved.in_layer {
-                Some(pending) => {
-                    let in_layer = keeper.layer_progress(pending)?;
-                    (in_layer.local, in_layer.sweeps, false)
-                }
-                None => (saved.values, 0, true),
-            }
-        }
-        _ => {
-            let mut start = vec![0.0; 2 * count];
-            start[count..].fill(1.0);
-            (start, 0, false)
-        }
-    };
+    let (mut bounds, round, solved) = resume(keeper.as_ref(), count, &mut stats)?;
     if !solved {
-        let mut next = vec![0.0; 2 * count];
-        let mut anderson = Anderson::new(ANDERSON_DEPTH);
-        loop {
-            let upper = &bounds[count..];
-            let (next_lower, next_upper) = next.split_at_mut(count);
-            // A side's value is lowest when its own cut turns are lost and its opponent's won.
-            // Each bound reads only the other, so the upper one reads the new lower one.
-            turns.sweep(upper, next_lower, 0.0);
-            turns.sweep(next_lower, next_upper, 1.0);
-            let change = largest_difference(&bounds, &next);
-            round += 1;
-            stats.sweeps += 1;
-            stats.max_component_sweeps = round;
-            report(
-                options,
-                SolveEvent::Sweep {
-                    layer: 0,
-                    states: count,
-                    sweep: stats.sweeps,
-                    change,
-                    hot: 0,
-                    hot_sweeps: 0,
-                    seconds: started.elapsed().as_secs_f64(),
-                },
-            );
-            if change <= tolerance {
-                core::mem::swap(&mut bounds, &mut next);
-                break;
-            }
-            if round >= options.max_sweeps {
-                return Err(EndgameError::NotConverged {
-                    sweeps: round,
-                    change,
-                });
-            }
-            if round % ANDERSON_ROUNDS != 0 {
-                anderson.step(&mut bounds, &next, change);
-                continue;
-            }
-            // A plain step with no history: where a checkpoint may be saved and resumed.
-            core::mem::swap(&mut bounds, &mut next);
-            anderson.restart();
-            if let Some(keeper) = keeper.as_mut().filter(|k| k.due()) {
-                let in_layer = InLayer {
-                    sweeps: round,
-                    extrapolation: Extrapolation::resumed(Vec::new(), 0),
-                    local: bounds.clone(),
-                    changes: vec![0.0; 2 * count],
-                };
-                keeper.save(&stats, 0, &[], Some(&in_layer))?;
-                if keeper.time_is_up() {
-                    return Err(keeper.stopped(0));
-                }
-            }
-        }
+        let mut bounding = Bounding {
+            turns: &mut turns,
+            options,
+            tolerance,
+            started,
+            stats: &mut stats,
+        };
+        bounds = bounding.iterate(bounds, round, keeper.as_mut())?;
         if let Some(keeper) = keeper.as_mut() {
             keeper.save(&stats, 1, &bounds, None)?;
         }
@@ -676,6 +590,141 @@ pub(crate) fn solve(
         },
     );
     Ok((values, stats))
+}
+
+/// Refuses the options this solver cannot follow: another method than the compiled one
+/// (the memory of the others is no guide to this one's, a kilobyte a position), or a
+/// space larger than allowed.
+fn check_options(space: &KendallEndgame, options: &SolveOptions) -> Result<(), EndgameError> {
+    let count = space.state_count();
+    if options.method != SolveMethod::Compiled {
+        return Err(EndgameError::UnsupportedOptions {
+            spec: space.rules().spec().to_string(),
+            reason: "stored throws are solved in memory by a method of their own; \
+                     the on-disk and lean methods do not apply"
+                .to_string(),
+        });
+    }
+    if count > options.max_states {
+        return Err(EndgameError::TooLarge {
+            states: count,
+            limit: options.max_states,
+        });
+    }
+    Ok(())
+}
+
+/// The bounds `[lower | upper]` to start from, the rounds already made and whether they are
+/// final: from the checkpoint `keeper` holds if any (its figures into `stats`, the floor of
+/// the tolerance kept), otherwise every value between 0 and 1.
+fn resume(
+    keeper: Option<&Keeper<'_>>,
+    count: usize,
+    stats: &mut SolveStats,
+) -> Result<(Vec<f64>, u32, bool), EndgameError> {
+    let saved = match keeper {
+        Some(keeper) => keeper.load(&[0, 2 * count])?,
+        None => None,
+    };
+    Ok(match (saved, keeper) {
+        (Some(saved), Some(keeper)) => {
+            // The floor of the tolerance is this build's.
+            *stats = SolveStats {
+                tolerance: stats.tolerance,
+                ..saved.stats
+            };
+            match saved.in_layer {
+                Some(pending) => {
+                    let in_layer = keeper.layer_progress(pending)?;
+                    (in_layer.local, in_layer.sweeps, false)
+                }
+                None => (saved.values, 0, true),
+            }
+        }
+        _ => {
+            let mut start = vec![0.0; 2 * count];
+            start[count..].fill(1.0);
+            (start, 0, false)
+        }
+    })
+}
+
+/// The sweeps of both bounds until they stand still.
+struct Bounding<'a> {
+    turns: &'a mut Turns,
+    options: &'a SolveOptions,
+    tolerance: f64,
+    /// When the solve started, for the reports.
+    started: Instant,
+    stats: &'a mut SolveStats,
+}
+
+impl Bounding<'_> {
+    /// Sweeps both `bounds` from round `round` on, accelerated, until no value changes by
+    /// more than the tolerance, saving the progress by `keeper` now and then. Returns the
+    /// bounds.
+    fn iterate(
+        &mut self,
+        mut bounds: Vec<f64>,
+        mut round: u32,
+        mut keeper: Option<&mut Keeper<'_>>,
+    ) -> Result<Vec<f64>, EndgameError> {
+        let count = bounds.len() / 2;
+        let mut next = vec![0.0; 2 * count];
+        let mut anderson = Anderson::new(ANDERSON_DEPTH);
+        loop {
+            let upper = &bounds[count..];
+            let (next_lower, next_upper) = next.split_at_mut(count);
+            // A side's value is lowest when its own cut turns are lost and its opponent's won.
+            // Each bound reads only the other, so the upper one reads the new lower one.
+            self.turns.sweep(upper, next_lower, 0.0);
+            self.turns.sweep(next_lower, next_upper, 1.0);
+            let change = largest_difference(&bounds, &next);
+            round += 1;
+            self.stats.sweeps += 1;
+            self.stats.max_component_sweeps = round;
+            report(
+                self.options,
+                SolveEvent::Sweep {
+                    layer: 0,
+                    states: count,
+                    sweep: self.stats.sweeps,
+                    change,
+                    hot: 0,
+                    hot_sweeps: 0,
+                    seconds: self.started.elapsed().as_secs_f64(),
+                },
+            );
+            if change <= self.tolerance {
+                return Ok(next);
+            }
+            if round >= self.options.max_sweeps {
+                return Err(EndgameError::NotConverged {
+                    sweeps: round,
+                    change,
+                });
+            }
+            if !round.is_multiple_of(ANDERSON_ROUNDS) {
+                anderson.step(&mut bounds, &next, change);
+                continue;
+            }
+            // A plain step with no history: where a checkpoint may be saved and resumed.
+            core::mem::swap(&mut bounds, &mut next);
+            anderson.restart();
+            if let Some(keeper) = keeper.as_deref_mut().filter(|k| k.due()) {
+                let in_layer = InLayer {
+                    sweeps: round,
+                    extrapolation: Extrapolation::resumed(Vec::new(), 0),
+                    local: bounds.clone(),
+                    changes: vec![0.0; 2 * count],
+                };
+                keeper.save(self.stats, 0, &[], Some(&in_layer))?;
+                if keeper.time_is_up() {
+                    return Err(keeper.stopped(0));
+                }
+            }
+        }
+    }
 }
 
 /// Differences kept by the Anderson acceleration of the sweeps.
