@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use senet_core::{Ruleset, RulesetSpec};
 use senet_endgame::{
-    Checkpoint, EndgameSpace, KendallEndgame, PolicyStepReport, PolicySteps, RegencyEndgame,
-    SolveEvent, SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
+    Checkpoint, EndgameSpace, EndgameTable, KendallEndgame, PolicyStepReport, PolicySteps,
+    RegencyEndgame, SolveEvent, SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
 };
 use senet_kendall::Kendall;
 use senet_regency::Regency;
@@ -181,91 +181,22 @@ fn solve_space<S: EndgameSpace + Clone>(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let spec = space.rules().spec();
     if args.sizes {
-        let mut out = std::io::stdout().lock();
-        for (layer, range) in space.layers().into_iter().enumerate() {
-            writeln!(
-                out,
-                "{spec}, k = {}: layer {layer}, {} positions, {} up to its end",
-                args.pieces,
-                range.len(),
-                range.end
-            )?;
-        }
-        return Ok(());
+        return show_sizes(&space, args);
     }
-    let method = match args.method.as_str() {
-        "compiled" => SolveMethod::Compiled,
-        "on-disk" => SolveMethod::OnDisk,
-        "lean" => SolveMethod::Lean,
-        other => return Err(format!("unknown --method {other}: compiled, on-disk, lean").into()),
-    };
-    let options = SolveOptions {
-        tolerance: args.tolerance,
-        threads: args.threads,
-        progress: (args.verbose > 0).then_some(show as fn(&SolveEvent)),
-        policy_steps: match args.policy_steps.as_str() {
-            "auto" => PolicySteps::Auto,
-            "always" => PolicySteps::Always,
-            "never" => PolicySteps::Never,
-            other => {
-                return Err(format!("unknown --policy-steps {other}: auto, always, never").into());
-            }
-        },
-        method,
-        max_states: if method == SolveMethod::Compiled {
-            SolveOptions::default().max_states
-        } else {
-            usize::MAX
-        },
-        ..SolveOptions::default()
-    };
+    let options = solve_options(args)?;
     let reference = if args.against_compiled {
         Some(solve(space.clone(), &SolveOptions::default())?)
     } else {
         None
     };
     let started = Instant::now();
-    let table = match &args.checkpoint {
-        Some(path) => {
-            let checkpoint = Checkpoint {
-                path: path.clone(),
-                every: minutes(args.checkpoint_minutes, "checkpoint-minutes")?,
-                stop_after: args
-                    .stop_after_minutes
-                    .map(|m| minutes(m, "stop-after-minutes"))
-                    .transpose()?,
-            };
-            solve_resumable(space, &options, &checkpoint)?
-        }
-        None if args.stop_after_minutes.is_some() => {
-            return Err("--stop-after-minutes needs --checkpoint to save the progress in".into());
-        }
-        None => solve(space, &options)?,
-    };
+    let table = solve_with_args(space, &options, args)?;
     let elapsed = started.elapsed().as_secs_f64();
     let stats = table.stats();
     // The table first, so that a closed stdout (`| head`) cannot cost it; then the report,
     // written rather than printed: a closed stdout is an error to report, not a panic.
     let written = match &args.out {
-        Some(path) => {
-            let encoding = if args.wide {
-                ValueEncoding::U32
-            } else {
-                ValueEncoding::U16
-            };
-            let bytes = table.to_bytes(encoding);
-            // A temporary file renamed into place: an interrupted run leaves any old table whole.
-            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-            let mut file = tempfile::NamedTempFile::new_in(folder.unwrap_or(".".as_ref()))?;
-            file.write_all(&bytes)?;
-            file.as_file().sync_all()?;
-            file.persist(path)?;
-            // The table holds everything the checkpoint did.
-            if let Some(checkpoint) = &args.checkpoint {
-                std::fs::remove_file(checkpoint)?;
-            }
-            Some((path, bytes.len()))
-        }
+        Some(path) => Some((path, write_table(&table, path, args)?)),
         None => None,
     };
     let mut out = std::io::stdout().lock();
@@ -310,4 +241,101 @@ fn solve_space<S: EndgameSpace + Clone>(
         writeln!(out, "wrote {} ({size} bytes)", path.display())?;
     }
     Ok(())
+}
+
+/// Prints the size of every layer of `space`.
+fn show_sizes<S: EndgameSpace>(space: &S, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let spec = space.rules().spec();
+    let mut out = std::io::stdout().lock();
+    for (layer, range) in space.layers().into_iter().enumerate() {
+        writeln!(
+            out,
+            "{spec}, k = {}: layer {layer}, {} positions, {} up to its end",
+            args.pieces,
+            range.len(),
+            range.end
+        )?;
+    }
+    Ok(())
+}
+
+/// The solve options the flags ask for.
+fn solve_options(args: &Args) -> Result<SolveOptions, Box<dyn std::error::Error>> {
+    let method = match args.method.as_str() {
+        "compiled" => SolveMethod::Compiled,
+        "on-disk" => SolveMethod::OnDisk,
+        "lean" => SolveMethod::Lean,
+        other => return Err(format!("unknown --method {other}: compiled, on-disk, lean").into()),
+    };
+    let policy_steps = match args.policy_steps.as_str() {
+        "auto" => PolicySteps::Auto,
+        "always" => PolicySteps::Always,
+        "never" => PolicySteps::Never,
+        other => {
+            return Err(format!("unknown --policy-steps {other}: auto, always, never").into());
+        }
+    };
+    Ok(SolveOptions {
+        tolerance: args.tolerance,
+        threads: args.threads,
+        progress: (args.verbose > 0).then_some(show as fn(&SolveEvent)),
+        policy_steps,
+        method,
+        max_states: if method == SolveMethod::Compiled {
+            SolveOptions::default().max_states
+        } else {
+            usize::MAX
+        },
+        ..SolveOptions::default()
+    })
+}
+
+/// Solves `space`, keeping the progress in the checkpoint the flags name, if any.
+fn solve_with_args<S: EndgameSpace>(
+    space: S,
+    options: &SolveOptions,
+    args: &Args,
+) -> Result<EndgameTable<S>, Box<dyn std::error::Error>> {
+    Ok(match &args.checkpoint {
+        Some(path) => {
+            let checkpoint = Checkpoint {
+                path: path.clone(),
+                every: minutes(args.checkpoint_minutes, "checkpoint-minutes")?,
+                stop_after: args
+                    .stop_after_minutes
+                    .map(|m| minutes(m, "stop-after-minutes"))
+                    .transpose()?,
+            };
+            solve_resumable(space, options, &checkpoint)?
+        }
+        None if args.stop_after_minutes.is_some() => {
+            return Err("--stop-after-minutes needs --checkpoint to save the progress in".into());
+        }
+        None => solve(space, options)?,
+    })
+}
+
+/// Writes `table` to `path` in the encoding the flags ask for, and removes the checkpoint
+/// (the table holds everything it did). Returns the bytes written.
+fn write_table<S: EndgameSpace>(
+    table: &EndgameTable<S>,
+    path: &std::path::Path,
+    args: &Args,
+) -> Result<usize, Box<dyn std::error::Error>> {
+    let encoding = if args.wide {
+        ValueEncoding::U32
+    } else {
+        ValueEncoding::U16
+    };
+    let bytes = table.to_bytes(encoding);
+    // A temporary file renamed into place: an interrupted run leaves any old table whole.
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let mut file = tempfile::NamedTempFile::new_in(folder.unwrap_or(".".as_ref()))?;
+    file.write_all(&bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(path)?;
+    if let Some(checkpoint) = &args.checkpoint {
+        std::fs::remove_file(checkpoint)?;
+    }
+    Ok(bytes.len())
 }
