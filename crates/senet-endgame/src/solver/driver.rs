@@ -9,9 +9,10 @@ use senet_core::{Ruleset, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, EndgameTable};
 use super::checkpoint::{Checkpoint, Keeper, PendingLayer};
+use super::equations::Equations;
 use super::options::{PolicySteps, SolveEvent, SolveOptions, SolveStats};
 use super::program::PAYLOAD;
-use super::sweep::{ComponentSolver, Equations};
+use super::sweep::ComponentSolver;
 
 /// One way of solving a layer once the layers before it are solved.
 pub(super) trait LayerMethod {

@@ -1,6 +1,6 @@
 //! Sweeps of the states that converge slowly, on their own.
 
-use super::sweep::Equations;
+use super::equations::Equations;
 
 /// Sweeps the places `hot` (ascending) on their own, the rest of the layer held fixed,
 /// until no value among them changes by more than `target` or `budget` evaluations are

@@ -7,8 +7,8 @@ use super::super::{EndgameError, EndgameSpace};
 use super::compile::compile_layer;
 use super::components::components;
 use super::driver::{Done, LayerJob, LayerMethod, Run};
+use super::equations::Equations;
 use super::options::{SolveEvent, SolveStats};
-use super::sweep::Equations;
 
 /// [`SolveMethod::Compiled`](super::SolveMethod::Compiled).
 pub(super) struct Compiled;

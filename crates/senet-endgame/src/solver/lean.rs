@@ -9,12 +9,12 @@ use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
 use super::driver::{Done, LayerJob, LayerMethod, Run};
+use super::equations::{Equations, update};
 use super::options::{PolicyStepReport, SolveEvent, SolveStats};
 use super::order::state_at;
 use super::order::sweep_order;
 use super::parallel::in_chunks;
 use super::program::CHUNK;
-use super::sweep::{Equations, update};
 
 /// Places evaluated together from the values before them, spread over the threads: large
 /// enough that starting the threads costs nothing next to the work, small enough that a

@@ -202,6 +202,7 @@ mod components;
 mod disk_components;
 mod disk_layer;
 mod driver;
+mod equations;
 mod hot;
 mod in_memory;
 mod lean;

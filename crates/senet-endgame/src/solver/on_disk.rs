@@ -11,12 +11,12 @@ use std::sync::mpsc::sync_channel;
 
 use super::super::{EndgameError, EndgameSpace};
 use super::compile::compile_in_order;
+use super::equations::{Equations, sweep_places, update};
 use super::options::PolicyStepReport;
 use super::order::{level_starts, progress_keys};
 use super::packed;
 use super::policy::Programs;
 use super::program::{CHUNK, right_hand_side};
-use super::sweep::{Equations, sweep_places, update};
 
 /// Chunks compiled at a time (per thread) before they are written: what bounds the memory
 /// the compiled words take on their way to the file.

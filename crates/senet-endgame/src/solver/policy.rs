@@ -1,6 +1,7 @@
 //! Policy steps: the decisions frozen, the linear equations left solved at once.
 
 use super::components::components;
+use super::equations::Equations;
 use super::linear::{Rows, solve_dense, solve_sparse};
 use super::options::PolicyStepReport;
 use super::program::{
@@ -25,6 +26,33 @@ impl Programs for LayerProgram {
     #[inline]
     fn program(&self, place: usize) -> (&[u32], usize) {
         LayerProgram::program(self, place)
+    }
+}
+
+/// The equations of programs held in memory: a compiled layer ([`LayerProgram`]), or the
+/// programs of some places copied aside on disk.
+impl<P: Programs + Sync> Equations for P {
+    #[inline]
+    fn right_hand_side(
+        &self,
+        place: usize,
+        probabilities: &[f64],
+        local: &[f64],
+        solved: &[f64],
+    ) -> f64 {
+        let (words, mut at) = self.program(place);
+        right_hand_side(words, &mut at, probabilities, local, solved)
+    }
+
+    fn policy_step(
+        &self,
+        probabilities: &[f64],
+        local: &mut [f64],
+        solved: &[f64],
+        hot: &[u32],
+        slot: &mut [u32],
+    ) -> PolicyStepReport {
+        frozen_step(self, probabilities, local, solved, hot, slot)
     }
 }
 
@@ -321,7 +349,8 @@ impl Linear<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::program::{Equations, LOCAL_SAME, MAXIMUM, TERMINAL};
+    use crate::solver::equations::Equations;
+    use crate::solver::program::{LOCAL_SAME, MAXIMUM, TERMINAL};
 
     #[test]
     fn a_policy_step_solves_a_slow_cycle_at_once_and_leaves_an_endless_one() {

@@ -1,9 +1,5 @@
 //! The compiled right-hand sides of a layer, and their evaluation.
 
-use super::options::PolicyStepReport;
-use super::policy::Programs;
-pub(super) use super::sweep::Equations;
-
 pub(super) const TAG_SHIFT: u32 = 29;
 pub(super) const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
 /// A successor in the layer being solved, by its place in the sweep order.
@@ -80,33 +76,6 @@ impl LayerProgram {
     pub(super) fn leads_to_itself(&self, place: usize) -> bool {
         let (words, start) = self.program(place);
         reads_itself(&words[start..self.program_end(place)], place)
-    }
-}
-
-/// The equations of programs held in memory: a compiled layer ([`LayerProgram`]), or the
-/// programs of some places copied aside on disk.
-impl<P: Programs + Sync> Equations for P {
-    #[inline]
-    fn right_hand_side(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> f64 {
-        let (words, mut at) = self.program(place);
-        right_hand_side(words, &mut at, probabilities, local, solved)
-    }
-
-    fn policy_step(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        slot: &mut [u32],
-    ) -> PolicyStepReport {
-        super::policy::frozen_step(self, probabilities, local, solved, hot, slot)
     }
 }
 
@@ -217,13 +186,8 @@ fn evaluate_node(
             }
             best
         }
-        _ => {
-            let mut total = 0.0;
-            for &p in probabilities {
-                total += p * evaluate(words, at, probabilities, local, solved);
-            }
-            total
-        }
+        // A chance node weighs its throws as a whole right-hand side does.
+        _ => right_hand_side(words, at, probabilities, local, solved),
     }
 }
 #[cfg(test)]
