@@ -67,9 +67,8 @@ impl LayerMethod for OnDisk {
         let residual = on_disk::sweep(
             &scratch,
             scratch.whole(),
-            run.probabilities,
+            run.known(values),
             &mut local,
-            values,
             None,
             None,
         )?;
@@ -101,7 +100,7 @@ fn sweep_whole<F: Fn(SolveEvent)>(
     values: &[f64],
     stats: &mut SolveStats,
 ) -> Result<(u32, Vec<f64>), EndgameError> {
-    let (probabilities, report) = (run.probabilities, run.report);
+    let (known, report) = (run.known(values), run.report);
     let states = scratch.states;
     // The layer's values in sweep order, as its programs name them; the earlier layers'
     // in `values`, which is written only once the layer is solved. Saved ones are read
@@ -138,9 +137,8 @@ fn sweep_whole<F: Fn(SolveEvent)>(
         let change = on_disk::sweep(
             scratch,
             scratch.whole(),
-            probabilities,
+            known,
             &mut progress.local,
-            values,
             Some(&mut progress.changes),
             noting,
         )?;
@@ -158,9 +156,8 @@ fn sweep_whole<F: Fn(SolveEvent)>(
         let settled = if settle {
             let settled = sweep::settle_layer_hot(
                 &equations,
-                probabilities,
+                known,
                 &mut progress.local,
-                values,
                 &hot,
                 (change, run.options.tolerance),
             );
@@ -229,6 +226,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
     let started = Instant::now();
     let mut local = vec![0.5; states];
     let solved = values.as_slice();
+    let known = run.known(solved);
     let mut slot = Vec::new();
     let mut evaluations = 0u64;
     let mut most_sweeps = 0;
@@ -262,7 +260,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
             if end - start == 1 && !reads_itself(program, place) {
                 // Its successors in the layer are all solved: one evaluation is exact.
                 let mut from = 0;
-                local[place] = right_hand_side(program, &mut from, probabilities, &local, solved);
+                local[place] = right_hand_side(program, &mut from, known, &local);
                 swept(&members[start..end], 1);
                 component += 1;
                 return Ok(());
@@ -286,7 +284,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
         states,
         places: Some(members),
     };
-    let residual = on_disk::sweep(sorted, whole, probabilities, &mut local, solved, None, None)?;
+    let residual = on_disk::sweep(sorted, whole, known, &mut local, None, None)?;
     drop(split);
     write_back(space, layer, run.threads, &local, values)?;
     let done = Done {

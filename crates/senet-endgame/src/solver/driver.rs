@@ -9,7 +9,7 @@ use senet_core::{Ruleset, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, EndgameTable};
 use super::checkpoint::{Checkpoint, Keeper, PendingLayer};
-use super::equations::Equations;
+use super::equations::{Equations, Known};
 use super::options::{PolicySteps, SolveEvent, SolveOptions, SolveStats};
 use super::program::PAYLOAD;
 use super::sweep::ComponentSolver;
@@ -189,6 +189,15 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
             largest,
             seconds: started.elapsed().as_secs_f64(),
         });
+    }
+
+    /// What the equations of a layer read besides its own values, `solved` those of the
+    /// layers before it.
+    pub(super) fn known<'s>(&'s self, solved: &'s [f64]) -> Known<'s> {
+        Known {
+            probabilities: self.probabilities,
+            solved,
+        }
     }
 
     /// Records a layer of `states` swept whole, as one component.

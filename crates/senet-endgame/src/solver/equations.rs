@@ -5,29 +5,36 @@ use super::options::PolicyStepReport;
 #[cfg(doc)]
 use super::program::LayerProgram;
 
+/// What the right-hand sides of a layer read besides the layer's own values: the chance of
+/// each throw, in the device's order, and the final values of the earlier layers.
+#[derive(Clone, Copy)]
+pub(super) struct Known<'a> {
+    pub(super) probabilities: &'a [f64],
+    pub(super) solved: &'a [f64],
+}
+
+/// What a sweep notes of the places that move: with `Some((threshold, most, places))`,
+/// those whose value moved by more than `threshold` are appended to `places`, one more than
+/// `most` at the most.
+pub(super) type Record<'a> = Option<(f64, usize, &'a mut Vec<u32>)>;
+
+/// The places a policy step solves for, ascending, and its scratch: an entry per place of
+/// the layer, all `u32::MAX`, which it leaves so.
+pub(super) struct Step<'a> {
+    pub(super) hot: &'a [u32],
+    pub(super) slot: &'a mut [u32],
+}
+
 /// The equations of a layer, one per place: what the sweeps need of them. The compiled
 /// programs ([`LayerProgram`]) are one form; the lean solver's, recomputed from the turn
 /// machine at each evaluation, the other.
 pub(super) trait Equations: Sync {
     /// The right-hand side of the state at `place` for the current values.
-    fn right_hand_side(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> f64;
+    fn right_hand_side(&self, place: usize, known: Known<'_>, local: &[f64]) -> f64;
 
     /// A policy step on the places `hot` (see [`frozen_step`](super::policy::frozen_step)); only asked of
     /// equations that take them.
-    fn policy_step(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        slot: &mut [u32],
-    ) -> PolicyStepReport;
+    fn policy_step(&self, known: Known<'_>, local: &mut [f64], step: Step<'_>) -> PolicyStepReport;
 
     /// Whether evaluating failed (a scratch file could not be read, say): the sweeps stop,
     /// and the caller asks the equations why.
@@ -42,21 +49,20 @@ pub(super) trait Equations: Sync {
     fn sweep(
         &self,
         places: &[u32],
-        probabilities: &[f64],
+        known: Known<'_>,
         local: &mut [f64],
-        solved: &[f64],
-        record: Option<(f64, usize, &mut Vec<u32>)>,
+        record: Record<'_>,
     ) -> f64 {
         sweep_places(places, local, record, |place, local| {
-            self.right_hand_side(place, probabilities, local, solved)
+            self.right_hand_side(place, known, local)
         })
     }
 
     /// The Bellman residual of the layer: the largest `|V(s) − right-hand side(s)|`.
-    fn residual(&self, probabilities: &[f64], local: &[f64], solved: &[f64]) -> f64 {
+    fn residual(&self, known: Known<'_>, local: &[f64]) -> f64 {
         let mut largest: f64 = 0.0;
         for (place, &value) in local.iter().enumerate() {
-            let total = self.right_hand_side(place, probabilities, local, solved);
+            let total = self.right_hand_side(place, known, local);
             largest = largest.max((total - value).abs());
         }
         largest
@@ -68,7 +74,7 @@ pub(super) trait Equations: Sync {
 pub(super) fn sweep_places(
     places: &[u32],
     local: &mut [f64],
-    mut record: Option<(f64, usize, &mut Vec<u32>)>,
+    mut record: Record<'_>,
     mut right_hand_side: impl FnMut(usize, &[f64]) -> f64,
 ) -> f64 {
     let mut largest: f64 = 0.0;
@@ -84,12 +90,7 @@ pub(super) fn sweep_places(
 /// the place as hot when it moved by more than the threshold and the list holds at most its
 /// limit.
 #[inline]
-pub(super) fn update(
-    local: &mut [f64],
-    place: usize,
-    total: f64,
-    record: &mut Option<(f64, usize, &mut Vec<u32>)>,
-) -> f64 {
+pub(super) fn update(local: &mut [f64], place: usize, total: f64, record: &mut Record<'_>) -> f64 {
     let change = (total - local[place]).abs();
     if let Some((threshold, most, hot)) = record
         && change > *threshold
@@ -112,10 +113,14 @@ mod tests {
         let program = LayerProgram::new(vec![7, 8], vec![vec![TERMINAL | 2, LOCAL_FLIP]], 1);
         let mut local = vec![0.5, 0.5];
         let mut hot = Vec::new();
-        let change = program.sweep(&[0, 1], &[1.0], &mut local, &[], Some((0.1, 5, &mut hot)));
+        let known = Known {
+            probabilities: &[1.0],
+            solved: &[],
+        };
+        let change = program.sweep(&[0, 1], known, &mut local, Some((0.1, 5, &mut hot)));
         assert_eq!(change, 0.5);
         assert_eq!(local, [1.0, 0.0]);
         assert_eq!(hot, [0, 1]);
-        assert_eq!(program.residual(&[1.0], &local, &[]), 0.0);
+        assert_eq!(program.residual(known, &local), 0.0);
     }
 }

@@ -1,15 +1,14 @@
 //! Sweeps of the states that converge slowly, on their own.
 
-use super::equations::Equations;
+use super::equations::{Equations, Known};
 
 /// Sweeps the places `hot` (ascending) on their own, the rest of the layer held fixed,
 /// until no value among them changes by more than `target` or `budget` evaluations are
 /// spent. Returns the sweeps made.
 pub(super) fn settle_hot<E: Equations>(
     program: &E,
-    probabilities: &[f64],
+    known: Known<'_>,
     local: &mut [f64],
-    solved: &[f64],
     hot: &[u32],
     target: f64,
     budget: usize,
@@ -18,7 +17,7 @@ pub(super) fn settle_hot<E: Equations>(
     let mut spent = 0;
     let mut trend = Trend::new();
     while spent < budget {
-        let largest = program.sweep(hot, probabilities, local, solved, None);
+        let largest = program.sweep(hot, known, local, None);
         sweeps += 1;
         spent += hot.len();
         if largest <= target {
@@ -118,17 +117,18 @@ mod tests {
             ]],
             2,
         );
+        let known = Known {
+            probabilities: &[0.5, 0.5],
+            solved: &[],
+        };
         let mut local = vec![0.5, 0.25, 0.5];
-        let sweeps = settle_hot(&program, &[0.5, 0.5], &mut local, &[], &[0, 2], 1e-12, 1000);
+        let sweeps = settle_hot(&program, known, &mut local, &[0, 2], 1e-12, 1000);
         assert!((local[0] - 1.0).abs() < 1e-11, "{local:?}");
         assert_eq!(local[1], 0.25);
         assert_eq!(local[2], 0.5);
         assert!(sweeps > 30 && sweeps < 50, "{sweeps}");
         // The budget stops it.
         let mut local = vec![0.5, 0.25, 0.5];
-        assert_eq!(
-            settle_hot(&program, &[0.5, 0.5], &mut local, &[], &[0], 0.0, 10),
-            10
-        );
+        assert_eq!(settle_hot(&program, known, &mut local, &[0], 0.0, 10), 10);
     }
 }

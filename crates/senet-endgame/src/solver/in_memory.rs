@@ -25,7 +25,7 @@ impl LayerMethod for Compiled {
         values: &mut Vec<f64>,
         stats: &mut SolveStats,
     ) -> Result<(), EndgameError> {
-        let (layer_number, probabilities) = (job.number, run.probabilities);
+        let layer_number = job.number;
         let compiling = Instant::now();
         let states = job.layer.len();
         let program = compile_layer(space, job.layer, run.threads)?;
@@ -44,7 +44,7 @@ impl LayerMethod for Compiled {
             {
                 // Its successors in the layer are all solved: one evaluation is exact.
                 let place = place as usize;
-                local[place] = program.right_hand_side(place, probabilities, &local, values);
+                local[place] = program.right_hand_side(place, run.known(values), &local);
                 evaluations += 1;
                 continue;
             }
@@ -55,7 +55,7 @@ impl LayerMethod for Compiled {
             most_sweeps = most_sweeps.max(sweeps);
         }
         let seconds = solver.started.elapsed().as_secs_f64();
-        let residual = program.residual(probabilities, &local, values);
+        let residual = program.residual(run.known(values), &local);
         let done = Done {
             layer: layer_number,
             states,

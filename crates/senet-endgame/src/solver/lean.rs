@@ -9,7 +9,7 @@ use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
 use super::driver::{Done, LayerJob, LayerMethod, Run};
-use super::equations::{Equations, update};
+use super::equations::{Equations, Known, Record, Step, update};
 use super::options::{PolicyStepReport, SolveEvent, SolveStats};
 use super::order::state_at;
 use super::order::sweep_order;
@@ -37,13 +37,7 @@ pub(super) struct LeanEquations<'a, S> {
 
 impl<S: EndgameSpace> LeanEquations<'_, S> {
     /// The right-hand side of `place`, or why it cannot be computed.
-    fn evaluate(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> Result<f64, EndgameError> {
+    fn evaluate(&self, place: usize, known: Known<'_>, local: &[f64]) -> Result<f64, EndgameError> {
         let index = self.layer.start + place;
         let state = state_at(self.space, index)?;
         let rules = self.space.rules();
@@ -57,8 +51,8 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
             side,
             from: index,
             local,
-            solved,
-            probabilities,
+            solved: known.solved,
+            probabilities: known.probabilities,
         };
         self.chance(&state, &sides, 0)
     }
@@ -156,14 +150,13 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
     fn evaluate_wave(
         &self,
         wave: &[u32],
-        probabilities: &[f64],
+        known: Known<'_>,
         local: &[f64],
-        solved: &[f64],
         fresh: &mut [f64],
     ) -> Result<(), EndgameError> {
         let part_of = |places: &[u32], out: &mut [f64]| -> Result<(), EndgameError> {
             for (value, &place) in out.iter_mut().zip(places) {
-                *value = self.evaluate(place as usize, probabilities, local, solved)?;
+                *value = self.evaluate(place as usize, known, local)?;
             }
             Ok(())
         };
@@ -200,16 +193,15 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
     pub(super) fn checked_sweep(
         &self,
         places: &[u32],
-        probabilities: &[f64],
+        known: Known<'_>,
         local: &mut [f64],
-        solved: &[f64],
-        mut record: Option<(f64, usize, &mut Vec<u32>)>,
+        mut record: Record<'_>,
     ) -> Result<f64, EndgameError> {
         let mut fresh = vec![0.0; places.len().min(WAVE)];
         let mut largest: f64 = 0.0;
         for wave in places.chunks(WAVE) {
             let fresh = &mut fresh[..wave.len()];
-            self.evaluate_wave(wave, probabilities, local, solved, fresh)?;
+            self.evaluate_wave(wave, known, local, fresh)?;
             for (&place, &total) in wave.iter().zip(fresh.iter()) {
                 largest = largest.max(update(local, place as usize, total, &mut record));
             }
@@ -250,28 +242,14 @@ impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
             .map_or(true, |failure| failure.is_some())
     }
 
-    fn right_hand_side(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> f64 {
-        self.evaluate(place, probabilities, local, solved)
-            .unwrap_or_else(|e| {
-                self.fail(e);
-                local[place]
-            })
+    fn right_hand_side(&self, place: usize, known: Known<'_>, local: &[f64]) -> f64 {
+        self.evaluate(place, known, local).unwrap_or_else(|e| {
+            self.fail(e);
+            local[place]
+        })
     }
 
-    fn policy_step(
-        &self,
-        _: &[f64],
-        _: &mut [f64],
-        _: &[f64],
-        _: &[u32],
-        _: &mut [u32],
-    ) -> PolicyStepReport {
+    fn policy_step(&self, _: Known<'_>, _: &mut [f64], _: Step<'_>) -> PolicyStepReport {
         // The lean method takes none (it asks for none): a step needs the equations held.
         PolicyStepReport::default()
     }
@@ -279,24 +257,23 @@ impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
     fn sweep(
         &self,
         places: &[u32],
-        probabilities: &[f64],
+        known: Known<'_>,
         local: &mut [f64],
-        solved: &[f64],
-        record: Option<(f64, usize, &mut Vec<u32>)>,
+        record: Record<'_>,
     ) -> f64 {
-        self.checked_sweep(places, probabilities, local, solved, record)
+        self.checked_sweep(places, known, local, record)
             .unwrap_or_else(|e| {
                 self.fail(e);
                 0.0
             })
     }
 
-    fn residual(&self, probabilities: &[f64], local: &[f64], solved: &[f64]) -> f64 {
+    fn residual(&self, known: Known<'_>, local: &[f64]) -> f64 {
         let starts: Vec<usize> = (0..local.len()).step_by(CHUNK).collect();
         let largest = in_chunks(&starts, self.threads, |start| {
             let mut largest: f64 = 0.0;
             for place in start..(start + CHUNK).min(local.len()) {
-                let total = self.evaluate(place, probabilities, local, solved)?;
+                let total = self.evaluate(place, known, local)?;
                 largest = largest.max((total - local[place]).abs());
             }
             Ok(largest)
@@ -327,7 +304,6 @@ impl LayerMethod for Lean {
         values: &mut Vec<f64>,
         stats: &mut SolveStats,
     ) -> Result<(), EndgameError> {
-        let probabilities = run.probabilities;
         let ordering = Instant::now();
         let states = layer.len();
         let order = sweep_order(space, layer.clone(), run.threads)?;
@@ -341,8 +317,9 @@ impl LayerMethod for Lean {
             threads: run.threads,
             failure: Mutex::new(None),
         };
+        let known = run.known(solved);
         // The first sweep returns its errors: every successor is checked there.
-        equations.checked_sweep(&order, probabilities, local, solved, None)?;
+        equations.checked_sweep(&order, known, local, None)?;
         let unstepped = Run {
             steps_wanted: false,
             ..*run
@@ -351,7 +328,7 @@ impl LayerMethod for Lean {
         let sweeps = solver.solve(&order, local)? + 1;
         let seconds = solver.started.elapsed().as_secs_f64();
         drop(order);
-        let residual = equations.residual(probabilities, local, solved);
+        let residual = equations.residual(known, local);
         if let Some(error) = equations.take_failure() {
             return Err(error);
         }

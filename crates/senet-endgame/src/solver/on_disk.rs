@@ -11,7 +11,7 @@ use std::sync::mpsc::sync_channel;
 
 use super::super::{EndgameError, EndgameSpace};
 use super::compile::compile_in_order;
-use super::equations::{Equations, sweep_places, update};
+use super::equations::{Equations, Known, Record, Step, sweep_places, update};
 use super::options::PolicyStepReport;
 use super::order::{level_starts, progress_keys};
 use super::packed;
@@ -251,14 +251,13 @@ pub(super) fn read_programs(
 pub(super) fn pass(
     scratch: &Scratch,
     section: Section<'_>,
-    probabilities: &[f64],
+    known: Known<'_>,
     local: &mut [f64],
-    solved: &[f64],
     mut visit: impl FnMut(usize, f64, &[u32], &mut [f64]),
 ) -> Result<(), EndgameError> {
     read_programs(scratch, section, |place, words, at| {
         let start = *at;
-        let total = right_hand_side(words, at, probabilities, local, solved);
+        let total = right_hand_side(words, at, known, local);
         visit(place, total, &words[start..*at], local);
         Ok(())
     })
@@ -271,9 +270,8 @@ pub(super) fn pass(
 pub(super) fn sweep(
     scratch: &Scratch,
     section: Section<'_>,
-    probabilities: &[f64],
+    known: Known<'_>,
     local: &mut [f64],
-    solved: &[f64],
     mut changes: Option<&mut [f32]>,
     mut hot: Option<NotingHot<'_>>,
 ) -> Result<f64, EndgameError> {
@@ -285,9 +283,8 @@ pub(super) fn sweep(
     pass(
         scratch,
         section,
-        probabilities,
+        known,
         local,
-        solved,
         |place, total, program, local| {
             let change = total - local[place];
             largest = largest.max(change.abs());
@@ -416,25 +413,12 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Equations for DiskEquations<'_> {
-    fn right_hand_side(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> f64 {
-        lock(&self.copied).right_hand_side(place, probabilities, local, solved)
+    fn right_hand_side(&self, place: usize, known: Known<'_>, local: &[f64]) -> f64 {
+        lock(&self.copied).right_hand_side(place, known, local)
     }
 
-    fn policy_step(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        slot: &mut [u32],
-    ) -> PolicyStepReport {
-        lock(&self.copied).policy_step(probabilities, local, solved, hot, slot)
+    fn policy_step(&self, known: Known<'_>, local: &mut [f64], step: Step<'_>) -> PolicyStepReport {
+        lock(&self.copied).policy_step(known, local, step)
     }
 
     fn failed(&self) -> bool {
@@ -444,15 +428,14 @@ impl Equations for DiskEquations<'_> {
     fn sweep(
         &self,
         places: &[u32],
-        probabilities: &[f64],
+        known: Known<'_>,
         local: &mut [f64],
-        solved: &[f64],
-        mut record: Option<(f64, usize, &mut Vec<u32>)>,
+        mut record: Record<'_>,
     ) -> f64 {
         if places.len() < self.section.states {
             let copied = lock(&self.copied);
             return sweep_places(places, local, record, |place, local| {
-                copied.right_hand_side(place, probabilities, local, solved)
+                copied.right_hand_side(place, known, local)
             });
         }
         // A sweep of the whole section: what it records is what the next steps work on.
@@ -465,9 +448,8 @@ impl Equations for DiskEquations<'_> {
         let swept = pass(
             self.scratch,
             self.section,
-            probabilities,
+            known,
             local,
-            solved,
             |place, total, program, local| {
                 let before = record.as_ref().map_or(0, |(_, _, hot)| hot.len());
                 largest = largest.max(update(local, place, total, &mut record));

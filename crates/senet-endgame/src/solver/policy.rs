@@ -1,7 +1,7 @@
 //! Policy steps: the decisions frozen, the linear equations left solved at once.
 
 use super::components::components;
-use super::equations::Equations;
+use super::equations::{Equations, Known, Step};
 use super::linear::{Rows, solve_dense, solve_sparse};
 use super::options::PolicyStepReport;
 use super::program::{
@@ -33,63 +33,33 @@ impl Programs for LayerProgram {
 /// programs of some places copied aside on disk.
 impl<P: Programs + Sync> Equations for P {
     #[inline]
-    fn right_hand_side(
-        &self,
-        place: usize,
-        probabilities: &[f64],
-        local: &[f64],
-        solved: &[f64],
-    ) -> f64 {
+    fn right_hand_side(&self, place: usize, known: Known<'_>, local: &[f64]) -> f64 {
         let (words, mut at) = self.program(place);
-        right_hand_side(words, &mut at, probabilities, local, solved)
+        right_hand_side(words, &mut at, known, local)
     }
 
-    fn policy_step(
-        &self,
-        probabilities: &[f64],
-        local: &mut [f64],
-        solved: &[f64],
-        hot: &[u32],
-        slot: &mut [u32],
-    ) -> PolicyStepReport {
-        frozen_step(self, probabilities, local, solved, hot, slot)
+    /// Freezes every decision of the right-hand sides of the places `step.hot` at the move
+    /// that is best for the current values, and solves the linear equations that are left
+    /// for their values, the rest of the layer held fixed.
+    fn policy_step(&self, known: Known<'_>, local: &mut [f64], step: Step<'_>) -> PolicyStepReport {
+        let Step { hot, slot } = step;
+        let rows = frozen_rows(self, known, local, hot, slot);
+        let mut report = solve_rows(&rows, hot, local);
+        // Not repeated with the decisions that are best for the new values (Howard's policy
+        // iteration): that can reach another solution of the equations, one in which an
+        // endless cycle is not worth a draw.
+        report.residual = residual_at(self, known, local, hot);
+        report
     }
-}
-
-/// One policy step on the places `hot` (ascending): freezes every decision of their
-/// right-hand sides at the move that is best for the current values, and solves the linear
-/// equations that are left for their values, the rest of the layer held fixed. `slot` has
-/// an entry per place of the layer, all `u32::MAX`, and is left so.
-pub(super) fn frozen_step<P: Programs>(
-    programs: &P,
-    probabilities: &[f64],
-    local: &mut [f64],
-    solved: &[f64],
-    hot: &[u32],
-    slot: &mut [u32],
-) -> PolicyStepReport {
-    let rows = frozen_rows(programs, hot, slot, probabilities, local, solved);
-    let mut report = solve_rows(&rows, hot, local);
-    // Not repeated with the decisions that are best for the new values (Howard's policy
-    // iteration): that can reach another solution of the equations, one in which an
-    // endless cycle is not worth a draw.
-    report.residual = residual_at(programs, probabilities, local, solved, hot);
-    report
 }
 
 /// The largest `|V(s) − right-hand side(s)|` over the places of `places`.
-fn residual_at<P: Programs>(
-    programs: &P,
-    probabilities: &[f64],
-    local: &[f64],
-    solved: &[f64],
-    places: &[u32],
-) -> f64 {
+fn residual_at<P: Programs>(programs: &P, known: Known<'_>, local: &[f64], places: &[u32]) -> f64 {
     let mut largest: f64 = 0.0;
     for &place in places {
         let place = place as usize;
         let (words, mut at) = programs.program(place);
-        let total = right_hand_side(words, &mut at, probabilities, local, solved);
+        let total = right_hand_side(words, &mut at, known, local);
         largest = largest.max((total - local[place]).abs());
     }
     largest
@@ -97,14 +67,16 @@ fn residual_at<P: Programs>(
 
 /// The right-hand sides of the places `hot` as linear equations in their values (a row
 /// each, in their order), every decision frozen at the move that is best for the current
-/// values (`slot` as for [`frozen_step`]).
+/// values.
 fn frozen_rows<P: Programs>(
     programs: &P,
+    Known {
+        probabilities,
+        solved,
+    }: Known<'_>,
+    local: &[f64],
     hot: &[u32],
     slot: &mut [u32],
-    probabilities: &[f64],
-    local: &[f64],
-    solved: &[f64],
 ) -> Rows {
     for (i, &place) in hot.iter().enumerate() {
         slot[place as usize] = i as u32;
@@ -376,7 +348,19 @@ mod tests {
         );
         let mut local = vec![0.5; 3];
         let mut slot = vec![u32::MAX; 3];
-        let step = program.policy_step(&p, &mut local, &[], &[0, 1, 2], &mut slot);
+        let known = Known {
+            probabilities: &p,
+            solved: &[],
+        };
+        let hot = [0, 1, 2];
+        let step = program.policy_step(
+            known,
+            &mut local,
+            Step {
+                hot: &hot,
+                slot: &mut slot,
+            },
+        );
         assert_eq!(slot, [u32::MAX; 3]);
         assert!((local[0] - 1.0).abs() < 1e-12, "{local:?}");
         assert!((local[1] - 1.0).abs() < 1e-12, "{local:?}");
@@ -387,7 +371,7 @@ mod tests {
         // Plain sweeps from ½ are still far off after a thousand sweeps.
         let mut plain = vec![0.5; 3];
         for _ in 0..1000 {
-            program.sweep(&[0, 1, 2], &p, &mut plain, &[], None);
+            program.sweep(&[0, 1, 2], known, &mut plain, None);
         }
         assert!((plain[0] - 1.0).abs() > 0.01, "{plain:?}");
         assert_eq!(plain[2], 0.5);

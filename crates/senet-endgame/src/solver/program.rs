@@ -1,5 +1,7 @@
 //! The compiled right-hand sides of a layer, and their evaluation.
 
+use super::equations::Known;
+
 pub(super) const TAG_SHIFT: u32 = 29;
 pub(super) const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
 /// A successor in the layer being solved, by its place in the sweep order.
@@ -85,9 +87,11 @@ impl LayerProgram {
 pub(super) fn right_hand_side(
     words: &[u32],
     at: &mut usize,
-    probabilities: &[f64],
+    Known {
+        probabilities,
+        solved,
+    }: Known<'_>,
     local: &[f64],
-    solved: &[f64],
 ) -> f64 {
     let mut total = 0.0;
     for &p in probabilities {
@@ -187,7 +191,13 @@ fn evaluate_node(
             best
         }
         // A chance node weighs its throws as a whole right-hand side does.
-        _ => right_hand_side(words, at, probabilities, local, solved),
+        _ => {
+            let known = Known {
+                probabilities,
+                solved,
+            };
+            right_hand_side(words, at, known, local)
+        }
     }
 }
 #[cfg(test)]

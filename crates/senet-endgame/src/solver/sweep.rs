@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use super::super::EndgameError;
-use super::equations::Equations;
+use super::equations::{Equations, Known, Step};
 use super::hot::settle_hot;
 use super::options::{SolveEvent, SolveOptions, SolveStats};
 
@@ -63,7 +63,11 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
     /// [solver's documentation](super)), the values it leads to outside it final. Returns its
     /// sweeps.
     pub(super) fn solve(&mut self, places: &[u32], local: &mut [f64]) -> Result<u32, EndgameError> {
-        let (program, probabilities, solved) = (self.program, self.probabilities, self.solved);
+        let program = self.program;
+        let known = Known {
+            probabilities: self.probabilities,
+            solved: self.solved,
+        };
         let options = self.options;
         let reported = places.len() >= REPORTED_STATES;
         let mut sweeps = 0;
@@ -93,7 +97,7 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
                 places.len() / if polishing { 2 } else { HOT_MOST_SHARE }
             };
             let record = (look || policy_step).then_some((threshold, most_hot, &mut hot));
-            let change = program.sweep(places, probabilities, local, solved, record);
+            let change = program.sweep(places, known, local, record);
             sweeps += 1;
             if program.failed() {
                 // The caller takes the failure from the equations.
@@ -104,7 +108,14 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
                 if self.slot.is_empty() {
                     self.slot = vec![u32::MAX; local.len()];
                 }
-                let step = program.policy_step(probabilities, local, solved, &hot, &mut self.slot);
+                let step = program.policy_step(
+                    known,
+                    local,
+                    Step {
+                        hot: &hot,
+                        slot: &mut self.slot,
+                    },
+                );
                 self.stats.policy_steps += 1;
                 self.stats.largest_policy_component =
                     self.stats.largest_policy_component.max(step.largest);
@@ -137,7 +148,7 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
                 let budget = places
                     .len()
                     .saturating_mul(HOT_BUDGET * if polishing { 4 } else { 1 });
-                settle_hot(program, probabilities, local, solved, &hot, target, budget)
+                settle_hot(program, known, local, &hot, target, budget)
             } else {
                 0
             };
@@ -192,13 +203,12 @@ pub(super) fn looks_for_hot(sweeps: u32) -> bool {
 /// Returns the sweeps made.
 pub(super) fn settle_layer_hot<E: Equations>(
     equations: &E,
-    probabilities: &[f64],
+    known: Known<'_>,
     local: &mut [f64],
-    solved: &[f64],
     hot: &[u32],
     (change, tolerance): (f64, f64),
 ) -> u32 {
     let target = (tolerance * HOT_PRECISION).max(change * HOT_SHARE);
     let budget = local.len().saturating_mul(HOT_BUDGET);
-    settle_hot(equations, probabilities, local, solved, hot, target, budget)
+    settle_hot(equations, known, local, hot, target, budget)
 }
