@@ -231,8 +231,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
     ) -> ComponentSolver<'a, F, E> {
         ComponentSolver {
             program,
-            probabilities: self.probabilities,
-            solved,
+            known: self.known(solved),
             options: self.options,
             steps_wanted: self.steps_wanted,
             layer,

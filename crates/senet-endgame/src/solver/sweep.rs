@@ -41,9 +41,7 @@ pub(super) const REPORTED_STATES: usize = 1 << 16;
 /// Solves the strongly connected components of one layer, each once those it leads to are.
 pub(super) struct ComponentSolver<'a, F: Fn(SolveEvent), E: Equations> {
     pub(super) program: &'a E,
-    pub(super) probabilities: &'a [f64],
-    /// The values of the earlier layers.
-    pub(super) solved: &'a [f64],
+    pub(super) known: Known<'a>,
     pub(super) options: &'a SolveOptions,
     pub(super) steps_wanted: bool,
     pub(super) layer: usize,
@@ -63,11 +61,7 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
     /// [solver's documentation](super)), the values it leads to outside it final. Returns its
     /// sweeps.
     pub(super) fn solve(&mut self, places: &[u32], local: &mut [f64]) -> Result<u32, EndgameError> {
-        let program = self.program;
-        let known = Known {
-            probabilities: self.probabilities,
-            solved: self.solved,
-        };
+        let (program, known) = (self.program, self.known);
         let options = self.options;
         let reported = places.len() >= REPORTED_STATES;
         let mut sweeps = 0;
@@ -104,30 +98,7 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
                 return Ok(sweeps);
             }
             if policy_step && (change > options.tolerance || polishing) && !hot.is_empty() {
-                let started = Instant::now();
-                if self.slot.is_empty() {
-                    self.slot = vec![u32::MAX; local.len()];
-                }
-                let step = program.policy_step(
-                    known,
-                    local,
-                    Step {
-                        hot: &hot,
-                        slot: &mut self.slot,
-                    },
-                );
-                self.stats.policy_steps += 1;
-                self.stats.largest_policy_component =
-                    self.stats.largest_policy_component.max(step.largest);
-                if reported {
-                    (self.report)(SolveEvent::PolicyStep {
-                        layer: self.layer,
-                        sweep: sweeps,
-                        states: hot.len(),
-                        report: step,
-                        seconds: started.elapsed().as_secs_f64(),
-                    });
-                }
+                self.policy_step(&hot, local, sweeps, reported);
             }
             if sweeps >= options.max_sweeps && change > options.tolerance {
                 return Err(EndgameError::NotConverged { sweeps, change });
@@ -189,6 +160,30 @@ impl<F: Fn(SolveEvent), E: Equations> ComponentSolver<'_, F, E> {
         }
         self.hot = hot;
         Ok(sweeps)
+    }
+
+    /// Takes a policy step on the places `hot` after `sweeps` whole sweeps, and records it
+    /// (and reports it for a component of `reported` size).
+    fn policy_step(&mut self, hot: &[u32], local: &mut [f64], sweeps: u32, reported: bool) {
+        let started = Instant::now();
+        if self.slot.is_empty() {
+            self.slot = vec![u32::MAX; local.len()];
+        }
+        let slot = &mut self.slot;
+        let step = self
+            .program
+            .policy_step(self.known, local, Step { hot, slot });
+        self.stats.policy_steps += 1;
+        self.stats.largest_policy_component = self.stats.largest_policy_component.max(step.largest);
+        if reported {
+            (self.report)(SolveEvent::PolicyStep {
+                layer: self.layer,
+                sweep: sweeps,
+                states: hot.len(),
+                report: step,
+                seconds: started.elapsed().as_secs_f64(),
+            });
+        }
     }
 }
 
