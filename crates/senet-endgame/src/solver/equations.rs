@@ -2,8 +2,6 @@
 //! programs in memory or on disk, or the turn machine itself (the lean method).
 
 use super::options::PolicyStepReport;
-#[cfg(doc)]
-use super::program::LayerProgram;
 
 /// What the right-hand sides of a layer read besides the layer's own values: the chance of
 /// each throw, in the device's order, and the final values of the earlier layers.
@@ -26,7 +24,7 @@ pub(super) struct Step<'a> {
 }
 
 /// The equations of a layer, one per place: what the sweeps need of them. The compiled
-/// programs ([`LayerProgram`]) are one form; the lean solver's, recomputed from the turn
+/// programs (`LayerProgram` in `program.rs`) are one form; the lean solver's, recomputed from the turn
 /// machine at each evaluation, the other.
 pub(super) trait Equations: Sync {
     /// The right-hand side of the state at `place` for the current values.
