@@ -96,7 +96,7 @@ impl RulesetVisitor for MakeEndgame {
 }
 
 /// Solved endgame tables of one ruleset configuration, read from a table file or solved in
-/// memory, for any number of perfect players ([`AnyPlayer::with_tables`]) and for generic
+/// memory, for any number of perfect players ([`AnyPlayer::with_tables`](crate::AnyPlayer::with_tables)) and for generic
 /// code of that ruleset ([`AnyTables::oracle`]).
 #[derive(Clone)]
 pub struct AnyTables {
@@ -196,7 +196,7 @@ impl AnyRuleset {
     }
 
     /// Solves the endgames with up to `max_pieces` pieces a side and returns the table file
-    /// (for [`AnyPlayer::with_table_file`]) with the solver's statistics.
+    /// (for [`AnyPlayer::with_table_file`](crate::AnyPlayer::with_table_file)) with the solver's statistics.
     pub fn solve_endgame_file(
         &self,
         max_pieces: u8,

@@ -282,7 +282,7 @@ impl AnyRuleset {
 
     /// The registry entry of this ruleset.
     ///
-    /// A ruleset reads as a [`DynRuleset`], so its id, prose rules, seat rule, device and
+    /// A ruleset reads as a [`DynRuleset`](senet_core::DynRuleset), so its id, prose rules, seat rule, device and
     /// games need no match on the ruleset:
     ///
     /// ```
