@@ -221,6 +221,8 @@ mod sweep;
 
 use super::{EndgameError, EndgameSpace, EndgameTable};
 pub use checkpoint::Checkpoint;
+// Kendall's stored throws keep their progress in the same checkpoint file.
+#[cfg(feature = "kendall")]
 pub(crate) use checkpoint::{InLayer, Keeper};
 use disk_layer::OnDisk;
 use driver::solve_layers;
