@@ -559,7 +559,7 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
         let skill = run_skill(&skill_configs, args, &ladder, &progress)?;
         Ok((random, skill))
     })?;
-    let seconds = started.elapsed().as_secs_f64();
+    let time = crate::RunTime::since(started, pool.current_num_threads());
     progress.finish_and_clear();
     let skill_total: u64 = skill.iter().map(|s| s.summary.games(None)).sum();
 
@@ -577,17 +577,10 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
     let written = write_report(&comparison, &out_dir)?;
     writeln!(
         out,
-        "{} configurations x {} random games and {} skill-trace games in {seconds:.1} s on {} \
-         thread{}",
+        "{} configurations x {} random games and {} skill-trace games in {time}",
         comparison.random.len(),
         comparison.games,
         skill_total,
-        pool.current_num_threads(),
-        if pool.current_num_threads() == 1 {
-            ""
-        } else {
-            "s"
-        }
     )?;
     for path in written {
         writeln!(out, "wrote {}", path.display())?;

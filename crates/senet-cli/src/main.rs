@@ -135,6 +135,36 @@ pub(crate) fn count(n: impl Into<u64>, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
+/// How long a run took and on how many threads, as the commands' last lines report it:
+/// "12.3 s on 2 threads".
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunTime {
+    seconds: f64,
+    threads: usize,
+}
+
+impl RunTime {
+    /// The time since `started`, on `threads` threads.
+    pub(crate) fn since(started: std::time::Instant, threads: usize) -> RunTime {
+        RunTime {
+            seconds: started.elapsed().as_secs_f64(),
+            threads,
+        }
+    }
+
+    /// `work` units a second (a run too short to time counts as a nanosecond).
+    pub(crate) fn per_second(self, work: u64) -> f64 {
+        work as f64 / self.seconds.max(1e-9)
+    }
+}
+
+impl std::fmt::Display for RunTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let threads = count(self.threads as u64, "thread");
+        write!(f, "{:.1} s on {threads}", self.seconds)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -10,6 +10,7 @@ use senet::registry::DEFAULT_RULESET;
 use senet_ai::PlayerSpec;
 use serde::Serialize;
 
+use crate::RunTime;
 use crate::error::{CliError, parse_rules};
 use crate::players::{PLAYER_NAMES, PlayerKind, Roster};
 use crate::simulate::{MatchOptions, game_pool, play};
@@ -180,12 +181,8 @@ pub(crate) fn run(args: &RateArgs, out: &mut dyn Write) -> Result<(), CliError> 
             .map_err(|e| CliError::input(format!("cannot encode the ratings as JSON: {e}")))?;
         writeln!(out, "{json}")?;
     } else {
-        print_text(
-            out,
-            &report,
-            pool.current_num_threads(),
-            started.elapsed().as_secs_f64(),
-        )?;
+        let time = crate::RunTime::since(started, pool.current_num_threads());
+        print_text(out, &report, time)?;
     }
     Ok(())
 }
@@ -200,19 +197,12 @@ fn rated(name: String, rating: Rating, score: f64, games: f64) -> Rated {
     }
 }
 
-fn print_text(
-    out: &mut dyn Write,
-    report: &Report,
-    threads: usize,
-    seconds: f64,
-) -> std::io::Result<()> {
+fn print_text(out: &mut dyn Write, report: &Report, time: RunTime) -> std::io::Result<()> {
     writeln!(out, "ruleset: {}", report.rules)?;
     writeln!(
         out,
-        "{} games per pair (seed {}; each player moves first in half of them), on {} in {seconds:.1} s",
-        report.games_per_pair,
-        report.seed,
-        crate::count(threads as u64, "thread")
+        "{} games per pair (seed {}; each player moves first in half of them), in {time}",
+        report.games_per_pair, report.seed,
     )?;
     let width = report
         .players

@@ -16,6 +16,7 @@ use senet::DEFAULT_TURN_CAP;
 use senet::registry::DEFAULT_RULESET;
 use senet::simulation::{Lengths, Lineup, MatchSummary, Rate, SimulationReport};
 
+use crate::RunTime;
 use crate::error::{CliError, parse_rules};
 use crate::limits::{check_games, check_threads};
 use crate::players::{PLAYER_NAMES, PlayerKind, Roster};
@@ -150,8 +151,7 @@ fn print_lengths(out: &mut dyn Write, name: &str, l: &Lengths) -> std::io::Resul
 fn print_text(
     out: &mut dyn Write,
     report: &SimulationReport,
-    threads: usize,
-    seconds: f64,
+    time: RunTime,
 ) -> std::io::Result<()> {
     writeln!(out, "ruleset: {}", report.rules)?;
     writeln!(
@@ -188,9 +188,8 @@ fn print_text(
     print_lengths(out, "length in moves (passes included)", &report.decisions)?;
     writeln!(
         out,
-        "time: {seconds:.2} s on {threads} thread{}, {:.0} games/s",
-        if threads == 1 { "" } else { "s" },
-        report.games as f64 / seconds.max(1e-9)
+        "time: {time}, {:.0} games/s",
+        time.per_second(report.games)
     )
 }
 
@@ -260,13 +259,13 @@ pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliErr
     });
     progress.finish_and_clear();
     let report = summary?;
-    let seconds = started.elapsed().as_secs_f64();
+    let time = crate::RunTime::since(started, pool.current_num_threads());
     if args.common.json {
         let json = serde_json::to_string(&report)
             .map_err(|e| CliError::input(format!("cannot encode the summary as JSON: {e}")))?;
         writeln!(out, "{json}")?;
     } else {
-        print_text(out, &report, pool.current_num_threads(), seconds)?;
+        print_text(out, &report, time)?;
     }
     Ok(())
 }

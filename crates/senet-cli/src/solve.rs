@@ -278,7 +278,7 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     }
     let started = Instant::now();
     let (bytes, stats) = solve(&rules, args, &options, encoding)?;
-    let seconds = started.elapsed().as_secs_f64();
+    let time = crate::RunTime::since(started, options.thread_count());
     files::write_atomically(&args.out, &bytes).map_err(|e| cannot_write(args, &e))?;
     // The table holds everything the checkpoint did.
     if let Some(checkpoint) = &args.checkpoint
@@ -292,12 +292,11 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     }
     writeln!(
         out,
-        "{rules}: endgames with up to {} a side, {} positions solved in {seconds:.1} s \
-         on {} ({} layers' worth of sweeps, Bellman residual {:.1e}, \
+        "{rules}: endgames with up to {} a side, {} positions solved in {time} \
+         ({} layers' worth of sweeps, Bellman residual {:.1e}, \
          tolerance {:.0e})",
         crate::count(args.pieces, "piece"),
         stats.states,
-        crate::count(options.thread_count() as u64, "thread"),
         stats.sweeps,
         stats.residual,
         stats.tolerance,
