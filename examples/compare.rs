@@ -68,11 +68,7 @@ impl RulesetVisitor for Measure<'_> {
             .fold(
                 || (MatchupSummary::default(), MoveList::new(), Greedy::new()),
                 |(mut summary, mut moves, mut greedy), index| {
-                    let greedy_side = if index % 2 == 0 {
-                        Side::Black
-                    } else {
-                        Side::White
-                    };
+                    let greedy_side = senet::simulation::side_of_player_a(index);
                     let game = play_measured(
                         rules,
                         rules.initial_state(),

@@ -253,11 +253,7 @@ fn match_share(
     let mut won = 0u64;
     for index in 0..games {
         let mut rng = rng::seeded(2, index);
-        let seat = if index % 2 == 0 {
-            Side::Black
-        } else {
-            Side::White
-        };
+        let seat = senet::simulation::side_of_player_a(index);
         let mut game = Game::new(*rules);
         loop {
             match game.phase() {

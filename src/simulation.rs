@@ -41,10 +41,27 @@ use crate::stats::{Distribution, SimulationSummary, wilson_interval};
 /// Which player (0 = a, 1 = b) sits on each side in game `index`, indexed by side: player a
 /// plays Black in the even-numbered games.
 pub fn seats(index: u64) -> [usize; 2] {
+    match side_of_player_a(index) {
+        Side::Black => [0, 1],
+        Side::White => [1, 0],
+    }
+}
+
+/// The side player a takes in game `index`: Black, the side that moves first, in the
+/// even-numbered games and White in the others, so that each player of a match moves first
+/// in half of its games.
+///
+/// ```
+/// use senet::Side;
+/// use senet::simulation::side_of_player_a;
+/// assert_eq!(side_of_player_a(0), Side::Black);
+/// assert_eq!(side_of_player_a(7), Side::White);
+/// ```
+pub fn side_of_player_a(index: u64) -> Side {
     if index.is_multiple_of(2) {
-        [0, 1]
+        Side::Black
     } else {
-        [1, 0]
+        Side::White
     }
 }
 

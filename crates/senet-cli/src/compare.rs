@@ -25,7 +25,7 @@ use senet::metrics::{
 use senet::registry::{AnyRuleset, RULESETS, Registered, RulesetInfo, RulesetVisitor};
 use senet::rng;
 use senet::stats::Distribution;
-use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, Side, option_specs};
+use senet::{Coverage, DEFAULT_TURN_CAP, MoveList, Ruleset, option_specs};
 use senet_ai::endgame::{PositionOracle, SolveOptions, endgames_or_unsupported};
 use senet_ai::{Player, PlayerSpec};
 
@@ -263,11 +263,7 @@ impl RulesetVisitor for SkillGames<'_> {
                         |((players, mut summary, mut turns), mut moves), index| {
                             let mut players = players;
                             if let Ok([strong, weak]) = &mut players {
-                                let strong_side = if index % 2 == 0 {
-                                    Side::Black
-                                } else {
-                                    Side::White
-                                };
+                                let strong_side = senet::simulation::side_of_player_a(index);
                                 let game = play_measured(
                                     rules,
                                     rules.initial_state(),
@@ -638,6 +634,7 @@ pub(crate) fn with_interval(p: Proportion) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use senet::Side;
 
     #[test]
     fn every_option_combination_is_listed_once_with_the_defaults_first() {
