@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use senet::metrics::{
     MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured,
@@ -30,7 +30,8 @@ use senet_ai::endgame::{PositionOracle, SolveOptions, endgames_or_unsupported};
 use senet_ai::{Player, PlayerSpec};
 
 use crate::error::CliError;
-use crate::limits::{check_games, check_threads};
+use crate::limits::{check_games, check_threads, thread_pool};
+use crate::simulate::games_progress;
 
 mod plots;
 mod report;
@@ -530,17 +531,10 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
         }
     }
     let out_dir = prepare_out_dir(&args.out)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
-        .build()
-        .map_err(|e| CliError::input(format!("--threads {}: {e}", args.threads)))?;
+    let pool = thread_pool(args.threads)?;
 
     let pairs = (ladder.len() * (ladder.len() - 1) / 2) as u64;
-    let progress = ProgressBar::new(random_configs.len() as u64 * args.games);
-    progress.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let progress = games_progress(random_configs.len() as u64 * args.games);
     let started = Instant::now();
     let (random, skill) = pool.install(|| -> Result<_, CliError> {
         let random = run_random(&random_configs, args, &progress);
@@ -772,10 +766,7 @@ mod tests {
         let runs: Vec<_> = [1, 3]
             .into_iter()
             .map(|threads| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
+                let pool = thread_pool(threads).unwrap();
                 let progress = ProgressBar::hidden();
                 pool.install(|| {
                     let random = run_random(&configs, &args, &progress);

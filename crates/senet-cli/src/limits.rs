@@ -44,6 +44,15 @@ pub(crate) fn check_threads(threads: usize) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Checks `--threads` and makes a pool of that many worker threads (0: one per core).
+pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError> {
+    check_threads(threads)?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| CliError::input(format!("--threads {threads}: {e}")))
+}
+
 /// The largest request `senet serve` reads, in bytes (64 KiB: a record of several thousand
 /// actions, longer than any game played on the page).
 pub(crate) const MAX_REQUEST_BYTES: usize = 64 << 10;

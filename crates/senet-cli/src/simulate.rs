@@ -18,7 +18,7 @@ use senet::simulation::{Lengths, Lineup, MatchSummary, Rate, SimulationReport};
 
 use crate::RunTime;
 use crate::error::{CliError, parse_rules};
-use crate::limits::{check_games, check_threads};
+use crate::limits::{check_games, thread_pool};
 use crate::players::{PLAYER_NAMES, PlayerKind, Roster};
 
 /// Play seeded games between computer players in parallel and summarise them.
@@ -205,17 +205,17 @@ pub(crate) fn game_pool(
         return Err(CliError::input("--turn-cap must be at least 1"));
     }
     check_games("--games", games, 1)?;
-    check_threads(threads)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| CliError::input(format!("--threads {threads}: {e}")))?;
+    Ok((thread_pool(threads)?, games_progress(total)))
+}
+
+/// A progress bar of `total` games, with their rate and the time left.
+pub(crate) fn games_progress(total: u64) -> ProgressBar {
     let progress = ProgressBar::new(total);
     progress.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    Ok((pool, progress))
+    progress
 }
 
 pub(crate) fn run(args: &SimulateArgs, out: &mut dyn Write) -> Result<(), CliError> {
@@ -284,10 +284,7 @@ mod tests {
                 Lineup::new(&rules, [PlayerSpec::Greedy, PlayerSpec::Random], None).unwrap();
             let expected = lineup.play(0..600, 9, DEFAULT_TURN_CAP).unwrap();
             for threads in [1, 3] {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
+                let pool = thread_pool(threads).unwrap();
                 let progress = ProgressBar::hidden();
                 let summary = pool
                     .install(|| play(&lineup, 600, 9, 0, DEFAULT_TURN_CAP, &progress))
