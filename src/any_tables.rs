@@ -8,7 +8,7 @@ use core::fmt;
 use std::sync::Arc;
 
 use senet_ai::endgame::{
-    Checkpoint, EndgameError, Endgames, PositionOracle, SolveMethod, SolveOptions, SolveStats,
+    Checkpoint, EndgameError, EndgameFiles, PositionOracle, SolveMethod, SolveOptions, SolveStats,
     ValueEncoding, endgames_or_unsupported,
 };
 
@@ -16,70 +16,33 @@ use crate::AnyRuleset;
 use crate::registry::{AnyOracle, Registered, RulesetVisitor};
 use crate::simulation::MOST_PIECES_SOLVED_ON_DEMAND;
 
-/// The endgame operations of one ruleset configuration, its type erased: every registered
-/// ruleset has them, failing with [`EndgameError::Unsupported`] where it has no space.
+/// The endgame operations of one ruleset configuration, its type erased: the file
+/// operations of every ruleset with a space, and its tables wrapped as [`AnyTables`]. Each
+/// fails with [`EndgameError::Unsupported`] where the ruleset has no space.
 trait EndgameOf {
-    fn supported(&self) -> bool;
-    fn pieces_solved_quickly(&self) -> Option<u8>;
-    fn size(&self, max_pieces: u8, method: SolveMethod) -> Result<(usize, u64), EndgameError>;
-    fn solve_file(
-        &self,
-        max_pieces: u8,
-        options: &SolveOptions,
-        encoding: ValueEncoding,
-        checkpoint: Option<&Checkpoint>,
-    ) -> Result<(Vec<u8>, SolveStats), EndgameError>;
-    fn solve(
-        &self,
-        rules: &AnyRuleset,
-        max_pieces: u8,
-        options: &SolveOptions,
-    ) -> Result<AnyTables, EndgameError>;
-    fn read(&self, rules: &AnyRuleset, bytes: &[u8]) -> Result<AnyTables, EndgameError>;
+    fn files(&self) -> Result<&dyn EndgameFiles, EndgameError>;
+    fn tables(&self, rules: &AnyRuleset, solved: Solved<'_>) -> Result<AnyTables, EndgameError>;
 }
 
-/// The ruleset's [`Endgames`], or the error that it has none.
-fn endgames_of<R: Registered>(rules: &R) -> Result<&dyn Endgames<R>, EndgameError> {
-    endgames_or_unsupported(rules, rules.endgames())
+/// Where the tables of [`EndgameOf::tables`] come from.
+enum Solved<'a> {
+    /// Solved in memory with up to this many pieces a side.
+    InMemory(u8, &'a SolveOptions),
+    /// Read from a table file.
+    File(&'a [u8]),
 }
 
 impl<R: Registered> EndgameOf for R {
-    fn supported(&self) -> bool {
-        self.endgames().is_some_and(|e| e.supported())
+    fn files(&self) -> Result<&dyn EndgameFiles, EndgameError> {
+        Ok(endgames_or_unsupported(self, self.endgames())?)
     }
 
-    fn pieces_solved_quickly(&self) -> Option<u8> {
-        self.endgames()
-            .filter(|e| e.supported())
-            .map(|e| e.pieces_solved_quickly())
-    }
-
-    fn size(&self, max_pieces: u8, method: SolveMethod) -> Result<(usize, u64), EndgameError> {
-        endgames_of(self)?.solve_size(max_pieces, method)
-    }
-
-    fn solve_file(
-        &self,
-        max_pieces: u8,
-        options: &SolveOptions,
-        encoding: ValueEncoding,
-        checkpoint: Option<&Checkpoint>,
-    ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
-        endgames_of(self)?.solve_file(max_pieces, options, encoding, checkpoint)
-    }
-
-    fn solve(
-        &self,
-        rules: &AnyRuleset,
-        max_pieces: u8,
-        options: &SolveOptions,
-    ) -> Result<AnyTables, EndgameError> {
-        let oracle = endgames_of(self)?.solve_oracle(max_pieces, options)?;
-        Ok(AnyTables::new(rules.clone(), oracle))
-    }
-
-    fn read(&self, rules: &AnyRuleset, bytes: &[u8]) -> Result<AnyTables, EndgameError> {
-        let oracle = endgames_of(self)?.read_oracle(bytes)?;
+    fn tables(&self, rules: &AnyRuleset, solved: Solved<'_>) -> Result<AnyTables, EndgameError> {
+        let endgames = endgames_or_unsupported(self, self.endgames())?;
+        let oracle = match solved {
+            Solved::InMemory(max_pieces, options) => endgames.solve_oracle(max_pieces, options)?,
+            Solved::File(bytes) => endgames.read_oracle(bytes)?,
+        };
         Ok(AnyTables::new(rules.clone(), oracle))
     }
 }
@@ -174,7 +137,7 @@ impl AnyRuleset {
     /// assert!(!AnyRuleset::parse("bell").unwrap().supports_endgame());
     /// ```
     pub fn supports_endgame(&self) -> bool {
-        self.endgame().supported()
+        self.endgame().files().is_ok_and(|e| e.supported())
     }
 
     /// The most pieces a side whose endgames a front end solves when a run starts: those
@@ -189,7 +152,10 @@ impl AnyRuleset {
     ///
     /// [`MOST_PIECES_SOLVED_ON_DEMAND`]: crate::simulation::MOST_PIECES_SOLVED_ON_DEMAND
     pub fn endgame_pieces_on_demand(&self) -> u8 {
-        let quick = self.endgame().pieces_solved_quickly();
+        let endgame = self.endgame();
+        let quick = (endgame.files().ok())
+            .filter(|e| e.supported())
+            .map(|e| e.pieces_solved_quickly());
         quick.map_or(MOST_PIECES_SOLVED_ON_DEMAND, |k| {
             k.min(MOST_PIECES_SOLVED_ON_DEMAND)
         })
@@ -203,8 +169,7 @@ impl AnyRuleset {
         options: &SolveOptions,
         encoding: ValueEncoding,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
-        self.endgame()
-            .solve_file(max_pieces, options, encoding, None)
+        (self.endgame().files()?).solve_file(max_pieces, options, encoding, None)
     }
 
     /// Like [`solve_endgame_file`](Self::solve_endgame_file), keeping the solve's progress in
@@ -216,13 +181,12 @@ impl AnyRuleset {
         encoding: ValueEncoding,
         checkpoint: &Checkpoint,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError> {
-        self.endgame()
-            .solve_file(max_pieces, options, encoding, Some(checkpoint))
+        (self.endgame().files()?).solve_file(max_pieces, options, encoding, Some(checkpoint))
     }
 
     /// The positions and the estimated peak memory in bytes of solving the endgames with up
     /// to `max_pieces` pieces a side with `method` (see
-    /// [`Endgames::solve_size`]).
+    /// [`EndgameFiles::solve_size`]).
     ///
     /// ```
     /// use senet::ai::endgame::SolveMethod;
@@ -238,7 +202,7 @@ impl AnyRuleset {
         max_pieces: u8,
         method: SolveMethod,
     ) -> Result<(usize, u64), EndgameError> {
-        self.endgame().size(max_pieces, method)
+        self.endgame().files()?.solve_size(max_pieces, method)
     }
 
     /// Solves the endgames with up to `max_pieces` pieces a side, in memory, at the solver's
@@ -248,7 +212,7 @@ impl AnyRuleset {
         max_pieces: u8,
         options: &SolveOptions,
     ) -> Result<AnyTables, EndgameError> {
-        self.endgame().solve(self, max_pieces, options)
+        (self.endgame()).tables(self, Solved::InMemory(max_pieces, options))
     }
 
     /// Reads a table file (written by [`AnyRuleset::solve_endgame_file`]), which must have
@@ -265,6 +229,6 @@ impl AnyRuleset {
     /// assert!(other.read_endgame_file(&file).is_err());
     /// ```
     pub fn read_endgame_file(&self, tables: &[u8]) -> Result<AnyTables, EndgameError> {
-        self.endgame().read(self, tables)
+        self.endgame().tables(self, Solved::File(tables))
     }
 }

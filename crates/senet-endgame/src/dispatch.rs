@@ -87,30 +87,28 @@ pub trait EndgameRules: Ruleset {
     }
 }
 
-/// The endgame operations of a ruleset with a space, object-safe so that code generic over
-/// any [`Ruleset`] can hold them as `&dyn Endgames<R>`: every [`EndgameRules`] ruleset is
-/// one.
+/// The endgame operations of a ruleset with a space that do not name its states: whether it
+/// has one, what a solve would take, and the table file of a solve. Object-safe and free of
+/// the ruleset's type, so that a front end holding any ruleset can reach them; every
+/// [`EndgameRules`] ruleset is one, and [`Endgames`] adds the typed oracles.
 ///
 /// ```
-/// use senet::ai::endgame::{Endgames, PositionOracle, SolveMethod, SolveOptions, ValueEncoding};
-/// use senet::Regency;
-/// let rules = Regency::default();
-/// let endgames: &dyn Endgames<Regency> = &rules;
-/// assert!(endgames.supported());
-/// let oracle = endgames.solve_oracle(1, &SolveOptions::default()).unwrap();
-/// assert_eq!(oracle.max_pieces(), 1);
-/// let (bytes, stats) = endgames
+/// use senet::ai::endgame::{EndgameFiles, SolveMethod, SolveOptions, ValueEncoding};
+/// let rules = senet::Regency::default();
+/// let files: &dyn EndgameFiles = &rules;
+/// assert!(files.supported());
+/// let (bytes, stats) = files
 ///     .solve_file(1, &SolveOptions::default(), ValueEncoding::U16, None)
 ///     .unwrap();
 /// assert_eq!(stats.states, 756);
-/// assert_eq!(endgames.read_oracle(&bytes).unwrap().max_pieces(), 1);
-/// let (positions, bytes) = endgames.solve_size(3, SolveMethod::Compiled).unwrap();
+/// assert!(!bytes.is_empty());
+/// let (positions, bytes) = files.solve_size(3, SolveMethod::Compiled).unwrap();
 /// assert_eq!(positions, 9_807_462);
 /// assert!(bytes > 960_000_000 && bytes < 1_100_000_000);
-/// let (_, on_disk) = endgames.solve_size(3, SolveMethod::OnDisk).unwrap();
+/// let (_, on_disk) = files.solve_size(3, SolveMethod::OnDisk).unwrap();
 /// assert!(on_disk < bytes / 4);
 /// ```
-pub trait Endgames<R: Ruleset> {
+pub trait EndgameFiles {
     /// Whether this configuration has a space (Kendall's options without one say no).
     fn supported(&self) -> bool;
 
@@ -125,13 +123,6 @@ pub trait Endgames<R: Ruleset> {
     fn solve_size(&self, max_pieces: u8, method: SolveMethod)
     -> Result<(usize, u64), EndgameError>;
 
-    /// Solves the endgames with up to `max_pieces` pieces a side, as an oracle for players.
-    fn solve_oracle(
-        &self,
-        max_pieces: u8,
-        options: &SolveOptions,
-    ) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
-
     /// Solves the endgames with up to `max_pieces` pieces a side and returns the table file
     /// (see [`table`](super::table)) with the solver's statistics; with a `checkpoint`, keeps
     /// the solve's progress there and goes on from it (see [`solve_resumable`]).
@@ -142,6 +133,31 @@ pub trait Endgames<R: Ruleset> {
         encoding: ValueEncoding,
         checkpoint: Option<&Checkpoint>,
     ) -> Result<(Vec<u8>, SolveStats), EndgameError>;
+}
+
+/// The endgame operations of a ruleset with a space, object-safe so that code generic over
+/// any [`Ruleset`] can hold them as `&dyn Endgames<R>`: [`EndgameFiles`] and the solved
+/// tables as oracles for players. Every [`EndgameRules`] ruleset is one.
+///
+/// ```
+/// use senet::ai::endgame::{Endgames, PositionOracle, SolveOptions, ValueEncoding};
+/// use senet::Regency;
+/// let rules = Regency::default();
+/// let endgames: &dyn Endgames<Regency> = &rules;
+/// let oracle = endgames.solve_oracle(1, &SolveOptions::default()).unwrap();
+/// assert_eq!(oracle.max_pieces(), 1);
+/// let (bytes, _) = endgames
+///     .solve_file(1, &SolveOptions::default(), ValueEncoding::U16, None)
+///     .unwrap();
+/// assert_eq!(endgames.read_oracle(&bytes).unwrap().max_pieces(), 1);
+/// ```
+pub trait Endgames<R: Ruleset>: EndgameFiles {
+    /// Solves the endgames with up to `max_pieces` pieces a side, as an oracle for players.
+    fn solve_oracle(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+    ) -> Result<Arc<dyn PositionOracle<R>>, EndgameError>;
 
     /// Reads a table file written by [`EndgameTable::to_bytes`]; the file must have been
     /// solved for the same ruleset with the same options.
@@ -157,7 +173,7 @@ const BASE_BYTES: u64 = 16 << 20;
 const LEAN_PEAK_BYTES_PER_POSITION: u64 = 16;
 const LEAN_BASE_BYTES: u64 = 64 << 20;
 
-impl<E: EndgameRules> Endgames<E> for E {
+impl<E: EndgameRules> EndgameFiles for E {
     fn supported(&self) -> bool {
         self.has_endgame_space()
     }
@@ -183,14 +199,6 @@ impl<E: EndgameRules> Endgames<E> for E {
         Ok((positions, peak))
     }
 
-    fn solve_oracle(
-        &self,
-        max_pieces: u8,
-        options: &SolveOptions,
-    ) -> Result<Arc<dyn PositionOracle<E>>, EndgameError> {
-        Ok(Arc::new(self.solve_endgames(max_pieces, options)?))
-    }
-
     fn solve_file(
         &self,
         max_pieces: u8,
@@ -205,6 +213,16 @@ impl<E: EndgameRules> Endgames<E> for E {
             None => self.solve_endgames(max_pieces, options)?,
         };
         Ok((table.to_bytes(encoding), *table.stats()))
+    }
+}
+
+impl<E: EndgameRules> Endgames<E> for E {
+    fn solve_oracle(
+        &self,
+        max_pieces: u8,
+        options: &SolveOptions,
+    ) -> Result<Arc<dyn PositionOracle<E>>, EndgameError> {
+        Ok(Arc::new(self.solve_endgames(max_pieces, options)?))
     }
 
     fn read_oracle(&self, bytes: &[u8]) -> Result<Arc<dyn PositionOracle<E>>, EndgameError> {

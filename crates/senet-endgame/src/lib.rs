@@ -53,7 +53,7 @@ use std::collections::HashMap;
 use senet_core::{MoveList, Phase, PositionError, Ruleset, RulesetSpec, Side, ThrowingDevice};
 use thiserror::Error;
 
-pub use dispatch::{EndgameRules, Endgames, endgames_or_unsupported};
+pub use dispatch::{EndgameFiles, EndgameRules, Endgames, endgames_or_unsupported};
 #[cfg(feature = "kendall")]
 pub use kendall::KendallEndgame;
 #[cfg(feature = "regency")]

@@ -11,8 +11,8 @@ use senet_core::Throw;
 use senet_core::{Phase, Ruleset};
 use senet_endgame::table::{TableError, TableHeader};
 use senet_endgame::{
-    EndgameError, EndgameSpace, EndgameTable, Endgames, PolicySteps, RegencyEndgame, SolveOptions,
-    ValueEncoding, endgames_or_unsupported, solve,
+    EndgameError, EndgameFiles, EndgameSpace, EndgameTable, Endgames, PolicySteps, RegencyEndgame,
+    SolveOptions, ValueEncoding, endgames_or_unsupported, solve,
 };
 use senet_regency::{ExitRule, Regency};
 
@@ -319,7 +319,7 @@ fn rulesets_without_an_endgame_space_are_a_typed_error() {
         endgames_or_unsupported(&rules, none),
         Err(EndgameError::Unsupported(spec)) if spec == "renamed"
     ));
-    assert!(Endgames::supported(&Regency::default()));
+    assert!(EndgameFiles::supported(&Regency::default()));
     assert!(matches!(
         "perfect:1"
             .parse::<senet_ai::PlayerSpec>()

@@ -14,8 +14,8 @@ use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
 use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice};
 use senet_endgame::{
-    EndgameError, EndgameSpace, EndgameTable, Endgames, KendallEndgame, PolicySteps, SolveOptions,
-    ValueEncoding, solve,
+    EndgameError, EndgameFiles, EndgameSpace, EndgameTable, Endgames, KendallEndgame, PolicySteps,
+    SolveOptions, ValueEncoding, solve,
 };
 use senet_kendall::{Kendall, KendallState, PieceCount, ThrowTiming};
 
@@ -234,8 +234,8 @@ fn tables_round_trip_through_the_file_format_and_refuse_other_options() {
 fn tables_of_immediate_throws_are_no_use_to_stored_throws() {
     // Stored throws have their own space and solver (`tests/stored_throws.rs`).
     let stored = Kendall::default();
-    assert!(Endgames::supported(&stored));
-    assert!(Endgames::supported(&immediate()));
+    assert!(EndgameFiles::supported(&stored));
+    assert!(EndgameFiles::supported(&immediate()));
     let bytes = one_piece().to_bytes(ValueEncoding::U16);
     assert!(Endgames::read_oracle(&stored, &bytes).is_err());
     // Pieces out of range.

@@ -12,8 +12,8 @@ use rand_core::SeedableRng;
 use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
 use senet_core::{Phase, Ruleset, ThrowingDevice};
 use senet_endgame::{
-    Checkpoint, EndgameError, EndgameSpace, EndgameTable, Endgames, KendallEndgame, SolveMethod,
-    SolveOptions, ValueEncoding, solve, solve_resumable,
+    Checkpoint, EndgameError, EndgameFiles, EndgameSpace, EndgameTable, Endgames, KendallEndgame,
+    SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
 };
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
@@ -194,7 +194,7 @@ fn a_stopped_solve_goes_on_from_its_checkpoint_and_ends_as_one_run_through() {
 fn the_table_survives_its_file_and_refuses_immediate_throws() {
     let stored = Kendall::default();
     let immediate = stored.with_throw_timing(ThrowTiming::Immediate);
-    assert!(Endgames::supported(&stored));
+    assert!(EndgameFiles::supported(&stored));
     let bytes = one_piece().to_bytes(ValueEncoding::U32);
     let read = Endgames::read_oracle(&stored, &bytes).unwrap();
     let space = one_piece().space();
