@@ -154,8 +154,14 @@ impl RulesetVisitor for Strength<'_> {
                     .map(|p| p.name())
             })
             .collect::<Result<_, _>>()?;
-        matches(rules, specs, &names, &oracle, args, index);
-        endgame_losses(rules, specs, &names, &oracle, args, index)?;
+        let lineup = Lineup {
+            rules,
+            specs,
+            names,
+            oracle,
+        };
+        matches(&lineup, args, index);
+        endgame_losses(&lineup, args, index)?;
         println!(
             "{} took {:.0} s.\n",
             rules.spec(),
@@ -165,17 +171,29 @@ impl RulesetVisitor for Strength<'_> {
     }
 }
 
-/// The match table: every pair of players, both seat orders.
-fn matches<R: Ruleset>(
-    rules: &R,
-    specs: &[PlayerSpec],
-    names: &[String],
-    oracle: &Arc<dyn PositionOracle<R>>,
-    args: &Args,
-    ruleset: u64,
-) {
+/// The players of one ruleset, each with the perfect player's tables.
+struct Lineup<'a, R: Ruleset> {
+    rules: &'a R,
+    specs: &'a [PlayerSpec],
+    /// The players' names, in the order of `specs`.
+    names: Vec<String>,
+    oracle: Arc<dyn PositionOracle<R>>,
+}
+
+impl<R: Ruleset> Lineup<'_, R> {
+    /// A fresh instance of player `k` (each was built once before the runs started).
+    fn player(&self, k: usize) -> Box<dyn Player<R>> {
+        self.specs[k]
+            .build_with_tables(self.rules, Arc::clone(&self.oracle))
+            .expect("built once already")
+    }
+}
+
+/// The match table of the `ruleset`-th ruleset: every pair of players, both seat orders.
+fn matches<R: Ruleset>(lineup: &Lineup<'_, R>, args: &Args, ruleset: u64) {
+    let (rules, names) = (lineup.rules, &lineup.names);
     // wins[i][j]: games player i won against player j; games[i][j]: games they played.
-    let n = specs.len();
+    let n = names.len();
     let mut wins = vec![vec![0.0f64; n]; n];
     let mut played = vec![vec![0u64; n]; n];
     let mut first_wins = 0.0;
@@ -191,15 +209,10 @@ fn matches<R: Ruleset>(
                     // Even games: player i moves first (Black); odd games: player j does.
                     let i_black = game % 2 == 0;
                     let mut rng = game_rng(args.seed, ruleset, pair, game);
-                    let build = |k: usize| {
-                        specs[k]
-                            .build_with_tables(rules, Arc::clone(oracle))
-                            .expect("built once already")
-                    };
                     let (mut black, mut white) = if i_black {
-                        (build(i), build(j))
+                        (lineup.player(i), lineup.player(j))
                     } else {
-                        (build(j), build(i))
+                        (lineup.player(j), lineup.player(i))
                     };
                     let winner = play(
                         rules,
@@ -346,15 +359,14 @@ fn play<R: Ruleset>(
     }
 }
 
-/// The loss table: each player's choices on endgame decision points, scored exactly.
+/// The loss table of the `ruleset`-th ruleset: each player's choices on endgame decision
+/// points, scored exactly.
 fn endgame_losses<R: Ruleset>(
-    rules: &R,
-    specs: &[PlayerSpec],
-    names: &[String],
-    oracle: &Arc<dyn PositionOracle<R>>,
+    lineup: &Lineup<'_, R>,
     args: &Args,
     ruleset: u64,
 ) -> Result<(), Failure> {
+    let (rules, oracle) = (lineup.rules, &lineup.oracle);
     // Covered positions as random games meet them, each with a random throw.
     let mut rng = rng::seeded(args.seed, 0);
     let mut positions = Vec::with_capacity(args.positions);
@@ -401,15 +413,13 @@ fn endgame_losses<R: Ruleset>(
     );
     println!("| player | mean loss | 95% interval | best move chosen |");
     println!("|---|---|---|---|");
-    for (p, spec) in specs.iter().enumerate() {
+    for (p, name) in lineup.names.iter().enumerate() {
         let losses: Vec<(f64, bool)> = positions
             .par_iter()
             .zip(&exact)
             .enumerate()
             .map(|(k, (state, values))| {
-                let mut player = spec
-                    .build_with_tables(rules, Arc::clone(oracle))
-                    .expect("built once already");
+                let mut player = lineup.player(p);
                 let mut rng = game_rng(args.seed ^ 0x5eed, ruleset, p as u64, k as u64);
                 let mv = player
                     .choose(rules, state, &mut rng)
@@ -428,7 +438,7 @@ fn endgame_losses<R: Ruleset>(
         let best = losses.iter().filter(|l| l.1).count();
         println!(
             "| {} | {:.4} | [{:.4}, {:.4}] | {:.1}% |",
-            names[p],
+            name,
             mean,
             (mean - half).max(0.0),
             mean + half,
