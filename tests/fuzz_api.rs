@@ -123,16 +123,26 @@ fn marked(mv: Move, mark: u8) -> Move {
     }
 }
 
-/// The checked API: `Game` and the ruleset's `try_` methods side by side.
-struct CheckedApi {
+/// A fuzzing run of one configuration: `cases` sequences of at most `max_inputs` inputs
+/// through each API.
+#[derive(Clone, Copy)]
+struct Fuzz {
     cases: u32,
     max_inputs: usize,
 }
 
-impl RulesetVisitor for CheckedApi {
+impl RulesetVisitor for Fuzz {
     type Output = ();
 
     fn visit<R: Registered>(self, rules: &R) {
+        self.checked_api(rules);
+        self.unchecked_api(rules);
+    }
+}
+
+impl Fuzz {
+    /// The checked API: `Game` and the ruleset's `try_` methods side by side.
+    fn checked_api<R: Registered>(self, rules: &R) {
         let starts = start_states(rules, 3);
         let what = format!("fuzz_api checked {}", rules.spec());
         let strategy = (
@@ -320,16 +330,9 @@ fn raw_input() -> impl Strategy<Value = Raw> {
     ]
 }
 
-/// The unchecked fast path with anything at all.
-struct UncheckedApi {
-    cases: u32,
-    max_inputs: usize,
-}
-
-impl RulesetVisitor for UncheckedApi {
-    type Output = ();
-
-    fn visit<R: Registered>(self, rules: &R) {
+impl Fuzz {
+    /// The unchecked fast path with anything at all.
+    fn unchecked_api<R: Registered>(self, rules: &R) {
         let starts = start_states(rules, 2);
         let what = format!("fuzz_api unchecked {}", rules.spec());
         let strategy = (
@@ -400,8 +403,7 @@ impl RulesetVisitor for UncheckedApi {
 
 fn run_all(cases: u32, max_inputs: usize) {
     for rules in common::configurations() {
-        rules.visit(CheckedApi { cases, max_inputs });
-        rules.visit(UncheckedApi { cases, max_inputs });
+        rules.visit(Fuzz { cases, max_inputs });
     }
 }
 
