@@ -123,6 +123,17 @@ fn marked(mv: Move, mark: u8) -> Move {
     }
 }
 
+/// The steps of `(from, to)` place codes, those out of range left out.
+fn steps_of(codes: &[(u8, u8)]) -> Vec<Step> {
+    let step = |&(from, to): &(u8, u8)| {
+        Some(Step {
+            from: Place::from_code(from)?,
+            to: Place::from_code(to)?,
+        })
+    };
+    codes.iter().filter_map(step).collect()
+}
+
 /// A fuzzing run of one configuration: `cases` sequences of at most `max_inputs` inputs
 /// through each API.
 #[derive(Clone, Copy)]
@@ -245,15 +256,7 @@ fn drive<R: Ruleset>(
                         bend(base, *delta, *mark)
                     }
                     Input::Steps(codes, mark) => {
-                        let steps: Vec<Step> = codes
-                            .iter()
-                            .filter_map(|&(f, t)| {
-                                Some(Step {
-                                    from: Place::from_code(f)?,
-                                    to: Place::from_code(t)?,
-                                })
-                            })
-                            .collect();
+                        let steps = steps_of(codes);
                         marked(Move::from_steps(&steps).unwrap_or(Move::PASS), *mark)
                     }
                     Input::Pass(mark) => marked(Move::PASS, *mark),
@@ -350,15 +353,7 @@ impl Fuzz {
                         rules.play_unchecked(&mut state, Move::from_codes_unchecked(f, t));
                     }
                     Raw::Steps(ref codes) => {
-                        let steps: Vec<Step> = codes
-                            .iter()
-                            .filter_map(|&(f, t)| {
-                                Some(Step {
-                                    from: Place::from_code(f)?,
-                                    to: Place::from_code(t)?,
-                                })
-                            })
-                            .collect();
+                        let steps = steps_of(codes);
                         if let Ok(mv) = Move::from_steps(&steps) {
                             rules.play_unchecked(&mut state, mv);
                         }
