@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::super::{EndgameError, EndgameSpace};
 use super::checkpoint::{InLayer, Keeper, PendingLayer};
 use super::disk_components;
-use super::driver::{Done, LayerJob, LayerMethod, Run};
+use super::driver::{LayerJob, LayerMethod, Run, Tally};
 use super::on_disk::{
     self, CopiedPrograms, DiskEquations, Extrapolation, NotingHot, Scratch, Section, extrapolate,
     hot_threshold, read_programs, write_back,
@@ -24,7 +24,6 @@ const COPIED_SHARE: usize = 16;
 pub(super) struct OnDisk;
 
 impl LayerMethod for OnDisk {
-    const COMPILES: bool = true;
     const GROWS: bool = true;
 
     /// Solves a layer from programs on disk: component by component where the space has
@@ -32,21 +31,20 @@ impl LayerMethod for OnDisk {
     /// than the tolerance, from the progress a checkpoint held if any.
     fn solve_layer<S: EndgameSpace, F: Fn(SolveEvent)>(
         &self,
-        run: &Run<'_, F>,
-        space: &S,
         LayerJob {
             number,
             layer,
+            values,
+            stats,
             keeper,
             resume,
         }: LayerJob<'_, '_>,
-        values: &mut Vec<f64>,
-        stats: &mut SolveStats,
+        run: &Run<'_, S, F>,
     ) -> Result<(), EndgameError> {
         let compiling = Instant::now();
         let states = layer.len();
         let scratch = on_disk::write_programs(
-            space,
+            run.space,
             layer.clone(),
             run.threads,
             &std::env::temp_dir(),
@@ -54,11 +52,11 @@ impl LayerMethod for OnDisk {
         )?;
         run.prepared(number, states, scratch.words, compiling, stats);
         if run.steps_wanted {
-            return solve_by_components(run, space, number, layer, scratch, values, stats);
+            return solve_by_components(run, number, layer, scratch, values, stats);
         }
         // Progress saved inside the layer was saved with the layer counted.
         if resume.is_none() {
-            Run::<F>::whole(states, stats);
+            run.whole(states, stats);
         }
         let started = Instant::now();
         let (sweeps, mut local) =
@@ -73,9 +71,9 @@ impl LayerMethod for OnDisk {
             None,
         )?;
         drop(scratch);
-        write_back(space, layer, run.threads, &local, values)?;
+        write_back(run.space, layer, run.threads, &local, values)?;
         run.finish_layer(
-            Done::whole(number, states, sweeps, residual, seconds),
+            Tally::whole(states, sweeps).done(number, states, residual, seconds),
             stats,
         );
         Ok(())
@@ -91,8 +89,8 @@ impl LayerMethod for OnDisk {
 /// sixteenth of the layer they are swept on their own until they settle. A layer holds
 /// several components, and the slowest of them, a small share of the layer, would
 /// otherwise set the pace of every whole sweep.
-fn sweep_whole<F: Fn(SolveEvent)>(
-    run: &Run<'_, F>,
+fn sweep_whole<S: EndgameSpace, F: Fn(SolveEvent)>(
+    run: &Run<'_, S, F>,
     scratch: &Scratch,
     layer_number: usize,
     mut keeper: Option<&mut Keeper<'_>>,
@@ -201,8 +199,7 @@ fn sweep_whole<F: Fn(SolveEvent)>(
 /// states swept on their own and given policy steps from copies of their programs; the
 /// others are copied to memory as the file is read, and solved there.
 fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
-    run: &Run<'_, F>,
-    space: &S,
+    run: &Run<'_, S, F>,
     layer_number: usize,
     layer: Range<usize>,
     scratch: Scratch,
@@ -228,12 +225,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
     let solved = values.as_slice();
     let known = run.known(solved);
     let mut slot = Vec::new();
-    let mut evaluations = 0u64;
-    let mut most_sweeps = 0;
-    let mut swept = |places: &[u32], sweeps: u32| {
-        evaluations += u64::from(sweeps) * places.len() as u64;
-        most_sweeps = most_sweeps.max(sweeps);
-    };
+    let mut tally = Tally::default();
     let mut copied = CopiedPrograms::default();
     for part in runs {
         let section = part.section(members);
@@ -245,7 +237,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
             if let Some(error) = equations.take_failure() {
                 return Err(error);
             }
-            swept(places, sweeps?);
+            tally.swept(places.len(), sweeps?);
             continue;
         }
         // Small components, each solved once its programs are read.
@@ -261,7 +253,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
                 // Its successors in the layer are all solved: one evaluation is exact.
                 let mut from = 0;
                 local[place] = right_hand_side(program, &mut from, known, &local);
-                swept(&members[start..end], 1);
+                tally.swept(end - start, 1);
                 component += 1;
                 return Ok(());
             }
@@ -272,7 +264,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
             let places = &members[start..end];
             let solve = (&copied, places, layer_number, &mut slot);
             let sweeps = run.solve_component(solve, &mut local, solved, stats)?;
-            swept(places, sweeps);
+            tally.swept(places.len(), sweeps);
             copied.clear();
             component += 1;
             Ok(())
@@ -286,15 +278,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
     };
     let residual = on_disk::sweep(sorted, whole, known, &mut local, None, None)?;
     drop(split);
-    write_back(space, layer, run.threads, &local, values)?;
-    let done = Done {
-        layer: layer_number,
-        states,
-        evaluations,
-        most_sweeps,
-        residual,
-        seconds,
-    };
-    run.finish_layer(done, stats);
+    write_back(run.space, layer, run.threads, &local, values)?;
+    run.finish_layer(tally.done(layer_number, states, residual, seconds), stats);
     Ok(())
 }

@@ -16,28 +16,31 @@ use super::sweep::ComponentSolver;
 
 /// One way of solving a layer once the layers before it are solved.
 pub(super) trait LayerMethod {
-    /// Whether the method compiles programs, whose words name successors in 29 bits.
-    const COMPILES: bool;
+    /// Whether the method compiles programs, whose words name successors in 29 bits (all
+    /// but the lean method do).
+    const COMPILES: bool = true;
     /// Whether the values grow a layer at a time, as the layers are solved, rather than
     /// being there (at ½) from the start: the on-disk method keeps no room for the rest.
-    const GROWS: bool;
+    const GROWS: bool = false;
 
-    /// Solves `job`, its values written into `values` (which ends where the layer starts
-    /// when the values grow), its figures into `stats` and reported through `run`.
+    /// Solves the layer of `job`, one of `run`, its values and figures written into the
+    /// job's and reported through `run`.
     fn solve_layer<S: EndgameSpace, F: Fn(SolveEvent)>(
         &self,
-        run: &Run<'_, F>,
-        space: &S,
         job: LayerJob<'_, '_>,
-        values: &mut Vec<f64>,
-        stats: &mut SolveStats,
+        run: &Run<'_, S, F>,
     ) -> Result<(), EndgameError>;
 }
 
-/// A layer to solve, and where its progress is saved.
+/// A layer to solve, where its values and figures go, and where its progress is saved.
 pub(super) struct LayerJob<'k, 'c> {
     pub(super) number: usize,
     pub(super) layer: Range<usize>,
+    /// The values of the solve, those of the earlier layers final; the layer's are written
+    /// at its indices (when the values grow, `values` ends where the layer starts).
+    pub(super) values: &'k mut Vec<f64>,
+    /// The figures of the solve, which the layer adds to.
+    pub(super) stats: &'k mut SolveStats,
     pub(super) keeper: Option<&'k mut Keeper<'c>>,
     /// The progress saved inside this layer, if the solve goes on from a checkpoint.
     pub(super) resume: Option<PendingLayer>,
@@ -82,6 +85,7 @@ pub(super) fn solve_layers<S: EndgameSpace, M: LayerMethod>(
         }
     };
     let run = Run {
+        space: &space,
         options,
         probabilities: &probabilities,
         threads: options.thread_count().max(1),
@@ -117,10 +121,12 @@ pub(super) fn solve_layers<S: EndgameSpace, M: LayerMethod>(
         let job = LayerJob {
             number,
             layer,
+            values: &mut values,
+            stats: &mut stats,
             keeper: keeper.as_mut(),
             resume: in_layer.take(),
         };
-        method.solve_layer(&run, &space, job, &mut values, &mut stats)?;
+        method.solve_layer(job, &run)?;
         if let Some(keeper) = keeper.as_mut() {
             keeper.save(&stats, number + 1, &values[..end], None)?;
             if keeper.time_is_up() && number + 1 < layer_count {
@@ -143,7 +149,8 @@ fn throw_probabilities<S: EndgameSpace>(space: &S) -> Vec<f64> {
 }
 
 /// What every layer of a solve shares.
-pub(super) struct Run<'a, F: Fn(SolveEvent)> {
+pub(super) struct Run<'a, S: EndgameSpace, F: Fn(SolveEvent)> {
+    pub(super) space: &'a S,
     pub(super) options: &'a SolveOptions,
     pub(super) probabilities: &'a [f64],
     pub(super) threads: usize,
@@ -151,7 +158,7 @@ pub(super) struct Run<'a, F: Fn(SolveEvent)> {
     pub(super) report: &'a F,
 }
 
-impl<F: Fn(SolveEvent)> Run<'_, F> {
+impl<S: EndgameSpace, F: Fn(SolveEvent)> Run<'_, S, F> {
     /// Records and reports a layer made ready to sweep (compiled, written to disk or put in
     /// order) since `started`, its programs `words` long.
     pub(super) fn prepared(
@@ -201,7 +208,7 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
     }
 
     /// Records a layer of `states` swept whole, as one component.
-    pub(super) fn whole(states: usize, stats: &mut SolveStats) {
+    pub(super) fn whole(&self, states: usize, stats: &mut SolveStats) {
         stats.components += 1;
         stats.largest_component = stats.largest_component.max(states);
     }
@@ -263,34 +270,54 @@ impl<F: Fn(SolveEvent)> Run<'_, F> {
     }
 }
 
-/// A solved layer's figures.
-pub(super) struct Done {
-    pub(super) layer: usize,
-    pub(super) states: usize,
-    pub(super) evaluations: u64,
-    pub(super) most_sweeps: u32,
-    pub(super) residual: f64,
-    pub(super) seconds: f64,
+/// The work of a layer solved component by component, counted as its components are.
+#[derive(Default)]
+pub(super) struct Tally {
+    evaluations: u64,
+    most_sweeps: u32,
 }
 
-impl Done {
-    /// The figures of a layer swept whole `sweeps` times.
-    pub(super) fn whole(
-        layer: usize,
-        states: usize,
-        sweeps: u32,
-        residual: f64,
-        seconds: f64,
-    ) -> Done {
+impl Tally {
+    /// The work of a layer swept whole `sweeps` times.
+    pub(super) fn whole(states: usize, sweeps: u32) -> Tally {
+        let mut tally = Tally::default();
+        tally.swept(states, sweeps);
+        tally
+    }
+
+    /// Counts a component of `states` states solved in `sweeps` sweeps.
+    pub(super) fn swept(&mut self, states: usize, sweeps: u32) {
+        self.evaluations += u64::from(sweeps) * states as u64;
+        self.most_sweeps = self.most_sweeps.max(sweeps);
+    }
+
+    /// Counts a state whose value one evaluation gave exactly, not counted as a sweep.
+    pub(super) fn evaluated_once(&mut self) {
+        self.evaluations += 1;
+    }
+
+    /// The figures of layer `layer` of `states` states, solved with this work in `seconds`
+    /// to `residual`.
+    pub(super) fn done(self, layer: usize, states: usize, residual: f64, seconds: f64) -> Done {
         Done {
             layer,
             states,
-            evaluations: u64::from(sweeps) * states as u64,
-            most_sweeps: sweeps,
+            evaluations: self.evaluations,
+            most_sweeps: self.most_sweeps,
             residual,
             seconds,
         }
     }
+}
+
+/// A solved layer's figures.
+pub(super) struct Done {
+    layer: usize,
+    states: usize,
+    evaluations: u64,
+    most_sweeps: u32,
+    residual: f64,
+    seconds: f64,
 }
 
 fn check_layers(layers: &[Range<usize>], count: usize) -> Result<(), EndgameError> {

@@ -6,37 +6,30 @@ use std::time::Instant;
 use super::super::{EndgameError, EndgameSpace};
 use super::compile::compile_layer;
 use super::components::components;
-use super::driver::{Done, LayerJob, LayerMethod, Run};
+use super::driver::{LayerJob, LayerMethod, Run, Tally};
 use super::equations::Equations;
-use super::options::{SolveEvent, SolveStats};
+use super::options::SolveEvent;
 
 /// [`SolveMethod::Compiled`](super::SolveMethod::Compiled).
 pub(super) struct Compiled;
 
 impl LayerMethod for Compiled {
-    const COMPILES: bool = true;
-    const GROWS: bool = false;
-
     fn solve_layer<S: EndgameSpace, F: Fn(SolveEvent)>(
         &self,
-        run: &Run<'_, F>,
-        space: &S,
         job: LayerJob<'_, '_>,
-        values: &mut Vec<f64>,
-        stats: &mut SolveStats,
+        run: &Run<'_, S, F>,
     ) -> Result<(), EndgameError> {
-        let layer_number = job.number;
+        let (layer_number, values, stats) = (job.number, job.values, job.stats);
         let compiling = Instant::now();
         let states = job.layer.len();
-        let program = compile_layer(space, job.layer, run.threads)?;
+        let program = compile_layer(run.space, job.layer, run.threads)?;
         run.prepared(layer_number, states, program.words(), compiling, stats);
         let splitting = Instant::now();
         let (mut members, bounds) = components(&program);
         run.split(layer_number, &bounds, splitting, stats);
         let mut local = vec![0.5; states];
         let mut solver = run.component_solver(&program, values, layer_number, stats);
-        let mut evaluations = 0u64;
-        let mut most_sweeps = 0;
+        let mut tally = Tally::default();
         for bound in bounds.windows(2) {
             let places = &mut members[bound[0]..bound[1]];
             if let [place] = *places
@@ -45,26 +38,17 @@ impl LayerMethod for Compiled {
                 // Its successors in the layer are all solved: one evaluation is exact.
                 let place = place as usize;
                 local[place] = program.right_hand_side(place, run.known(values), &local);
-                evaluations += 1;
+                tally.evaluated_once();
                 continue;
             }
             // Most progress first, as the layer's order has it.
             places.sort_unstable();
             let sweeps = solver.solve(places, &mut local)?;
-            evaluations += u64::from(sweeps) * places.len() as u64;
-            most_sweeps = most_sweeps.max(sweeps);
+            tally.swept(places.len(), sweeps);
         }
         let seconds = solver.started.elapsed().as_secs_f64();
         let residual = program.residual(run.known(values), &local);
-        let done = Done {
-            layer: layer_number,
-            states,
-            evaluations,
-            most_sweeps,
-            residual,
-            seconds,
-        };
-        run.finish_layer(done, stats);
+        run.finish_layer(tally.done(layer_number, states, residual, seconds), stats);
         for (&index, &value) in program.order.iter().zip(&local) {
             values[index as usize] = value;
         }

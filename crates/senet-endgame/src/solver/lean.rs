@@ -8,9 +8,9 @@ use std::time::Instant;
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
-use super::driver::{Done, LayerJob, LayerMethod, Run};
+use super::driver::{LayerJob, LayerMethod, Run, Tally};
 use super::equations::{Equations, Known, Record, Step, update};
-use super::options::{PolicyStepReport, SolveEvent, SolveStats};
+use super::options::{PolicyStepReport, SolveEvent};
 use super::order::state_at;
 use super::order::sweep_order;
 use super::parallel::in_chunks;
@@ -294,21 +294,25 @@ pub(super) struct Lean;
 
 impl LayerMethod for Lean {
     const COMPILES: bool = false;
-    const GROWS: bool = false;
 
     fn solve_layer<S: EndgameSpace, F: Fn(SolveEvent)>(
         &self,
-        run: &Run<'_, F>,
-        space: &S,
-        LayerJob { number, layer, .. }: LayerJob<'_, '_>,
-        values: &mut Vec<f64>,
-        stats: &mut SolveStats,
+        job: LayerJob<'_, '_>,
+        run: &Run<'_, S, F>,
     ) -> Result<(), EndgameError> {
+        let LayerJob {
+            number,
+            layer,
+            values,
+            stats,
+            ..
+        } = job;
         let ordering = Instant::now();
         let states = layer.len();
+        let space = run.space;
         let order = sweep_order(space, layer.clone(), run.threads)?;
         run.prepared(number, states, 0, ordering, stats);
-        Run::<F>::whole(states, stats);
+        run.whole(states, stats);
         let (solved, rest) = values.split_at_mut(layer.start);
         let local = &mut rest[..states];
         let equations = LeanEquations {
@@ -333,7 +337,7 @@ impl LayerMethod for Lean {
             return Err(error);
         }
         run.finish_layer(
-            Done::whole(number, states, sweeps, residual, seconds),
+            Tally::whole(states, sweeps).done(number, states, residual, seconds),
             stats,
         );
         Ok(())
