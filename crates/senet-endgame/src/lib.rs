@@ -64,6 +64,9 @@ pub use solver::{
 };
 pub use table::{EndgameTable, ValueEncoding, read_table_bytes};
 
+/// The state type of the ruleset of the space `S`: what its positions are.
+pub type SpaceState<S> = <<S as EndgameSpace>::Rules as Ruleset>::State;
+
 /// The positions of a ruleset's endgames that wait for a throw, each with an index in
 /// `0..state_count()`: what the [solver](solve) needs to know about a ruleset.
 ///
@@ -118,15 +121,15 @@ pub trait EndgameSpace: Send + Sync + 'static {
     }
 
     /// The index of `state`, if it is a position of the space.
-    fn index(&self, state: &<Self::Rules as Ruleset>::State) -> Option<usize>;
+    fn index(&self, state: &SpaceState<Self>) -> Option<usize>;
 
     /// A state with the given index (`None` past the end).
-    fn state(&self, index: usize) -> Option<<Self::Rules as Ruleset>::State>;
+    fn state(&self, index: usize) -> Option<SpaceState<Self>>;
 
     /// Whether `state`, waiting for a throw and not indexed, belongs to the space all the
     /// same, its value computed from its throws (see the trait's documentation). None do
     /// unless a space says so.
-    fn passes_through(&self, state: &<Self::Rules as Ruleset>::State) -> bool {
+    fn passes_through(&self, state: &SpaceState<Self>) -> bool {
         let _ = state;
         false
     }

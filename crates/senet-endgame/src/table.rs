@@ -35,6 +35,7 @@ use std::io::{Read, Write};
 use senet_core::Ruleset;
 use thiserror::Error;
 
+use super::SpaceState;
 use super::{EndgameError, EndgameSpace, PositionOracle, SolveStats, bellman_value};
 
 const MAGIC: &[u8; 8] = b"SENETEGT";
@@ -392,12 +393,11 @@ impl<S: EndgameSpace> EndgameTable<S> {
     /// table covers it: stored, or computed from its throws for a state the space passes
     /// through ([`EndgameSpace::passes_through`]).
     #[inline]
-    pub fn value(&self, state: &<S::Rules as Ruleset>::State) -> Option<f64> {
+    pub fn value(&self, state: &SpaceState<S>) -> Option<f64> {
         match self.space.index(state) {
             Some(i) => Some(self.values[i]),
             None if self.space.passes_through(state) => {
-                let stored =
-                    |s: &<S::Rules as Ruleset>::State| self.space.index(s).map(|i| self.values[i]);
+                let stored = |s: &SpaceState<S>| self.space.index(s).map(|i| self.values[i]);
                 bellman_value(self.space.rules(), state, &stored)
             }
             None => None,
@@ -433,7 +433,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
             return own;
         }
         let rules = self.space.rules();
-        let lookup = |s: &<S::Rules as Ruleset>::State| self.value(s);
+        let lookup = |s: &SpaceState<S>| self.value(s);
         let mut largest: f64 = 0.0;
         for (index, &value) in self.values.iter().enumerate() {
             let state = self
@@ -566,7 +566,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
 
 impl<S: EndgameSpace> PositionOracle<S::Rules> for EndgameTable<S> {
     #[inline]
-    fn throw_value(&self, state: &<S::Rules as Ruleset>::State) -> Option<f64> {
+    fn throw_value(&self, state: &SpaceState<S>) -> Option<f64> {
         self.value(state)
     }
 

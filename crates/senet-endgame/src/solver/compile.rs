@@ -4,6 +4,7 @@ use core::ops::Range;
 
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
+use super::super::SpaceState;
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
 use super::order::{checked_state, places};
 use super::parallel::in_chunks;
@@ -112,7 +113,7 @@ impl<S: EndgameSpace> Compiler<'_, '_, S> {
     /// Appends the expression for the value of `state` to `side`.
     fn expression(
         &mut self,
-        state: &<S::Rules as Ruleset>::State,
+        state: &SpaceState<S>,
         side: Side,
         from: usize,
         depth: usize,

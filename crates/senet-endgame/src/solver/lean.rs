@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
+use super::super::SpaceState;
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
 use super::driver::{LayerJob, LayerMethod, Run, Tally};
 use super::equations::{Equations, Known, Record, Step, update};
@@ -60,7 +61,7 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
     /// The throws of `state`, weighted, each followed by the best play.
     fn chance(
         &self,
-        state: &<S::Rules as Ruleset>::State,
+        state: &SpaceState<S>,
         at: &Sides<'_>,
         depth: usize,
     ) -> Result<f64, EndgameError> {
@@ -78,7 +79,7 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
     /// would give it (the same order of moves and throws).
     fn value(
         &self,
-        state: &<S::Rules as Ruleset>::State,
+        state: &SpaceState<S>,
         at: &Sides<'_>,
         depth: usize,
     ) -> Result<f64, EndgameError> {

@@ -5,6 +5,7 @@ use core::ops::Range;
 
 use senet_core::{Phase, Ruleset, Side};
 
+use super::super::SpaceState;
 use super::super::{EndgameError, EndgameSpace};
 use super::parallel::in_chunks;
 use super::program::CHUNK;
@@ -106,7 +107,7 @@ pub(super) fn places<S: EndgameSpace>(
 pub(super) fn checked_state<S: EndgameSpace>(
     space: &S,
     index: usize,
-) -> Result<(<S::Rules as Ruleset>::State, Side), EndgameError> {
+) -> Result<(SpaceState<S>, Side), EndgameError> {
     let rules = space.rules();
     let state = state_at(space, index)?;
     if space.index(&state) != Some(index) {
@@ -134,7 +135,7 @@ pub(super) fn checked_state<S: EndgameSpace>(
 pub(super) fn state_at<S: EndgameSpace>(
     space: &S,
     index: usize,
-) -> Result<<S::Rules as Ruleset>::State, EndgameError> {
+) -> Result<SpaceState<S>, EndgameError> {
     space
         .state(index)
         .ok_or_else(|| EndgameError::Inconsistent {

@@ -13,14 +13,11 @@ use senet_ai::{
 };
 use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
-use senet_endgame::{EndgameSpace, EndgameTable, PositionOracle, SolveOptions, solve};
+use senet_endgame::{EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SpaceState, solve};
 use senet_testkit::conformance::with_each_throw;
 
 /// The solver's default tolerance, which every table must meet.
 pub(crate) const TOLERANCE: f64 = 1e-9;
-
-/// The state type of a space's ruleset.
-pub(crate) type StateOf<S> = <<S as EndgameSpace>::Rules as Ruleset>::State;
 
 /// The table of `space`, solved with the default options.
 pub(crate) fn solved<S: EndgameSpace>(space: S) -> EndgameTable<S> {
@@ -44,7 +41,7 @@ pub(crate) fn decisions<S: EndgameSpace>(
     table: &EndgameTable<S>,
     count: usize,
     seed: u64,
-) -> Vec<StateOf<S>> {
+) -> Vec<SpaceState<S>> {
     let space = table.space();
     let rules = space.rules();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
