@@ -29,20 +29,41 @@ struct Seen {
 /// A candidate move: the square it starts from, the move, and whether it bears off.
 type Candidate = (i32, Move, bool);
 
+/// The board as the side to act sees it, square by square.
+struct View {
+    board: MailboxBoard,
+    me: Side,
+}
+
+impl View {
+    fn mine(&self, n: i32) -> bool {
+        self.board.at(n) == Some(self.me)
+    }
+
+    fn theirs(&self, n: i32) -> bool {
+        self.board.at(n) == Some(self.me.opponent())
+    }
+
+    fn empty(&self, n: i32) -> bool {
+        (1..=30).contains(&n) && self.board.at(n).is_none()
+    }
+
+    /// K-7: an opposing piece with a neighbour of its own side cannot be attacked.
+    fn attackable(&self, n: i32) -> bool {
+        self.theirs(n) && !self.theirs(n - 1) && !self.theirs(n + 1)
+    }
+}
+
 /// The legal moves, rule by rule.
 fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Vec<Move> {
     if !matches!(rules.phase(state), Phase::Move(_)) {
         return Vec::new();
     }
-    let board = MailboxBoard::from(state.board());
     let me = state.to_move();
-    let opp = me.opponent();
-    let at = |n: i32| board.at(n);
-    let mine = |n: i32| at(n) == Some(me);
-    let theirs = |n: i32| at(n) == Some(opp);
-    let empty = |n: i32| (1..=30).contains(&n) && at(n).is_none();
-    // K-7: an opposing piece with a neighbour of its own side cannot be attacked.
-    let attackable = |n: i32| theirs(n) && !theirs(n - 1) && !theirs(n + 1);
+    let view = View {
+        board: MailboxBoard::from(state.board()),
+        me,
+    };
     let values: Vec<u8> = (1..=5)
         .filter(|&v| state.stored(Throw::at(v)) > 0)
         .collect();
@@ -50,99 +71,25 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
         seen.several_values += 1;
     }
     // Option home_row.
-    let may_bear_off = !rules.home_row() || (1..=10).all(|n| !mine(n));
-
-    // K-14: the piece in the water is the only one that moves, while it has a way out.
-    if mine(27) {
-        if may_bear_off || empty(15) {
-            seen.water += 1;
-            let mut moves = Vec::new();
-            for &v in &values {
-                if v == 4 && may_bear_off {
-                    moves.push(Move::bear_off(square(27)).with_throw(Throw::at(4)));
-                }
-                if empty(15) {
-                    moves.push(Move::step(square(27), square(15)).with_throw(Throw::at(v)));
-                }
-            }
-            if moves.is_empty() {
-                seen.plain_passes += 1;
-                return vec![Move::PASS];
-            }
-            for &v in &values {
-                moves.push(Move::PASS.with_throw(Throw::at(v)));
-            }
-            return moves;
-        }
-        seen.water_frozen_lifted += 1;
+    let may_bear_off = !rules.home_row() || (1..=10).all(|n| !view.mine(n));
+    if let Some(moves) = water_moves(&view, &values, may_bear_off, seen) {
+        return moves;
     }
 
     // Per value: the throw, its candidates, and whether they go backward.
     let mut per_value: Vec<(u8, Vec<Candidate>, bool)> = Vec::new();
     for &v in &values {
-        let t = i32::from(v);
-        let mut forward = Vec::new();
-        for from in 1..=30 {
-            if !mine(from) {
-                continue;
-            }
-            let off = |from: i32| {
-                (
-                    from,
-                    Move::bear_off(square(from)).with_throw(Throw::at(v)),
-                    true,
-                )
-            };
-            let step = |from: i32, to: i32| {
-                (
-                    from,
-                    Move::step(square(from), square(to)).with_throw(Throw::at(v)),
-                    false,
-                )
-            };
-            match from {
-                27 => {} // frozen water piece (home_row): it stays
-                28 if t == 3 && may_bear_off => forward.push(off(from)), // K-11
-                29 if t == 2 && may_bear_off => forward.push(off(from)), // K-11
-                30 if may_bear_off => forward.push(off(from)), // K-11
-                28..=30 => {}
-                26 => match t {
-                    5 if may_bear_off => forward.push(off(26)), // K-10
-                    5 => {}
-                    1 if empty(27) => forward.push(step(26, 27)), // K-13
-                    1 => {}
-                    _ => {
-                        let to = 26 + t;
-                        if empty(to) {
-                            forward.push(step(26, to));
-                        } else if attackable(to) && empty(27) {
-                            seen.attacks_from_gate += 1;
-                            forward.push(step(26, to)); // K-12
-                        }
-                    }
-                },
-                _ => {
-                    let to = from + t;
-                    if to <= 26 {
-                        if empty(to) || attackable(to) {
-                            forward.push(step(from, to)); // K-6, K-8
-                        }
-                    } else if rules.trap() && empty(27) {
-                        seen.trap_moves += 1;
-                        forward.push(step(from, to)); // option trap (K-9 otherwise)
-                    }
-                }
-            }
-        }
+        let forward = forward_moves(rules, &view, v, may_bear_off, seen);
         if !forward.is_empty() {
             per_value.push((v, forward, false));
             continue;
         }
         // K-5 / I-1: backward only when no forward move exists for this throw; I-2.
+        let t = i32::from(v);
         let mut backward = Vec::new();
         for from in 1..=26 {
             let to = from - t;
-            if mine(from) && to >= 1 && (empty(to) || attackable(to)) {
+            if view.mine(from) && to >= 1 && (view.empty(to) || view.attackable(to)) {
                 backward.push((
                     from,
                     Move::step(square(from), square(to)).with_throw(Throw::at(v)),
@@ -182,6 +129,103 @@ fn reference_moves(rules: &Kendall, state: &KendallState, seen: &mut Seen) -> Ve
         }
     }
     moves
+}
+
+/// K-14: the moves of the piece in the water, which is the only one that moves while it
+/// has a way out; `None` when there is no such piece or it has no way out.
+fn water_moves(
+    view: &View,
+    values: &[u8],
+    may_bear_off: bool,
+    seen: &mut Seen,
+) -> Option<Vec<Move>> {
+    if !view.mine(27) {
+        return None;
+    }
+    if !(may_bear_off || view.empty(15)) {
+        seen.water_frozen_lifted += 1;
+        return None;
+    }
+    seen.water += 1;
+    let mut moves = Vec::new();
+    for &v in values {
+        if v == 4 && may_bear_off {
+            moves.push(Move::bear_off(square(27)).with_throw(Throw::at(4)));
+        }
+        if view.empty(15) {
+            moves.push(Move::step(square(27), square(15)).with_throw(Throw::at(v)));
+        }
+    }
+    if moves.is_empty() {
+        seen.plain_passes += 1;
+        return Some(vec![Move::PASS]);
+    }
+    for &v in values {
+        moves.push(Move::PASS.with_throw(Throw::at(v)));
+    }
+    Some(moves)
+}
+
+/// The forward moves of throw `v` (K-6 to K-13, option trap).
+fn forward_moves(
+    rules: &Kendall,
+    view: &View,
+    v: u8,
+    may_bear_off: bool,
+    seen: &mut Seen,
+) -> Vec<Candidate> {
+    let t = i32::from(v);
+    let off = |from: i32| {
+        (
+            from,
+            Move::bear_off(square(from)).with_throw(Throw::at(v)),
+            true,
+        )
+    };
+    let step = |from: i32, to: i32| {
+        (
+            from,
+            Move::step(square(from), square(to)).with_throw(Throw::at(v)),
+            false,
+        )
+    };
+    let mut forward = Vec::new();
+    for from in (1..=30).filter(|&n| view.mine(n)) {
+        match from {
+            27 => {} // frozen water piece (home_row): it stays
+            28 if t == 3 && may_bear_off => forward.push(off(from)), // K-11
+            29 if t == 2 && may_bear_off => forward.push(off(from)), // K-11
+            30 if may_bear_off => forward.push(off(from)), // K-11
+            28..=30 => {}
+            26 => match t {
+                5 if may_bear_off => forward.push(off(26)), // K-10
+                5 => {}
+                1 if view.empty(27) => forward.push(step(26, 27)), // K-13
+                1 => {}
+                _ => {
+                    let to = 26 + t;
+                    if view.empty(to) {
+                        forward.push(step(26, to));
+                    } else if view.attackable(to) && view.empty(27) {
+                        seen.attacks_from_gate += 1;
+                        forward.push(step(26, to)); // K-12
+                    }
+                }
+            },
+            _ => {
+                let to = from + t;
+                if to <= 26 {
+                    if view.empty(to) || view.attackable(to) {
+                        forward.push(step(from, to)); // K-6, K-8
+                    }
+                } else if rules.trap() && view.empty(27) {
+                    seen.trap_moves += 1;
+                    forward.push(step(from, to)); // option trap (K-9 otherwise)
+                }
+            }
+        }
+    }
+    forward
 }
 
 /// `state` with the given fields replaced (and `remove` dropped), if that is a valid state.
