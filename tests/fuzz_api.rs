@@ -244,24 +244,7 @@ fn drive<R: Ruleset>(
                 (result, raw_result, expected.is_ok())
             }
             _ => {
-                let mv = match input {
-                    Input::Legal(i) if !legal.is_empty() => legal[i % legal.len()],
-                    Input::Legal(_) => Move::PASS,
-                    Input::NearMiss(i, delta, mark) => {
-                        let base = if legal.is_empty() {
-                            Move::PASS
-                        } else {
-                            legal[i % legal.len()]
-                        };
-                        bend(base, *delta, *mark)
-                    }
-                    Input::Steps(codes, mark) => {
-                        let steps = steps_of(codes);
-                        marked(Move::from_steps(&steps).unwrap_or(Move::PASS), *mark)
-                    }
-                    Input::Pass(mark) => marked(Move::PASS, *mark),
-                    _ => unreachable!(),
-                };
+                let mv = move_of(input, &legal);
                 let is_legal = rules.is_legal(game.state(), mv);
                 prop_assert_eq!(
                     is_legal,
@@ -293,17 +276,41 @@ fn drive<R: Ruleset>(
         }
         prop_assert_eq!(&raw, game.state());
     }
+    check_records(&game)
+}
 
-    // The game's record replays, in every form, to the same game.
+/// The move a move input names, in a position whose legal moves are `legal`.
+fn move_of(input: &Input, legal: &[Move]) -> Move {
+    match input {
+        Input::Legal(i) if !legal.is_empty() => legal[i % legal.len()],
+        Input::NearMiss(i, delta, mark) => {
+            let base = if legal.is_empty() {
+                Move::PASS
+            } else {
+                legal[i % legal.len()]
+            };
+            bend(base, *delta, *mark)
+        }
+        Input::Steps(codes, mark) => {
+            let steps = steps_of(codes);
+            marked(Move::from_steps(&steps).unwrap_or(Move::PASS), *mark)
+        }
+        Input::Pass(mark) => marked(Move::PASS, *mark),
+        _ => Move::PASS,
+    }
+}
+
+/// The game's record replays, in every form, to the same game.
+fn check_records<R: Ruleset>(game: &Game<R>) -> Result<(), TestCaseError> {
     let record = game.record();
     let loaded = Game::<R>::from_record(&record).map_err(|e| fail(format!("record: {e}")))?;
-    prop_assert_eq!(&loaded, &game);
+    prop_assert_eq!(&loaded, game);
     let text = record.to_string();
     let loaded = Game::<R>::from_record_text(&text).map_err(|e| fail(format!("text: {e}")))?;
-    prop_assert_eq!(&loaded, &game);
-    let json = serde_json::to_string(&game).map_err(|e| fail(e.to_string()))?;
+    prop_assert_eq!(&loaded, game);
+    let json = serde_json::to_string(game).map_err(|e| fail(e.to_string()))?;
     let loaded: Game<R> = serde_json::from_str(&json).map_err(|e| fail(format!("json: {e}")))?;
-    prop_assert_eq!(&loaded, &game);
+    prop_assert_eq!(&loaded, game);
     Ok(())
 }
 
