@@ -411,6 +411,24 @@ impl Ruleset for Cemea {
         self.pieces.count()
     }
 
+    const STATE_FEATURES: &'static [&'static str] = &[
+        senet_core::kernel::PENDING_THROW_FEATURES[0],
+        senet_core::kernel::PENDING_THROW_FEATURES[1],
+        senet_core::kernel::PENDING_THROW_FEATURES[2],
+        senet_core::kernel::PENDING_THROW_FEATURES[3],
+        senet_core::kernel::PENDING_THROW_FEATURES[4],
+        senet_core::kernel::PENDING_THROW_FEATURES[5],
+        "finished_first",
+        "opponent_finished_first",
+    ];
+
+    fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
+        senet_core::kernel::pending_throw_features(state.pending_throw(), out);
+        let first = state.first_finished();
+        out[6] = f32::from(u8::from(first == Some(side)));
+        out[7] = f32::from(u8::from(first == Some(side.opponent())));
+    }
+
     fn initial_state(&self) -> CemeaState {
         // C-1: the odd set (White) on 1, 3, …, the even set (Black) on 2, 4, …; C-3: the
         // deciding 1 is not played, so the even set opens with a fresh throw.

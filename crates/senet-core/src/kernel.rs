@@ -223,6 +223,35 @@ pub fn throw_digits(throws: impl Iterator<Item = Throw>) -> String {
     throws.map(|t| char::from(b'0' + t.get())).collect()
 }
 
+/// The [`Ruleset::STATE_FEATURES`](crate::Ruleset::STATE_FEATURES) names of
+/// [`pending_throw_features`], for a ruleset to begin its list with.
+pub const PENDING_THROW_FEATURES: [&str; 6] = [
+    "pending_1",
+    "pending_2",
+    "pending_3",
+    "pending_4",
+    "pending_5",
+    "pending_6",
+];
+
+/// Writes the pending throw as six inputs, one per value from 1 to 6, the one of the throw
+/// set to 1 (none for no pending throw or another value).
+///
+/// ```
+/// use senet_core::{Throw, kernel};
+/// let mut out = [0.5; 6];
+/// kernel::pending_throw_features(Some(Throw::at(4)), &mut out);
+/// assert_eq!(out, [0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+/// ```
+#[inline]
+pub fn pending_throw_features(pending: Option<Throw>, out: &mut [f32]) {
+    let out = &mut out[..PENDING_THROW_FEATURES.len()];
+    out.fill(0.0);
+    if let Some(slot) = pending.and_then(|t| out.get_mut(usize::from(t.get()).wrapping_sub(1))) {
+        *slot = 1.0;
+    }
+}
+
 /// Writes the throws held by the side to act, for a ruleset that collects a turn's throws
 /// before spending them (Kendall's stored throws, Regency's `collect_throws`): nothing when
 /// none is held; else the field `throws` and, while the side is still throwing,

@@ -199,6 +199,20 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
         0
     }
 
+    /// The names of what a state remembers beyond its board, piece counters and side to act
+    /// (the pending throw, held throws, rule memories), in the order
+    /// [`state_features`](Ruleset::state_features) writes them: the inputs a learned evaluator
+    /// needs to tell apart two states with the same board. Empty by default; a house ruleset
+    /// that leaves it empty still trains, from the board alone.
+    const STATE_FEATURES: &'static [&'static str] = &[];
+
+    /// Writes one number in `[0, 1]` per entry of [`STATE_FEATURES`](Ruleset::STATE_FEATURES)
+    /// into `out` (at least that long), seen from `side`: facts about `side` before facts about
+    /// its opponent. It must not allocate (evaluators call it at every leaf of a search).
+    fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
+        let _ = (state, side, out);
+    }
+
     /// The position in which the first throw of the game is made. Where the rules force an
     /// opening move with the throw that assigned the sets, that move has been made.
     fn initial_state(&self) -> Self::State;

@@ -345,6 +345,24 @@ impl Ruleset for Jequier {
         PIECES
     }
 
+    const STATE_FEATURES: &'static [&'static str] = &[
+        senet_core::kernel::PENDING_THROW_FEATURES[0],
+        senet_core::kernel::PENDING_THROW_FEATURES[1],
+        senet_core::kernel::PENDING_THROW_FEATURES[2],
+        senet_core::kernel::PENDING_THROW_FEATURES[3],
+        senet_core::kernel::PENDING_THROW_FEATURES[4],
+        senet_core::kernel::PENDING_THROW_FEATURES[5],
+        "unmoved",
+        "opponent_unmoved",
+    ];
+
+    fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
+        senet_core::kernel::pending_throw_features(state.pending_throw(), out);
+        let pieces = f32::from(PIECES);
+        out[6] = f32::from(state.unmoved(side).len()) / pieces;
+        out[7] = f32::from(state.unmoved(side.opponent()).len()) / pieces;
+    }
+
     fn initial_state(&self) -> JequierState {
         // J-3: after the deciding 1 the even set throws again.
         JequierState {

@@ -462,6 +462,33 @@ impl Ruleset for Kendall {
         self.pieces.get()
     }
 
+    const STATE_FEATURES: &'static [&'static str] = &[
+        senet_core::kernel::PENDING_THROW_FEATURES[0],
+        senet_core::kernel::PENDING_THROW_FEATURES[1],
+        senet_core::kernel::PENDING_THROW_FEATURES[2],
+        senet_core::kernel::PENDING_THROW_FEATURES[3],
+        senet_core::kernel::PENDING_THROW_FEATURES[4],
+        senet_core::kernel::PENDING_THROW_FEATURES[5],
+        "throwing",
+        "stored_1",
+        "stored_2",
+        "stored_3",
+        "stored_4",
+        "stored_5",
+        "must_move",
+        "opponent_must_move",
+    ];
+
+    fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
+        senet_core::kernel::pending_throw_features(state.pending_throw(), out);
+        out[6] = f32::from(u8::from(state.is_throwing()));
+        for value in 1..=5u8 {
+            out[6 + usize::from(value)] = f32::from(state.stored(Throw::at(value)).min(4)) / 4.0;
+        }
+        out[12] = f32::from(u8::from(state.must_move(side).is_some()));
+        out[13] = f32::from(u8::from(state.must_move(side.opponent()).is_some()));
+    }
+
     fn initial_state(&self) -> KendallState {
         // K-3 / I-5: after the deciding 1 Black throws afresh.
         KendallState {

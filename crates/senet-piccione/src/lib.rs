@@ -603,6 +603,24 @@ impl Ruleset for Piccione {
         PIECES
     }
 
+    const STATE_FEATURES: &'static [&'static str] = &[
+        senet_core::kernel::PENDING_THROW_FEATURES[0],
+        senet_core::kernel::PENDING_THROW_FEATURES[1],
+        senet_core::kernel::PENDING_THROW_FEATURES[2],
+        senet_core::kernel::PENDING_THROW_FEATURES[3],
+        senet_core::kernel::PENDING_THROW_FEATURES[4],
+        senet_core::kernel::PENDING_THROW_FEATURES[5],
+        "extra_throws",
+        "entered_must_move",
+    ];
+
+    fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
+        senet_core::kernel::pending_throw_features(state.pending_throw(), out);
+        let _ = side;
+        out[6] = f32::from(state.extra_throws().min(3)) / 3.0;
+        out[7] = f32::from(u8::from(state.entered_must_move()));
+    }
+
     fn initial_state(&self) -> PiccioneState {
         // P-1: every piece in hand; the first player (Black) throws first.
         PiccioneState {

@@ -627,6 +627,30 @@ impl Ruleset for Regency {
         PIECES
     }
 
+    const STATE_FEATURES: &'static [&'static str] = &[
+        senet_core::kernel::PENDING_THROW_FEATURES[0],
+        senet_core::kernel::PENDING_THROW_FEATURES[1],
+        senet_core::kernel::PENDING_THROW_FEATURES[2],
+        senet_core::kernel::PENDING_THROW_FEATURES[3],
+        senet_core::kernel::PENDING_THROW_FEATURES[4],
+        senet_core::kernel::PENDING_THROW_FEATURES[5],
+        "white_opened",
+        "collecting",
+        "held_1",
+        "held_4",
+        "held_6",
+    ];
+
+    fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
+        senet_core::kernel::pending_throw_features(state.pending_throw(), out);
+        let _ = side;
+        out[6] = f32::from(u8::from(state.white_opened()));
+        out[7] = f32::from(u8::from(self.collect_throws() && state.collecting()));
+        for (k, value) in [1, 4, 6].into_iter().enumerate() {
+            out[8 + k] = f32::from(state.held(Throw::at(value)).min(4)) / 4.0;
+        }
+    }
+
     fn initial_state(&self) -> RegencyState {
         // after the forced first move the even set throws again.
         RegencyState {
