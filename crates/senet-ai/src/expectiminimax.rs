@@ -87,6 +87,8 @@ pub struct Expectiminimax<R: Ruleset, E = RaceEvaluator> {
     last: SearchInfo,
     /// [`MAX_SEARCH_NODES`], lower in tests.
     node_cap: u64,
+    /// The player's name before its budget: `expectiminimax`, or `learned` over a network.
+    name: &'static str,
 }
 
 /// What the last search did.
@@ -135,7 +137,16 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
             scratch: Scratch::default(),
             last: SearchInfo::default(),
             node_cap: MAX_SEARCH_NODES,
+            name: "expectiminimax",
         }
+    }
+
+    /// The same player under another name (the part of [`Player::name`] before the budget),
+    /// for a search that is known by its evaluation, such as `learned`.
+    #[must_use]
+    pub fn named(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
     }
 
     /// The same player with another pruning method.
@@ -213,8 +224,8 @@ pub const MAX_SEARCH_NODES: u64 = 50_000_000;
 impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
     fn name(&self) -> String {
         match self.budget {
-            Budget::Depth(d) => format!("expectiminimax:{d}"),
-            Budget::Nodes(n) => format!("expectiminimax:nodes={n}"),
+            Budget::Depth(d) => format!("{}:{d}", self.name),
+            Budget::Nodes(n) => format!("{}:nodes={n}", self.name),
         }
     }
 

@@ -15,6 +15,7 @@
 //! | [`Expectiminimax`] | `expectiminimax:3` | search over moves and throws weighted by the device's exact table, Star1/Star2 pruning, depth or node budget |
 //! | [`Mcts`] | `mcts:1000` | Monte Carlo tree search with chance nodes, a playout budget, seeded by the caller |
 //! | [`Perfect`] | `perfect:2` | exact play from solved endgame tables, expectiminimax elsewhere |
+//! | [`learned_player`](learned::learned_player) | `learned:2` | expectiminimax over a network trained by self-play ([`learned`]) |
 //!
 //! [`PlayerSpec`] builds them by name. The [`endgame`] module holds the solver and its
 //! tables. `docs/players.md` in the repository has a strength table.
@@ -57,6 +58,7 @@ mod eval;
 mod expectiminimax;
 pub mod features;
 mod greedy;
+pub mod learned;
 mod mcts;
 mod perfect;
 mod player;

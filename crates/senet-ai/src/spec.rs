@@ -12,6 +12,7 @@ use crate::endgame::{
 };
 use crate::expectiminimax::{Budget, Expectiminimax, MAX_DEPTH, MAX_SEARCH_NODES};
 use crate::greedy::Greedy;
+use crate::learned::{DEFAULT_LEARNED_DEPTH, WeightsError, committed, learned_player};
 use crate::mcts::{MAX_PLAYOUTS, Mcts};
 use crate::perfect::Perfect;
 use crate::player::Player;
@@ -25,8 +26,7 @@ pub const DEFAULT_PLAYOUTS: u32 = 1000;
 pub const DEFAULT_PERFECT_PIECES: u8 = 2;
 
 /// The players in the form the CLI and the strength table name them.
-const KNOWN: &str =
-    "random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES]";
+const KNOWN: &str = "random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES], learned[:DEPTH]";
 
 /// A player named in text.
 ///
@@ -38,6 +38,7 @@ const KNOWN: &str =
 /// | `expectiminimax:nodes=N` | [`Expectiminimax`] with a budget of `N` nodes |
 /// | `mcts`, `mcts:N` | [`Mcts`] with `N` playouts per decision (default 1000) |
 /// | `perfect`, `perfect:K` | [`Perfect`] from tables of up to `K` pieces a side (default 2) |
+/// | `learned`, `learned:D` | [`learned_player`]: expectiminimax `D` decisions deep over the committed network (default 2; 1 is the network alone) |
 ///
 /// A budget of zero, a budget above its cap ([`MAX_DEPTH`], [`MAX_SEARCH_NODES`],
 /// [`MAX_PLAYOUTS`]) and unknown names are errors.
@@ -71,6 +72,8 @@ pub enum PlayerSpec {
     Mcts(u32),
     /// `perfect:K`.
     Perfect(u8),
+    /// `learned:D`.
+    Learned(u32),
 }
 
 /// A player name that cannot be used.
@@ -111,6 +114,9 @@ pub enum PlayerSpecError {
     /// The tables of a perfect player could not be made.
     #[error("perfect player: {0}")]
     Endgame(#[from] EndgameError),
+    /// The learned player has no weights for the ruleset, or they do not fit it.
+    #[error("learned player: {0}")]
+    Weights(#[from] WeightsError),
 }
 
 /// A budget: a number from 1 to `max`, `what` naming it in the error.
@@ -218,6 +224,19 @@ impl FromStr for PlayerSpec {
                 };
                 Ok(PlayerSpec::Perfect(pieces))
             }
+            "learned" => {
+                let depth = match parameter {
+                    None => DEFAULT_LEARNED_DEPTH,
+                    Some(p) => number(
+                        "learned",
+                        text,
+                        p,
+                        "a depth (learned:2)",
+                        ("a depth", MAX_DEPTH),
+                    )?,
+                };
+                Ok(PlayerSpec::Learned(depth))
+            }
             _ => Err(PlayerSpecError::UnknownPlayer(text.to_string())),
         }
     }
@@ -232,6 +251,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Expectiminimax(Budget::Nodes(n)) => write!(f, "expectiminimax:nodes={n}"),
             PlayerSpec::Mcts(n) => write!(f, "mcts:{n}"),
             PlayerSpec::Perfect(k) => write!(f, "perfect:{k}"),
+            PlayerSpec::Learned(d) => write!(f, "learned:{d}"),
         }
     }
 }
@@ -267,6 +287,9 @@ impl PlayerSpec {
                     .solve_oracle(pieces, &SolveOptions::default())?;
                 Ok(Box::new(Perfect::with_default_fallback(rules, tables)?))
             }
+            (None, PlayerSpec::Learned(depth)) => {
+                Ok(Box::new(learned_player(rules, &committed(rules)?, depth)?))
+            }
             (None, _) => Err(PlayerSpecError::UnknownPlayer(self.to_string())),
         }
     }
@@ -279,20 +302,21 @@ impl PlayerSpec {
         rules: &R,
         tables: Arc<dyn PositionOracle<R>>,
     ) -> Result<Box<dyn Player<R>>, PlayerSpecError> {
-        match self.without_tables() {
-            Some(player) => Ok(player),
-            None => Ok(Box::new(Perfect::with_default_fallback(rules, tables)?)),
+        match (self.without_tables(), *self) {
+            (Some(player), _) => Ok(player),
+            (None, PlayerSpec::Learned(_)) => self.build(rules, None),
+            (None, _) => Ok(Box::new(Perfect::with_default_fallback(rules, tables)?)),
         }
     }
 
-    /// Every player but the perfect one, which needs tables.
+    /// Every player but the perfect and learned ones, which need tables or weights.
     fn without_tables<R: Ruleset>(&self) -> Option<Box<dyn Player<R>>> {
         Some(match *self {
             PlayerSpec::Random => Box::new(RandomPlayer::new()),
             PlayerSpec::Greedy => Box::new(Greedy::new()),
             PlayerSpec::Expectiminimax(budget) => Box::new(Expectiminimax::new(budget)),
             PlayerSpec::Mcts(playouts) => Box::new(Mcts::new(playouts)),
-            PlayerSpec::Perfect(_) => return None,
+            PlayerSpec::Perfect(_) | PlayerSpec::Learned(_) => return None,
         })
     }
 }

@@ -1,0 +1,242 @@
+//! Weights files: a [`ValueNet`] in the safetensors format, with the ruleset it was trained
+//! for in the file's metadata.
+
+use std::collections::HashMap;
+
+use safetensors::{Dtype, SafeTensors, tensor::TensorView};
+use senet_core::Ruleset;
+use thiserror::Error;
+
+use super::encoding::input_count;
+use super::network::{ShapeError, ValueNet};
+
+/// The value of the metadata key `format` in every weights file.
+const FORMAT: &str = "senet-value-net";
+/// The layout of the inputs ([`super::Input::encode`]); it goes up when the encoding changes.
+pub const ENCODING_VERSION: u32 = 1;
+
+/// The largest weights file read: a network at its caps is about 130 KB.
+pub const MAX_WEIGHTS_FILE_BYTES: usize = 1 << 20;
+
+/// What a weights file says about its network beyond the weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsInfo {
+    /// The ruleset configuration the network was trained for, e.g.
+    /// `kendall(throw_timing=immediate)`.
+    pub ruleset: String,
+    /// That ruleset's [`RULES_REVISION`](Ruleset::RULES_REVISION) at training time.
+    pub rules_revision: u32,
+    /// The names of the ruleset's [`STATE_FEATURES`](Ruleset::STATE_FEATURES) at training
+    /// time, comma-separated.
+    pub state_features: String,
+    /// Self-play games the network was trained on.
+    pub games: u64,
+    /// How it was trained, in words (method, step sizes, seed, threads, exact labels).
+    pub training: String,
+}
+
+impl WeightsInfo {
+    /// The description of `rules` a network for it must carry, with the training fields
+    /// given.
+    pub fn for_rules<R: Ruleset>(rules: &R, games: u64, training: String) -> WeightsInfo {
+        WeightsInfo {
+            ruleset: rules.spec().to_string(),
+            rules_revision: R::RULES_REVISION,
+            state_features: R::STATE_FEATURES.join(","),
+            games,
+            training,
+        }
+    }
+}
+
+/// A network and what it was trained for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// The network.
+    pub net: ValueNet,
+    /// What it was trained for.
+    pub info: WeightsInfo,
+}
+
+/// Why weights cannot be read or used.
+#[derive(Debug, Error)]
+pub enum WeightsError {
+    /// The bytes are not a safetensors file, or lack a tensor or a metadata entry.
+    #[error("not a senet weights file: {0}")]
+    Format(String),
+    /// The file is larger than [`MAX_WEIGHTS_FILE_BYTES`].
+    #[error(
+        "a weights file of {0} bytes is larger than the {MAX_WEIGHTS_FILE_BYTES} bytes allowed"
+    )]
+    TooLarge(usize),
+    /// The tensors do not make a network.
+    #[error("the weights do not make a network: {0}")]
+    Shape(#[from] ShapeError),
+    /// The network was trained for another ruleset, configuration, revision or encoding.
+    #[error(
+        "these weights were trained for `{trained}` and cannot play `{wanted}`; train a network for it with `senet train --rules '{wanted_spec}' --out FILE`"
+    )]
+    Mismatch {
+        /// The configuration (and revision) in the file.
+        trained: String,
+        /// The configuration (and revision) asked for.
+        wanted: String,
+        /// The specification to train, for the message.
+        wanted_spec: String,
+    },
+    /// No weights come with the crate for this configuration.
+    #[error(
+        "no weights come with senet for `{0}`; train them with `senet train --rules '{0}' --out FILE`"
+    )]
+    NotCommitted(String),
+    /// The file could not be read or written.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+fn format_error(error: impl std::fmt::Display) -> WeightsError {
+    WeightsError::Format(error.to_string())
+}
+
+/// Little-endian f32 bytes of `values`.
+fn le_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+impl Weights {
+    /// The weights file's bytes (safetensors: tensors `w1` `[inputs, hidden]`, `b1`
+    /// `[hidden]`, `w2` `[hidden]`, `b2` `[1]`, all f32, and the [`WeightsInfo`] as
+    /// metadata).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let net = &self.net;
+        let (w1, b1, w2, b2) = net.weights();
+        let (inputs, hidden) = (net.inputs(), net.hidden());
+        let tensors = [
+            ("w1", le_bytes(w1), vec![inputs, hidden]),
+            ("b1", le_bytes(b1), vec![hidden]),
+            ("w2", le_bytes(w2), vec![hidden]),
+            ("b2", le_bytes(&[b2]), vec![1]),
+        ];
+        let views = tensors.iter().map(|(name, bytes, shape)| {
+            let view = TensorView::new(Dtype::F32, shape.clone(), bytes)
+                .expect("the lengths follow from the shape");
+            (*name, view)
+        });
+        let info = &self.info;
+        let metadata: HashMap<String, String> = [
+            ("format", FORMAT.to_string()),
+            ("encoding", ENCODING_VERSION.to_string()),
+            ("ruleset", info.ruleset.clone()),
+            ("rules_revision", info.rules_revision.to_string()),
+            ("state_features", info.state_features.clone()),
+            ("games", info.games.to_string()),
+            ("training", info.training.clone()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+        safetensors::serialize(views, Some(metadata)).expect("small tensors serialise")
+    }
+
+    /// Reads a weights file's bytes. Every malformed file gives an error, never a panic.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        if bytes.len() > MAX_WEIGHTS_FILE_BYTES {
+            return Err(WeightsError::TooLarge(bytes.len()));
+        }
+        let (_, metadata) = SafeTensors::read_metadata(bytes).map_err(format_error)?;
+        let tensors = SafeTensors::deserialize(bytes).map_err(format_error)?;
+        let entries = metadata.metadata().clone().unwrap_or_default();
+        let entry = |key: &str| {
+            entries
+                .get(key)
+                .cloned()
+                .ok_or_else(|| WeightsError::Format(format!("metadata `{key}` is missing")))
+        };
+        let number = |key: &str| {
+            entry(key)?
+                .parse::<u64>()
+                .map_err(|_| WeightsError::Format(format!("metadata `{key}` is not a number")))
+        };
+        if entry("format")? != FORMAT {
+            return Err(WeightsError::Format(format!(
+                "metadata `format` is not `{FORMAT}`"
+            )));
+        }
+        let encoding = number("encoding")?;
+        if encoding != u64::from(ENCODING_VERSION) {
+            return Err(WeightsError::Format(format!(
+                "input encoding {encoding}; this version of senet reads encoding {ENCODING_VERSION} (train the network again)"
+            )));
+        }
+        let tensor = |name: &str| -> Result<(Vec<usize>, Vec<f32>), WeightsError> {
+            let view = tensors.tensor(name).map_err(format_error)?;
+            if view.dtype() != Dtype::F32 {
+                return Err(WeightsError::Format(format!("tensor `{name}` is not f32")));
+            }
+            let values = view
+                .data()
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect();
+            Ok((view.shape().to_vec(), values))
+        };
+        let (shape, w1) = tensor("w1")?;
+        let [inputs, hidden] = shape[..] else {
+            return Err(WeightsError::Format(
+                "tensor `w1` is not two-dimensional".into(),
+            ));
+        };
+        let (_, b1) = tensor("b1")?;
+        let (_, w2) = tensor("w2")?;
+        let (_, b2) = tensor("b2")?;
+        let &[b2] = &b2[..] else {
+            return Err(WeightsError::Format(
+                "tensor `b2` does not hold one value".into(),
+            ));
+        };
+        let net = ValueNet::from_weights(inputs, hidden, w1, b1, w2, b2)?;
+        let rules_revision = u32::try_from(number("rules_revision")?)
+            .map_err(|_| WeightsError::Format("metadata `rules_revision` is too large".into()))?;
+        let info = WeightsInfo {
+            ruleset: entry("ruleset")?,
+            rules_revision,
+            state_features: entry("state_features")?,
+            games: number("games")?,
+            training: entry("training")?,
+        };
+        Ok(Weights { net, info })
+    }
+
+    /// Reads a weights file.
+    pub fn read(path: &std::path::Path) -> Result<Weights, WeightsError> {
+        let length = std::fs::metadata(path)?.len();
+        if length > MAX_WEIGHTS_FILE_BYTES as u64 {
+            return Err(WeightsError::TooLarge(
+                usize::try_from(length).unwrap_or(usize::MAX),
+            ));
+        }
+        Weights::from_bytes(&std::fs::read(path)?)
+    }
+
+    /// Fails unless the network was trained for exactly this configuration of `rules`, at
+    /// this rules revision, with the ruleset's current state features.
+    pub fn check_rules<R: Ruleset>(&self, rules: &R) -> Result<(), WeightsError> {
+        let wanted = WeightsInfo::for_rules(rules, 0, String::new());
+        let info = &self.info;
+        let same = info.ruleset == wanted.ruleset
+            && info.rules_revision == wanted.rules_revision
+            && info.state_features == wanted.state_features
+            && self.net.inputs() == input_count::<R>();
+        if same {
+            return Ok(());
+        }
+        Err(WeightsError::Mismatch {
+            trained: format!("{} (rules revision {})", info.ruleset, info.rules_revision),
+            wanted: format!(
+                "{} (rules revision {})",
+                wanted.ruleset, wanted.rules_revision
+            ),
+            wanted_spec: wanted.ruleset,
+        })
+    }
+}
