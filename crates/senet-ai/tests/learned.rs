@@ -32,6 +32,10 @@ fn weights_read_back_exactly() {
     let weights = small_weights();
     let bytes = weights.to_bytes();
     assert_eq!(Weights::from_bytes(&bytes).unwrap(), weights);
+    assert!(
+        bytes == weights.to_bytes(),
+        "the same weights give the same bytes"
+    );
 }
 
 #[test]

@@ -10,7 +10,9 @@ use thiserror::Error;
 use super::encoding::input_count;
 use super::network::{ShapeError, ValueNet};
 
-/// The value of the metadata key `format` in every weights file.
+/// The safetensors metadata entry holding a weights file's description.
+const METADATA_KEY: &str = "senet";
+/// The value of `format` in every weights file's description.
 const FORMAT: &str = "senet-value-net";
 /// The layout of the inputs ([`super::Input::encode`]); it goes up when the encoding changes.
 pub const ENCODING_VERSION: u32 = 1;
@@ -105,8 +107,8 @@ fn le_bytes(values: &[f32]) -> Vec<u8> {
 
 impl Weights {
     /// The weights file's bytes (safetensors: tensors `w1` `[inputs, hidden]`, `b1`
-    /// `[hidden]`, `w2` `[hidden]`, `b2` `[1]`, all f32, and the [`WeightsInfo`] as
-    /// metadata).
+    /// `[hidden]`, `w2` `[hidden]`, `b2` `[1]`, all f32, and the [`WeightsInfo`] as `key=value`
+    /// lines in the metadata entry `senet`). The same weights always give the same bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let net = &self.net;
         let (w1, b1, w2, b2) = net.weights();
@@ -123,7 +125,9 @@ impl Weights {
             (*name, view)
         });
         let info = &self.info;
-        let metadata: HashMap<String, String> = [
+        // One metadata entry of `key=value` lines: the safetensors crate writes a map's
+        // entries in hashing order, and the same weights must always give the same bytes.
+        let lines = [
             ("format", FORMAT.to_string()),
             ("encoding", ENCODING_VERSION.to_string()),
             ("ruleset", info.ruleset.clone()),
@@ -132,9 +136,9 @@ impl Weights {
             ("games", info.games.to_string()),
             ("training", info.training.clone()),
         ]
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect();
+        .map(|(key, value)| format!("{key}={}", value.replace(['\n', '\r'], " ")))
+        .join("\n");
+        let metadata = HashMap::from([(METADATA_KEY.to_string(), lines)]);
         safetensors::serialize(views, Some(metadata)).expect("small tensors serialise")
     }
 
@@ -145,11 +149,16 @@ impl Weights {
         }
         let (_, metadata) = SafeTensors::read_metadata(bytes).map_err(format_error)?;
         let tensors = SafeTensors::deserialize(bytes).map_err(format_error)?;
-        let entries = metadata.metadata().clone().unwrap_or_default();
+        let lines = metadata
+            .metadata()
+            .as_ref()
+            .and_then(|m| m.get(METADATA_KEY))
+            .ok_or_else(|| WeightsError::Format(format!("no metadata `{METADATA_KEY}`")))?;
         let entry = |key: &str| {
-            entries
-                .get(key)
-                .cloned()
+            lines
+                .lines()
+                .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
+                .map(str::to_string)
                 .ok_or_else(|| WeightsError::Format(format!("metadata `{key}` is missing")))
         };
         let number = |key: &str| {
