@@ -26,6 +26,7 @@ mod rules;
 mod serve;
 mod simulate;
 mod solve;
+mod train;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -58,6 +59,7 @@ enum Command {
     Compare(compare::CompareArgs),
     Solve(solve::SolveArgs),
     Serve(serve::ServeArgs),
+    Train(train::TrainArgs),
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
@@ -71,6 +73,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Compare(args) => compare::run(&args, out),
         Command::Solve(args) => solve::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
+        Command::Train(args) => train::run(&args, out),
     }
 }
 
@@ -86,7 +89,7 @@ fn clap_exit(error: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             eprintln!(
                 "senet: no command given; use one of moves, play, simulate, rate, replay, \
-                 rules, compare, solve, serve (see 'senet --help')"
+                 rules, compare, solve, serve, train (see 'senet --help')"
             );
             ExitCode::from(2)
         }

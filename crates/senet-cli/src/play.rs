@@ -26,7 +26,7 @@ use senet::Throw;
 /// lets you type every throw, for playing with real sticks.
 ///
 /// Players: human, random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
-/// perfect[:PIECES] (docs/players.md). A perfect player solves its endgame tables first (up
+/// perfect[:PIECES], learned[:DEPTH] (docs/players.md). A perfect player solves its endgame tables first (up
 /// to 2 pieces a side, seconds) or reads them from --tables (made by `senet solve`).
 #[derive(Args, Debug)]
 pub(crate) struct PlayArgs {
@@ -35,7 +35,7 @@ pub(crate) struct PlayArgs {
     rules: String,
     /// Who plays Black (moves first) and who plays White: `human` or a computer player
     /// (random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
-    /// perfect[:PIECES]).
+    /// perfect[:PIECES], learned[:DEPTH]).
     #[arg(long, default_value = "human,random")]
     players: String,
     /// Endgame tables for a perfect player (a file written by `senet solve` for the same

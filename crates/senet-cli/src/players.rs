@@ -54,7 +54,7 @@ pub(crate) enum PlayerKind {
 
 /// The players `--players` accepts, for the messages.
 pub(crate) const PLAYER_NAMES: &str = "human, random, greedy, expectiminimax[:DEPTH | \
-     :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES]";
+     :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES], learned[:DEPTH]";
 
 impl PlayerKind {
     /// The name used on the command line.

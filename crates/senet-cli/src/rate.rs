@@ -28,7 +28,7 @@ pub(crate) struct RateArgs {
     #[arg(long, default_value = DEFAULT_RULESET)]
     rules: String,
     /// The computer players, comma-separated (two or more; the first is rated 0): random,
-    /// greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES].
+    /// greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES], learned[:DEPTH].
     #[arg(
         long,
         default_value = "random,greedy,expectiminimax:1,expectiminimax:2"

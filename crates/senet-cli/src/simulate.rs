@@ -32,7 +32,7 @@ use crate::players::{PLAYER_NAMES, PlayerKind, Roster};
 /// the first move more often.
 ///
 /// Players: random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
-/// perfect[:PIECES] (docs/players.md). A perfect player solves its endgame tables first (up
+/// perfect[:PIECES], learned[:DEPTH] (docs/players.md). A perfect player solves its endgame tables first (up
 /// to 2 pieces a side, seconds) or reads them from --tables (made by `senet solve`).
 #[derive(Args, Debug)]
 pub(crate) struct SimulateArgs {
@@ -43,7 +43,7 @@ pub(crate) struct SimulateArgs {
     #[arg(long, default_value_t = 10_000)]
     games: u64,
     /// The two computer players, a,b: random, greedy, expectiminimax[:DEPTH | :nodes=N],
-    /// mcts[:PLAYOUTS], perfect[:PIECES].
+    /// mcts[:PLAYOUTS], perfect[:PIECES], learned[:DEPTH].
     #[arg(long, default_value = "random,random")]
     players: String,
     #[command(flatten)]

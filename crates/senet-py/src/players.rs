@@ -133,7 +133,8 @@ fn kind_name(kind: ValueKind) -> (&'static str, &'static str) {
 
 /// A computer player for games of one ruleset configuration (by default Regency):
 /// `Player("expectiminimax:3", "kendall")`. Players: random, greedy, expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS],
-/// perfect[:PIECES] (docs/players.md).
+/// perfect[:PIECES], learned[:DEPTH] (a network trained by self-play, for the configurations
+/// with committed weights; docs/players.md).
 #[pyclass(module = "senet._senet")]
 pub(crate) struct Player {
     inner: Mutex<AnyPlayer>,

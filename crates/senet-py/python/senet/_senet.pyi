@@ -189,7 +189,7 @@ class Analysis(TypedDict):
 
 class Player:
     """A computer player for games of one ruleset configuration: random, greedy,
-    expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES]."""
+    expectiminimax[:DEPTH | :nodes=N], mcts[:PLAYOUTS], perfect[:PIECES], learned[:DEPTH]."""
 
     def __init__(
         self, spec: str, rules: Optional[RulesArg] = None, tables: TablesArg = None, seed: int = 0
