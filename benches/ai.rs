@@ -5,6 +5,10 @@
 //!   a single legal move left out, since players return those without searching). The
 //!   throughput line gives moves per second; the time per move is its inverse. The bench
 //!   first checks the nodes searched over the corpus and the moves chosen.
+//! - `learned/<ruleset>/depth-<d>`: the same for the learned player (expectiminimax over the
+//!   committed network), on the same corpus, so that its time per move compares with
+//!   expectiminimax's in the same run (`docs/players.md`: learned:2 against
+//!   expectiminimax:3).
 
 mod common;
 
@@ -15,15 +19,16 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::Ruleset;
-use senet_ai::{Budget, Expectiminimax, Player};
+use senet_ai::learned::{committed, learned_player};
+use senet_ai::{Budget, Evaluator, Expectiminimax, Player};
 
 /// Decision points per corpus (before dropping those with one legal move).
 const POSITIONS: usize = 300;
 
 /// Searches every position of `corpus`; returns the nodes visited and a checksum of the
 /// moves chosen (the sum of their places in the move lists).
-fn search_corpus<R: Ruleset>(
-    player: &mut Expectiminimax<R>,
+fn search_corpus<R: Ruleset, E: Evaluator<R>>(
+    player: &mut Expectiminimax<R, E>,
     rules: &R,
     corpus: &[R::State],
 ) -> (u64, usize) {
@@ -40,30 +45,59 @@ fn search_corpus<R: Ruleset>(
     (nodes, chosen)
 }
 
+/// The corpus of `rules`: decision points with more than one legal move.
+fn corpus_of<R: Ruleset>(rules: &R) -> Vec<R::State> {
+    decision_corpus(rules, POSITIONS)
+        .into_iter()
+        .filter(|s| rules.legal_moves(s).len() > 1)
+        .collect()
+}
+
+/// Benches `player` (named `name`) on `corpus` after checking the nodes it searches and the
+/// moves it chooses there.
+fn bench_player<R: Ruleset, E: Evaluator<R>>(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: String,
+    mut player: Expectiminimax<R, E>,
+    rules: &R,
+    corpus: &[R::State],
+    expected: (u64, usize),
+) {
+    let (nodes, chosen) = search_corpus(&mut player, rules, corpus);
+    assert_eq!(
+        (nodes, chosen),
+        expected,
+        "{name}: {} positions now take {nodes} nodes and choose {chosen}",
+        corpus.len()
+    );
+    group.bench_function(name, |b| {
+        b.iter(|| search_corpus(&mut player, rules, black_box(corpus)))
+    });
+}
+
 fn bench_expectiminimax<R: Ruleset>(
     c: &mut Criterion,
     name: &str,
     rules: R,
     expected: &[(u32, u64, usize)],
+    learned: &[(u32, u64, usize)],
 ) {
-    let corpus: Vec<R::State> = decision_corpus(&rules, POSITIONS)
-        .into_iter()
-        .filter(|s| rules.legal_moves(s).len() > 1)
-        .collect();
+    let corpus = corpus_of(&rules);
     let mut group = c.benchmark_group("expectiminimax");
     group.throughput(Throughput::Elements(corpus.len() as u64));
-    for &(depth, expected_nodes, expected_chosen) in expected {
-        let mut player = Expectiminimax::new(Budget::Depth(depth));
-        let (nodes, chosen) = search_corpus(&mut player, &rules, &corpus);
-        assert_eq!(
-            (nodes, chosen),
-            (expected_nodes, expected_chosen),
-            "{name} depth {depth}: {} positions now take {nodes} nodes and choose {chosen}",
-            corpus.len()
-        );
-        group.bench_function(format!("{name}/depth-{depth}"), |b| {
-            b.iter(|| search_corpus(&mut player, &rules, black_box(&corpus)))
-        });
+    for &(depth, nodes, chosen) in expected {
+        let player = Expectiminimax::new(Budget::Depth(depth));
+        let bench = format!("{name}/depth-{depth}");
+        bench_player(&mut group, bench, player, &rules, &corpus, (nodes, chosen));
+    }
+    group.finish();
+    let mut group = c.benchmark_group("learned");
+    group.throughput(Throughput::Elements(corpus.len() as u64));
+    let weights = committed(&rules).expect("weights come with the crate");
+    for &(depth, nodes, chosen) in learned {
+        let player = learned_player(&rules, &weights, depth).expect("weights for the rules");
+        let bench = format!("{name}/depth-{depth}");
+        bench_player(&mut group, bench, player, &rules, &corpus, (nodes, chosen));
     }
     group.finish();
 }
@@ -74,6 +108,7 @@ fn players(c: &mut Criterion) {
         "regency",
         senet::Regency::default(),
         &[(2, 18_364, 213), (3, 283_930, 241)],
+        &[(1, 870, 414), (2, 18_364, 410)],
     );
 }
 

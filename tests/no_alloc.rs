@@ -81,3 +81,38 @@ fn move_generation_and_playouts_do_not_allocate() {
         }
     }
 }
+
+/// Evaluates a corpus of positions with the committed network of `rules`' configuration.
+struct CountLearnedAllocations;
+
+impl RulesetVisitor for CountLearnedAllocations {
+    type Output = u64;
+
+    fn visit<R: Registered>(self, rules: &R) -> u64 {
+        use senet::ai::Evaluator;
+        let weights = senet::ai::learned::committed(rules).expect("committed weights");
+        let evaluator = senet::ai::learned::LearnedEvaluator::new(rules, &weights).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        let corpus = sample_states(rules, &mut rng, 500, DEFAULT_TURN_CAP, |_| true);
+        allocation_counter::measure(|| {
+            for state in &corpus {
+                for side in [senet::Side::Black, senet::Side::White] {
+                    black_box(evaluator.evaluate(rules, black_box(state), side));
+                }
+            }
+        })
+        .count_total
+    }
+}
+
+#[test]
+fn the_learned_evaluation_does_not_allocate() {
+    for spec in senet::ai::learned::committed_rulesets() {
+        let rules = AnyRuleset::parse(spec).unwrap();
+        assert_eq!(
+            rules.visit(CountLearnedAllocations),
+            0,
+            "{spec}: evaluation allocated"
+        );
+    }
+}

@@ -10,6 +10,7 @@ use senet::ai::learned::{
     input_count,
 };
 use senet::ai::{Player, PlayerSpec};
+use senet::registry::{AnyRuleset, RULESETS};
 use senet::{Bell, Phase, Regency, Ruleset, Side, ThrowingDevice};
 
 fn stream(seed: u64, i: u64) -> ChaCha8Rng {
@@ -163,4 +164,32 @@ fn a_short_training_learns_to_beat_random_and_repeats_itself() {
     let two = train(40, 2);
     assert_eq!(train(40, 2), two);
     assert_ne!(two, train(40, 1));
+}
+#[test]
+fn committed_weights_cover_every_registered_ruleset_and_kendall_immediate() {
+    let committed: Vec<&str> = learned::committed_rulesets().collect();
+    for info in RULESETS {
+        assert!(committed.contains(&info.id), "no weights for {}", info.id);
+    }
+    assert!(committed.contains(&"kendall(throw_timing=immediate)"));
+    for spec in committed {
+        let rules = AnyRuleset::parse(spec).unwrap();
+        assert_eq!(rules.spec().to_string(), spec, "weights named canonically");
+        let mut player = senet::AnyPlayer::new(&"learned".parse().unwrap(), &rules).unwrap();
+        assert_eq!(player.name(), "learned:2");
+        let mut game = senet::AnyGame::new(rules);
+        let mut rng = stream(5, 0);
+        for _ in 0..40 {
+            match game.phase() {
+                Phase::Over(_) => break,
+                Phase::Throw(_) => {
+                    game.throw_random(&mut rng).unwrap();
+                }
+                Phase::Move(_) => {
+                    let mv = player.choose(&game, &mut rng).unwrap();
+                    game.play(mv).unwrap();
+                }
+            }
+        }
+    }
 }

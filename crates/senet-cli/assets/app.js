@@ -500,6 +500,9 @@ async function leaveReplay() {
   renderControls();
 }
 
+/** The hint player where the ruleset has learned weights. */
+const LEARNED_HINTS = "learned:2";
+
 function rulesSpec() {
   const id = $("ruleset").value;
   const info = state.catalogue.rulesets.find((r) => r.id === id);
@@ -524,14 +527,23 @@ function renderOptions() {
     const select = document.createElement("select");
     select.id = `option-${option.name}`;
     for (const value of option.values) select.append(new Option(value, value));
+    // The learned player has weights for some option values only.
+    select.addEventListener("change", () => fillPlayers(info));
     label.append(select);
     box.append(label);
   }
   fillPlayers(info);
 }
 
+/** The players the page offers for the ruleset and options chosen now. */
+function offeredPlayers(info) {
+  const learned = info.learned.includes(rulesSpec());
+  return state.catalogue.players.filter((p) =>
+    (!p.spec.startsWith("perfect") || info.perfect) && (!p.spec.startsWith("learned") || learned));
+}
+
 function fillPlayers(info) {
-  const players = state.catalogue.players.filter((p) => !p.spec.startsWith("perfect") || info.perfect);
+  const players = offeredPlayers(info);
   for (const side of ["black", "white"]) {
     const select = $(`player-${side}`);
     const before = select.value || state.players[side];
@@ -540,11 +552,13 @@ function fillPlayers(info) {
     for (const p of players) select.append(new Option(p.description, p.spec));
     select.value = [...select.options].some((o) => o.value === before) ? before : "human";
   }
+  // Hints come from the strongest player there is for the ruleset unless another was chosen.
+  const strongest = players.some((p) => p.spec === LEARNED_HINTS) ? LEARNED_HINTS : "expectiminimax:2";
   const hints = $("hint-player");
-  const before = hints.value || "expectiminimax:2";
+  const before = hints.value;
   hints.textContent = "";
   for (const p of players.filter((p) => p.spec !== "random")) hints.append(new Option(`hint: ${p.spec}`, p.spec));
-  hints.value = [...hints.options].some((o) => o.value === before) ? before : "expectiminimax:2";
+  hints.value = [...hints.options].some((o) => o.value === before) && before !== "expectiminimax:2" ? before : strongest;
 }
 
 async function newGame(event) {

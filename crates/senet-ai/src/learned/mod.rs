@@ -134,8 +134,36 @@ pub(crate) fn best_afterstate<R: Ruleset>(
     best
 }
 
-/// The weights that come with the crate: ruleset specification and safetensors bytes.
-const COMMITTED: &[(&str, &[u8])] = &[];
+/// The weights that come with the crate: ruleset specification and safetensors bytes
+/// (`weights/README.md` says how each file was trained and how strong it plays).
+const COMMITTED: &[(&str, &[u8])] = &[
+    (
+        "regency",
+        include_bytes!("../../weights/regency.safetensors"),
+    ),
+    (
+        "botermans",
+        include_bytes!("../../weights/botermans.safetensors"),
+    ),
+    ("cemea", include_bytes!("../../weights/cemea.safetensors")),
+    (
+        "kendall",
+        include_bytes!("../../weights/kendall.safetensors"),
+    ),
+    (
+        "kendall(throw_timing=immediate)",
+        include_bytes!("../../weights/kendall-immediate.safetensors"),
+    ),
+    ("bell", include_bytes!("../../weights/bell.safetensors")),
+    (
+        "jequier",
+        include_bytes!("../../weights/jequier.safetensors"),
+    ),
+    (
+        "piccione",
+        include_bytes!("../../weights/piccione.safetensors"),
+    ),
+];
 
 /// The weights trained by the project for `rules`' configuration, if it has any: every
 /// registered ruleset at its default options, and Kendall with immediate throws. Read once

@@ -131,6 +131,10 @@ const PLAYERS: &[(&str, &str)] = &[
         "perfect:2",
         "perfect endgames (exact tables up to 2 pieces a side)",
     ),
+    (
+        "learned:2",
+        "learned: a network trained by self-play, 2 moves deep (the strongest)",
+    ),
 ];
 
 #[derive(Serialize)]
@@ -216,7 +220,9 @@ fn check_web_budget(spec: &PlayerSpec) -> Result<(), ApiError> {
         )))
     };
     match *spec {
-        PlayerSpec::Expectiminimax(Budget::Depth(d)) if u64::from(d) > MAX_WEB_DEPTH => {
+        PlayerSpec::Expectiminimax(Budget::Depth(d)) | PlayerSpec::Learned(d)
+            if u64::from(d) > MAX_WEB_DEPTH =>
+        {
             too_large("a depth", MAX_WEB_DEPTH)
         }
         PlayerSpec::Expectiminimax(Budget::Nodes(n)) if n > MAX_WEB_NODES => {

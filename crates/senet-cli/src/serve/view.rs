@@ -383,6 +383,9 @@ pub(crate) struct RulesetView {
     /// Whether the perfect player the page offers (tables of 2 pieces a side, solved on
     /// demand) plays this ruleset at its defaults; Kendall's stored throws take minutes.
     perfect: bool,
+    /// The configurations of this ruleset (specifications such as
+    /// `kendall(throw_timing=immediate)`) the learned player has weights for.
+    learned: Vec<&'static str>,
 }
 
 /// Every registered ruleset, for the page's choosers.
@@ -404,6 +407,9 @@ pub(crate) fn rulesets() -> Vec<RulesetView> {
                 .collect(),
             perfect: AnyRuleset::parse(info.id)
                 .is_ok_and(|r| r.supports_endgame() && r.endgame_pieces_on_demand() >= 2),
+            learned: senet_ai::learned::committed_rulesets()
+                .filter(|spec| AnyRuleset::parse(spec).is_ok_and(|r| r.id() == info.id))
+                .collect(),
         })
         .collect()
 }
