@@ -3,12 +3,15 @@
 //! For every ruleset with every combination of its options, seeded games of random play give
 //! the first mover's results, the length of the games, the decisions they hold and the
 //! course of the lead (`senet::metrics`). For each ruleset's default options, a skill trace
-//! pits stronger computer players against weaker ones. The results go to
-//! `ruleset-comparison.md` and SVG plots in `--out`.
+//! pits stronger computer players against weaker ones (the `learned` player only where
+//! weights come with senet for the configuration), and where the strongest of them is
+//! `learned` it plays itself, so that the first mover's edge is seen under strong play. The
+//! results go to `ruleset-comparison.md` and SVG plots in `--out`.
 //!
 //! Game `i` of a configuration draws every throw and every random choice from ChaCha8
-//! stream `i` of the seed, and every summary is made of integer counts that merge exactly, so
-//! the report is the same, byte for byte, whatever the number of threads.
+//! stream `i` of the seed (the strongest player's games against itself from stream
+//! [`SELF_PLAY_STREAMS`]` + i`), and every summary is made of integer counts that merge
+//! exactly, so the report is the same, byte for byte, whatever the number of threads.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -19,6 +22,7 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
+use senet::Side;
 use senet::metrics::{
     MatchupSummary, MetricsSummary, Proportion, measure_random_games, play_measured,
 };
@@ -43,10 +47,14 @@ mod report;
 /// combination of its options, or the configurations given with --rules). Skill trace: every
 /// player of --ladder against every weaker one, --skill-games games with the stronger one as
 /// Black and as many as White, on each ruleset's default options and on every configuration
-/// whose random games mostly reached the turn cap (or on --skill-rules).
+/// whose random games mostly reached the turn cap (or on --skill-rules). A `learned` player
+/// is left out on configurations senet has no weights for (the report names them). Strong
+/// against strong: where the strongest player of the ladder is `learned`, it plays itself
+/// twice --skill-games games.
 ///
 /// Game i of a configuration draws every throw and random choice from ChaCha8 stream i of
-/// --seed, so the report does not depend on --threads. It is written to
+/// --seed (game i of the strongest player against itself from stream 2^63 + i), so the report
+/// does not depend on --threads. It is written to
 /// <OUT>/ruleset-comparison.md, with the plots beside it.
 #[derive(Args, Debug)]
 pub(crate) struct CompareArgs {
@@ -77,7 +85,7 @@ pub(crate) struct CompareArgs {
     #[arg(long = "skill-rules", value_name = "SPEC")]
     skill_rules: Vec<String>,
     /// The players of the skill trace, weakest first, comma-separated; each plays every
-    /// weaker one.
+    /// weaker one (`learned` only on configurations with weights).
     #[arg(long, default_value = DEFAULT_LADDER)]
     ladder: String,
     /// The directory the report and the plots are written to.
@@ -90,7 +98,13 @@ pub(crate) struct CompareArgs {
 const DEFAULT_GAMES: u64 = 10_000;
 const DEFAULT_SKILL_GAMES: u64 = 1_000;
 const DEFAULT_SEED: u64 = 2026;
-const DEFAULT_LADDER: &str = "random,greedy,expectiminimax:2";
+const DEFAULT_LADDER: &str = "random,greedy,expectiminimax:2,learned";
+
+/// The first ChaCha8 stream of the strong-against-strong games: game `k` of the strongest
+/// player against itself draws from stream `SELF_PLAY_STREAMS + k` of the seed, a range no
+/// other game of the report uses (random play and the skill trace's pairs use streams below
+/// [`MAX_GAMES`](senet::simulation::MAX_GAMES) × 2), so these games are not those of a pair.
+const SELF_PLAY_STREAMS: u64 = 1 << 63;
 
 /// The report's file name in `--out`.
 pub(crate) const REPORT: &str = "ruleset-comparison.md";
@@ -122,6 +136,39 @@ pub(crate) struct SkillResult {
     pub(crate) summary: MatchupSummary,
     /// Game lengths in turns.
     pub(crate) turns: Distribution,
+}
+
+/// The strongest player of the ladder against itself on one configuration: strong against
+/// strong.
+pub(crate) struct SelfPlayResult {
+    pub(crate) rules: AnyRuleset,
+    pub(crate) player: PlayerSpec,
+    /// By the side of the instance that is Black in the even games.
+    pub(crate) summary: MatchupSummary,
+    /// Game lengths in turns.
+    pub(crate) turns: Distribution,
+}
+
+impl SelfPlayResult {
+    /// Black's (the first mover's) wins out of the games won by either side.
+    pub(crate) fn black_wins(&self) -> Proportion {
+        let s = &self.summary;
+        // The instance that was Black won, or the one that was White lost.
+        let black = s.a_wins(Some(Side::Black)).count + s.a_losses(Some(Side::White));
+        Proportion::new(black, s.a_wins(None).count + s.a_losses(None))
+    }
+}
+
+/// Everything the skill trace came to.
+#[derive(Default)]
+pub(crate) struct SkillTrace {
+    /// Every pair of players on every configuration.
+    pub(crate) pairs: Vec<SkillResult>,
+    /// The strongest player against itself, where it is `learned`.
+    pub(crate) self_play: Vec<SelfPlayResult>,
+    /// The configurations on which the ladder's `learned` players were left out: senet has
+    /// no weights for them.
+    pub(crate) without_weights: Vec<AnyRuleset>,
 }
 
 /// Every configuration of `info` to compare: all combinations of its option values (the
@@ -230,11 +277,62 @@ impl<R: Registered> Roster<R> {
 /// What one pair's games came to, or why they could not be played.
 type PairOutcome = Result<(MatchupSummary, Distribution), String>;
 
-/// The skill trace on one configuration: every player of the ladder against every weaker
-/// one. In game `k` of a pair the stronger player is Black when `k` is even. A visitor, like
-/// [`RandomGames`], for its parallel loop of measured games on the typed state.
+/// Two players of a roster to play against each other, `a` as Black in the even games and as
+/// White in the odd ones; `a` and `b` may be the same player, each side then has an instance of
+/// its own. Game `k` draws every throw and random choice from ChaCha8 stream
+/// `first_stream + k` of the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pairing {
+    a: usize,
+    b: usize,
+    first_stream: u64,
+}
+
+/// Whether senet comes with weights for `rules`, without which a `learned` player cannot be
+/// built (`senet_ai::learned::committed` looks the configuration up by the same name).
+fn has_weights(rules: &AnyRuleset) -> bool {
+    let spec = rules.to_string();
+    senet_ai::learned::committed_rulesets().any(|name| name == spec)
+}
+
+/// The games of the skill trace on one configuration: the players of `ladder` that can play
+/// it (a `learned` one only with weights), every one against every weaker one with stream
+/// `k` for game `k`, stronger players first; then, where the strongest is `learned`, that
+/// player against itself from stream [`SELF_PLAY_STREAMS`].
+fn skill_plan(ladder: &[PlayerSpec], rules: &AnyRuleset) -> (Vec<PlayerSpec>, Vec<Pairing>) {
+    let weights = has_weights(rules);
+    let ladder: Vec<PlayerSpec> = ladder
+        .iter()
+        .filter(|p| weights || !matches!(p, PlayerSpec::Learned(_)))
+        .copied()
+        .collect();
+    let mut pairings = Vec::new();
+    for a in (1..ladder.len()).rev() {
+        for b in (0..a).rev() {
+            pairings.push(Pairing {
+                a,
+                b,
+                first_stream: 0,
+            });
+        }
+    }
+    // With a `learned` player kept, nothing was left out: the ladder has two players or more.
+    if matches!(ladder.last(), Some(PlayerSpec::Learned(_))) {
+        let a = ladder.len() - 1;
+        pairings.push(Pairing {
+            a,
+            b: a,
+            first_stream: SELF_PLAY_STREAMS,
+        });
+    }
+    (ladder, pairings)
+}
+
+/// The skill trace's games on one configuration, the pairings of [`skill_plan`] in order. A
+/// visitor, like [`RandomGames`], for its parallel loop of measured games on the typed state.
 struct SkillGames<'a> {
     ladder: &'a [PlayerSpec],
+    pairings: &'a [Pairing],
     games_per_seat: u64,
     seed: u64,
     turn_cap: u32,
@@ -242,71 +340,73 @@ struct SkillGames<'a> {
 }
 
 impl RulesetVisitor for SkillGames<'_> {
-    /// (stronger, weaker, what their games came to), stronger players first.
-    type Output = Result<Vec<(usize, usize, MatchupSummary, Distribution)>, String>;
+    /// What each pairing's games came to, in the order of the pairings.
+    type Output = Result<Vec<(MatchupSummary, Distribution)>, String>;
 
     fn visit<R: Registered>(self, rules: &R) -> Self::Output {
         let roster = Roster::new(rules, self.ladder)?;
+        self.pairings
+            .iter()
+            .map(|&pairing| self.play(rules, &roster, pairing))
+            .collect()
+    }
+}
+
+impl SkillGames<'_> {
+    /// The `2 × games_per_seat` games of one pairing, as A's results by the side it played.
+    fn play<R: Registered>(&self, rules: &R, roster: &Roster<R>, pairing: Pairing) -> PairOutcome {
+        let Pairing { a, b, first_stream } = pairing;
         let games = 2 * self.games_per_seat;
-        let mut results = Vec::new();
-        for stronger in (1..self.ladder.len()).rev() {
-            for weaker in (0..stronger).rev() {
-                let init = || {
-                    let players = roster
-                        .player(rules, stronger)
-                        .and_then(|s| roster.player(rules, weaker).map(|w| [s, w]));
-                    (players, MatchupSummary::default(), Distribution::default())
-                };
-                let outcome: PairOutcome = (0..games)
-                    .into_par_iter()
-                    .fold(
-                        || (init(), MoveList::new()),
-                        |((players, mut summary, mut turns), mut moves), index| {
-                            let mut players = players;
-                            if let Ok([strong, weak]) = &mut players {
-                                let strong_side = senet::simulation::side_of_player_a(index);
-                                let game = play_measured(
-                                    rules,
-                                    rules.initial_state(),
-                                    &mut rng::seeded(self.seed, index),
-                                    &mut moves,
-                                    self.turn_cap,
-                                    |side, state, moves, rng| {
-                                        let player = if side == strong_side {
-                                            &mut *strong
-                                        } else {
-                                            &mut *weak
-                                        };
-                                        // A player only fails outside a decision, which
-                                        // this is not.
-                                        player
-                                            .choose(rules, state, rng)
-                                            .unwrap_or_else(|_| moves[0])
-                                    },
-                                );
-                                summary.add(strong_side, &game.end);
-                                turns.add(game.turns);
-                            }
-                            tick(self.progress, index, games);
-                            ((players, summary, turns), moves)
-                        },
-                    )
-                    .map(|((players, summary, turns), _)| players.map(|_| (summary, turns)))
-                    .reduce(
-                        || Ok((MatchupSummary::default(), Distribution::default())),
-                        |a, b| {
-                            let (mut summary, mut turns) = a?;
-                            let (other, other_turns) = b?;
-                            summary.merge(&other);
-                            turns.merge(&other_turns);
-                            Ok((summary, turns))
-                        },
-                    );
-                let (summary, turns) = outcome?;
-                results.push((stronger, weaker, summary, turns));
-            }
-        }
-        Ok(results)
+        let init = || {
+            let players = roster
+                .player(rules, a)
+                .and_then(|s| roster.player(rules, b).map(|w| [s, w]));
+            (players, MatchupSummary::default(), Distribution::default())
+        };
+        (0..games)
+            .into_par_iter()
+            .fold(
+                || (init(), MoveList::new()),
+                |((players, mut summary, mut turns), mut moves), index| {
+                    let mut players = players;
+                    if let Ok([player_a, player_b]) = &mut players {
+                        let a_side = senet::simulation::side_of_player_a(index);
+                        let game = play_measured(
+                            rules,
+                            rules.initial_state(),
+                            &mut rng::seeded(self.seed, first_stream + index),
+                            &mut moves,
+                            self.turn_cap,
+                            |side, state, moves, rng| {
+                                let player = if side == a_side {
+                                    &mut *player_a
+                                } else {
+                                    &mut *player_b
+                                };
+                                // A player only fails outside a decision, which this is not.
+                                player
+                                    .choose(rules, state, rng)
+                                    .unwrap_or_else(|_| moves[0])
+                            },
+                        );
+                        summary.add(a_side, &game.end);
+                        turns.add(game.turns);
+                    }
+                    tick(self.progress, index, games);
+                    ((players, summary, turns), moves)
+                },
+            )
+            .map(|((players, summary, turns), _)| players.map(|_| (summary, turns)))
+            .reduce(
+                || Ok((MatchupSummary::default(), Distribution::default())),
+                |a, b| {
+                    let (mut summary, mut turns) = a?;
+                    let (other, other_turns) = b?;
+                    summary.merge(&other);
+                    turns.merge(&other_turns);
+                    Ok((summary, turns))
+                },
+            )
     }
 }
 
@@ -323,6 +423,10 @@ pub(crate) struct Comparison {
     pub(crate) chosen_skill_rules: Vec<String>,
     pub(crate) random: Vec<RandomResult>,
     pub(crate) skill: Vec<SkillResult>,
+    /// Strong against strong: the strongest player against itself, where it is `learned`.
+    pub(crate) self_play: Vec<SelfPlayResult>,
+    /// The skill trace's configurations without the ladder's `learned` players (no weights).
+    pub(crate) without_weights: Vec<AnyRuleset>,
 }
 
 impl Comparison {
@@ -385,6 +489,34 @@ fn check_ladder(ladder: &[PlayerSpec], rules: &AnyRuleset) -> Result<(), CliErro
     }
 }
 
+/// Refuses, before any game is played, `learned` players in the ladder when senet has
+/// weights for none of the skill trace's configurations known before the games (on some of
+/// them, they are left out of the trace where the weights are missing, and the report says
+/// so).
+fn check_weights(ladder: &[PlayerSpec], configs: &[AnyRuleset]) -> Result<(), CliError> {
+    let Some(learned) = ladder.iter().find(|p| matches!(p, PlayerSpec::Learned(_))) else {
+        return Ok(());
+    };
+    if configs.is_empty() || configs.iter().any(has_weights) {
+        return Ok(());
+    }
+    let committed: Vec<&str> = senet_ai::learned::committed_rulesets().collect();
+    Err(CliError::input(format!(
+        "--ladder: {learned} has no weights for {}; train them with `senet train --rules \
+         <configuration> --out FILE`, or choose --skill-rules with weights ({})",
+        configs
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        if committed.is_empty() {
+            "none come with this build".to_string()
+        } else {
+            committed.join(", ")
+        }
+    )))
+}
+
 /// Parses a list of configurations given on the command line, in canonical form.
 fn parse_configurations(texts: &[String], argument: &str) -> Result<Vec<AnyRuleset>, CliError> {
     let mut parsed: Vec<AnyRuleset> = Vec::new();
@@ -444,38 +576,62 @@ pub(crate) fn run_random(
         .collect()
 }
 
-/// The skill trace on every configuration, on the current rayon pool.
+/// The games the skill trace plays on `configs`: the progress bar's length.
+fn skill_game_count(configs: &[AnyRuleset], args: &CompareArgs, ladder: &[PlayerSpec]) -> u64 {
+    let pairings: usize = configs.iter().map(|r| skill_plan(ladder, r).1.len()).sum();
+    pairings as u64 * 2 * args.skill_games
+}
+
+/// The skill trace on every configuration, and strong against strong, on the current rayon
+/// pool.
 pub(crate) fn run_skill(
     configs: &[AnyRuleset],
     args: &CompareArgs,
     ladder: &[PlayerSpec],
     progress: &ProgressBar,
-) -> Result<Vec<SkillResult>, CliError> {
-    let mut skill = Vec::new();
+) -> Result<SkillTrace, CliError> {
+    let mut trace = SkillTrace::default();
     if args.skill_games == 0 {
-        return Ok(skill);
+        return Ok(trace);
     }
     for rules in configs {
-        let pairs = rules
+        let (players, pairings) = skill_plan(ladder, rules);
+        if players.len() < ladder.len() {
+            trace.without_weights.push(rules.clone());
+        }
+        if pairings.is_empty() {
+            continue;
+        }
+        let outcomes = rules
             .visit(SkillGames {
-                ladder,
+                ladder: &players,
+                pairings: &pairings,
                 games_per_seat: args.skill_games,
                 seed: args.seed,
                 turn_cap: args.turn_cap,
                 progress,
             })
             .map_err(|e| CliError::input(format!("--ladder: {e}")))?;
-        for (stronger, weaker, summary, turns) in pairs {
-            skill.push(SkillResult {
-                rules: rules.clone(),
-                stronger: ladder[stronger],
-                weaker: ladder[weaker],
-                summary,
-                turns,
-            });
+        for (pairing, (summary, turns)) in pairings.iter().zip(outcomes) {
+            if pairing.a == pairing.b {
+                trace.self_play.push(SelfPlayResult {
+                    rules: rules.clone(),
+                    player: players[pairing.a],
+                    summary,
+                    turns,
+                });
+            } else {
+                trace.pairs.push(SkillResult {
+                    rules: rules.clone(),
+                    stronger: players[pairing.a],
+                    weaker: players[pairing.b],
+                    summary,
+                    turns,
+                });
+            }
         }
     }
-    Ok(skill)
+    Ok(trace)
 }
 
 /// Each ruleset with its default options.
@@ -529,11 +685,11 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
         for rules in &checked {
             check_ladder(&ladder, rules)?;
         }
+        check_weights(&ladder, &checked)?;
     }
     let out_dir = prepare_out_dir(&args.out)?;
     let pool = thread_pool(args.threads)?;
 
-    let pairs = (ladder.len() * (ladder.len() - 1) / 2) as u64;
     let progress = games_progress(random_configs.len() as u64 * args.games);
     let started = Instant::now();
     let (random, skill) = pool.install(|| -> Result<_, CliError> {
@@ -544,14 +700,15 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
             chosen_skill.clone()
         };
         if args.skill_games > 0 {
-            progress.inc_length(skill_configs.len() as u64 * pairs * 2 * args.skill_games);
+            progress.inc_length(skill_game_count(&skill_configs, args, &ladder));
         }
         let skill = run_skill(&skill_configs, args, &ladder, &progress)?;
         Ok((random, skill))
     })?;
     let time = crate::RunTime::since(started, pool.current_num_threads());
     progress.finish_and_clear();
-    let skill_total: u64 = skill.iter().map(|s| s.summary.games(None)).sum();
+    let skill_total: u64 = skill.pairs.iter().map(|s| s.summary.games(None)).sum();
+    let self_play_total: u64 = skill.self_play.iter().map(|s| s.summary.games(None)).sum();
 
     let comparison = Comparison {
         games: args.games,
@@ -562,15 +719,19 @@ pub(crate) fn run(args: &CompareArgs, out: &mut dyn Write) -> Result<(), CliErro
         chosen_rules: chosen.iter().map(ToString::to_string).collect(),
         chosen_skill_rules: chosen_skill.iter().map(ToString::to_string).collect(),
         random,
-        skill,
+        skill: skill.pairs,
+        self_play: skill.self_play,
+        without_weights: skill.without_weights,
     };
     let written = write_report(&comparison, &out_dir)?;
     writeln!(
         out,
-        "{} configurations x {} random games and {} skill-trace games in {time}",
+        "{} configurations x {} random games, {} skill-trace games and {} strong-against-strong \
+         games in {time}",
         comparison.random.len(),
         comparison.games,
         skill_total,
+        self_play_total,
     )?;
     for path in written {
         writeln!(out, "wrote {}", path.display())?;
@@ -597,7 +758,7 @@ fn write_report(comparison: &Comparison, dir: &Path) -> Result<Vec<PathBuf>, Cli
     let mut files: Vec<(String, String)> = plots::all(comparison)
         .map_err(|e| CliError::input(format!("cannot draw the plots: {e}")))?;
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
-    let report = report::markdown(comparison, &names);
+    let report = strong::with_strong_play(report::markdown(comparison, &names), comparison);
     files.insert(0, (REPORT.to_string(), report));
     let mut written = Vec::new();
     for (name, contents) in files {
@@ -607,6 +768,302 @@ fn write_report(comparison: &Comparison, dir: &Path) -> Result<Vec<PathBuf>, Cli
         written.push(path);
     }
     Ok(written)
+}
+
+/// What the `learned` players of the ladder add to the report `report::markdown` writes: the
+/// configurations the skill trace left them out of, the strong-against-strong section and its
+/// findings, and the player's definition, each spliced in at a heading or bullet of that
+/// report (a unit test checks that every piece lands).
+mod strong {
+    use std::fmt::Write as _;
+
+    use senet::Side;
+    use senet::metrics::Proportion;
+    use senet::stats::Distribution;
+    use senet_ai::PlayerSpec;
+
+    use super::{Comparison, SelfPlayResult, percent, with_interval};
+
+    /// The skill trace's bullet of "How it was made".
+    const SKILL_BULLET: &str = "\n- **Skill trace**:";
+    /// The heading the strong-against-strong section goes before.
+    const FINDINGS: &str = "\n## Findings\n";
+    /// The players' definition, and where in it the ladder is named.
+    const PLAYERS_BULLET: &str = "\n- **Players**";
+    const LADDER_HERE: &str = " The ladder here:";
+
+    pub(super) fn with_strong_play(mut report: String, c: &Comparison) -> String {
+        if let Some(line) = report.find(SKILL_BULLET).map(|at| at + 1)
+            && let Some(end) = report[line..].find('\n').map(|e| line + e)
+        {
+            report.insert_str(end + 1, &how_it_was_made(c));
+            report.insert_str(end, &left_out(c));
+        }
+        if let Some(at) = report.find(FINDINGS) {
+            let findings = findings(c);
+            let end = report[at + FINDINGS.len()..]
+                .find("\n\n## ")
+                .map_or(report.len(), |e| at + FINDINGS.len() + e + 1);
+            report.insert_str(end, &findings);
+            report.insert_str(at + 1, &section(c));
+        }
+        if let Some(line) = report.find(PLAYERS_BULLET).map(|at| at + 1)
+            && let Some(ladder) = report[line..].find(LADDER_HERE).map(|l| line + l)
+        {
+            report.insert_str(ladder, &definition(c));
+        }
+        report
+    }
+
+    /// `learned:2`, or `learned:1` and `learned:2`: the ladder's learned players.
+    fn learned_players(c: &Comparison) -> Option<String> {
+        let names: Vec<String> = c
+            .ladder
+            .iter()
+            .filter(|p| matches!(p, PlayerSpec::Learned(_)))
+            .map(|p| format!("`{p}`"))
+            .collect();
+        match names.split_last() {
+            None => None,
+            Some((last, [])) => Some(last.clone()),
+            Some((last, rest)) => Some(format!("{} and {last}", rest.join(", "))),
+        }
+    }
+
+    /// The sentence that ends the skill trace's bullet: where the learned players were left
+    /// out.
+    fn left_out(c: &Comparison) -> String {
+        let (Some(players), false) = (learned_players(c), c.without_weights.is_empty()) else {
+            return String::new();
+        };
+        format!(
+            " {players} {} left out of the trace on the configurations no weights come with \
+             senet for: {}.",
+            if players.contains(" and ") {
+                "are"
+            } else {
+                "is"
+            },
+            c.without_weights
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+
+    /// The strongest player against itself, in "How it was made".
+    fn how_it_was_made(c: &Comparison) -> String {
+        let Some(first) = c.self_play.first() else {
+            return String::new();
+        };
+        format!(
+            "- **Strong against strong**: on each configuration of the trace where the \
+             strongest player of the ladder is `{}`, it plays itself {} games, with an \
+             instance of its own on each side. Game *k* draws every throw and random choice \
+             from ChaCha8 stream 2<sup>63</sup> + *k* of the seed, a range no other game here \
+             uses, so these are not the games of a pair.\n",
+            first.player,
+            first.summary.games(None)
+        )
+    }
+
+    /// `median (p10–p90)` of a length distribution.
+    fn spread(d: &Distribution) -> String {
+        match (d.median(), d.quantile(0.1), d.quantile(0.9)) {
+            (Some(m), Some(low), Some(high)) => format!("{m} ({low}–{high})"),
+            _ => "–".to_string(),
+        }
+    }
+
+    /// Black's share of the decided games of random play on the configuration of `s`.
+    fn random_play(c: &Comparison, s: &SelfPlayResult) -> Option<Proportion> {
+        c.random
+            .iter()
+            .find(|r| r.rules == s.rules)
+            .map(|r| r.summary.first_mover_wins())
+    }
+
+    fn section(c: &Comparison) -> String {
+        let Some(first) = c.self_play.first() else {
+            return String::new();
+        };
+        let mut out = String::new();
+        out.push_str("## Strong against strong\n\n");
+        let _ = writeln!(
+            out,
+            "`{}`, the strongest player of the ladder, against itself: Black's (the first \
+             mover's) share of the decided games, next to the same share under random play \
+             (from the tables of random play). With the same player on both sides, a share \
+             away from one half is the seat's edge under strong play; where random play gives \
+             another figure, the difference comes from the weak players, not from the rules.\n",
+            first.player
+        );
+        out.push_str(
+            "| configuration | player | games | Black (first mover) wins, share of decided \
+             games | draws | stopped by the cap | turns: median (10th–90th pct.) | random \
+             play: Black wins, share of decided games |\n",
+        );
+        out.push_str("|---|---|---|---|---|---|---|---|\n");
+        for s in &c.self_play {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                s.rules,
+                s.player,
+                s.summary.games(None),
+                with_interval(s.black_wins()),
+                s.summary.draws(None),
+                s.summary.capped(None),
+                spread(&s.turns),
+                random_play(c, s).map_or_else(|| "–".to_string(), with_interval),
+            );
+        }
+        out.push('\n');
+        out
+    }
+
+    /// The side whose share of the decided games is clearly above one half, or `None`.
+    fn favoured(p: Proportion) -> Option<Side> {
+        p.value()?;
+        let (low, high) = p.interval();
+        if low > 0.5 {
+            Some(Side::Black)
+        } else if high < 0.5 {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+
+    /// The verdict of a share of Black's wins.
+    fn verdict(side: Option<Side>) -> &'static str {
+        match side {
+            Some(Side::Black) => "Black clearly ahead",
+            Some(Side::White) => "White clearly ahead",
+            None => "no clear difference",
+        }
+    }
+
+    /// Whether two shares clearly differ: their intervals are disjoint.
+    fn disjoint(a: Proportion, b: Proportion) -> bool {
+        let ((a_low, a_high), (b_low, b_high)) = (a.interval(), b.interval());
+        a.value().is_some() && b.value().is_some() && (a_high < b_low || b_high < a_low)
+    }
+
+    fn list(items: &[String]) -> String {
+        if items.is_empty() {
+            "none".to_string()
+        } else {
+            items.join("; ")
+        }
+    }
+
+    /// The findings' lines: the strongest player against the next on each configuration of
+    /// the trace, and the seat under strong play.
+    fn findings(c: &Comparison) -> String {
+        let mut out = String::new();
+        let rank = |p: &PlayerSpec| c.ladder.iter().position(|q| q == p);
+        let mut configs: Vec<&senet::registry::AnyRuleset> = Vec::new();
+        for s in &c.skill {
+            if !configs.contains(&&s.rules) {
+                configs.push(&s.rules);
+            }
+        }
+        let top_pairs: Vec<String> = configs
+            .iter()
+            .filter_map(|rules| {
+                let s = c
+                    .skill
+                    .iter()
+                    .filter(|s| s.rules == **rules)
+                    .max_by_key(|s| (rank(&s.stronger), rank(&s.weaker)))?;
+                Some(format!(
+                    "{rules}: {} over {} {}",
+                    s.stronger,
+                    s.weaker,
+                    with_interval(s.summary.a_wins(None))
+                ))
+            })
+            .collect();
+        if !top_pairs.is_empty() {
+            let _ = writeln!(
+                out,
+                "- **The strongest against the next.** On each configuration of the skill \
+                 trace, the share of the games the strongest player wins against the next \
+                 strongest, over both seats: {}.",
+                list(&top_pairs)
+            );
+        }
+        if let Some(first) = c.self_play.first() {
+            let mut by_side: [Vec<String>; 3] = Default::default();
+            let mut changed = Vec::new();
+            let mut moved = Vec::new();
+            for s in &c.self_play {
+                let strong = s.black_wins();
+                let slot = match favoured(strong) {
+                    Some(Side::Black) => 0,
+                    Some(Side::White) => 1,
+                    None => 2,
+                };
+                by_side[slot].push(format!("{} {}", s.rules, with_interval(strong)));
+                let Some(random) = random_play(c, s) else {
+                    continue;
+                };
+                if favoured(random) != favoured(strong) {
+                    changed.push(format!(
+                        "{} (random play: {}; strong play: {})",
+                        s.rules,
+                        verdict(favoured(random)),
+                        verdict(favoured(strong)),
+                    ));
+                }
+                if disjoint(random, strong) {
+                    let share = |p: Proportion| p.value().map_or_else(|| "–".to_string(), percent);
+                    moved.push(format!(
+                        "{} {} under strong play, {} under random play",
+                        s.rules,
+                        share(strong),
+                        share(random)
+                    ));
+                }
+            }
+            let _ = writeln!(
+                out,
+                "- **The seat under strong play** (`{}` against itself). Black clearly wins \
+                 more of the decided games in: {}. White clearly wins more in: {}. No clear \
+                 difference in: {}. The verdict differs from random play's in: {}. Black's \
+                 share clearly differs from random play's (disjoint intervals) in: {}.",
+                first.player,
+                list(&by_side[0]),
+                list(&by_side[1]),
+                list(&by_side[2]),
+                list(&changed),
+                list(&moved)
+            );
+        }
+        out
+    }
+
+    /// The learned player's definition, before the ladder is named.
+    fn definition(c: &Comparison) -> String {
+        if learned_players(c).is_none() {
+            return String::new();
+        }
+        let committed: Vec<String> = senet_ai::learned::committed_rulesets()
+            .map(|spec| format!("`{spec}`"))
+            .collect();
+        format!(
+            " `learned:D` searches like `expectiminimax:D` but scores positions with a value \
+             network trained by self-play (`senet train`); weights come with senet for {}, and \
+             the skill trace leaves it out of other configurations.",
+            if committed.is_empty() {
+                "no configuration".to_string()
+            } else {
+                committed.join(", ")
+            }
+        )
+    }
 }
 
 /// Formats a share as a percentage with one decimal.
@@ -712,6 +1169,8 @@ mod tests {
                 chosen_skill_rules: args.skill_rules,
                 random: Vec::new(),
                 skill: Vec::new(),
+                self_play: Vec::new(),
+                without_weights: Vec::new(),
             }
         };
         assert!(comparison(&[]).uses_defaults());
@@ -723,6 +1182,8 @@ mod tests {
             &["--seed", "1"],
             &["--turn-cap", "50"],
             &["--ladder", "random,greedy"],
+            &["--ladder", "random,greedy,expectiminimax:2"],
+            &["--ladder", "random,greedy,expectiminimax:2,learned:1"],
             &["--rules", "regency"],
             &["--skill-rules", "regency"],
         ] {
@@ -779,11 +1240,183 @@ mod tests {
             assert_eq!(a.summary, b.summary, "{}", a.rules);
             assert_eq!(a.summary.games.games(), 300);
         }
-        assert_eq!(runs[0].1.len(), 3);
-        for (a, b) in runs[0].1.iter().zip(&runs[1].1) {
+        assert_eq!(runs[0].1.pairs.len(), 3);
+        assert!(runs[0].1.self_play.is_empty());
+        for (a, b) in runs[0].1.pairs.iter().zip(&runs[1].1.pairs) {
             assert_eq!(a.summary, b.summary, "{}", a.rules);
             assert_eq!(a.turns, b.turns, "{}", a.rules);
             assert_eq!(a.summary.games(None), 80);
         }
+    }
+
+    #[test]
+    fn the_learned_player_is_left_out_where_senet_has_no_weights_for_it() {
+        let ladder = parse_ladder(DEFAULT_LADDER).unwrap();
+        assert_eq!(ladder.last(), Some(&PlayerSpec::Learned(2)));
+        let without = AnyRuleset::parse("jequier(backward_priority=per_piece)").unwrap();
+        assert!(!has_weights(&without));
+        let (players, pairings) = skill_plan(&ladder, &without);
+        assert_eq!(players, ladder[..3]);
+        // Every pair of the three others, stronger first, and no game against itself.
+        let pairs: Vec<(usize, usize)> = pairings.iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(pairs, [(2, 1), (2, 0), (1, 0)]);
+        assert!(pairings.iter().all(|p| p.first_stream == 0));
+        // A ladder that only the learned players would make up plays nothing there.
+        let learned_only = parse_ladder("learned:1,learned").unwrap();
+        assert!(skill_plan(&learned_only, &without).1.is_empty());
+        // Refused only when no configuration has weights.
+        assert!(check_weights(&ladder, std::slice::from_ref(&without)).is_err());
+        let error = check_weights(&ladder, std::slice::from_ref(&without))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("senet train"), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+        let no_learned = parse_ladder("random,greedy").unwrap();
+        assert!(check_weights(&no_learned, std::slice::from_ref(&without)).is_ok());
+    }
+
+    /// Needs the weights that come with senet (`senet_ai::learned::committed_rulesets`).
+    #[test]
+    fn where_the_strongest_player_is_learned_it_also_plays_itself_on_streams_of_its_own() {
+        let ladder = parse_ladder(DEFAULT_LADDER).unwrap();
+        let with = AnyRuleset::parse("bell").unwrap();
+        assert!(has_weights(&with), "no weights come with senet for bell");
+        let (players, pairings) = skill_plan(&ladder, &with);
+        assert_eq!(players, ladder);
+        assert_eq!(pairings.len(), 6 + 1);
+        assert_eq!(
+            pairings.last(),
+            Some(&Pairing {
+                a: 3,
+                b: 3,
+                first_stream: SELF_PLAY_STREAMS
+            })
+        );
+        let without = AnyRuleset::parse("bell(compulsory_capture=true)").unwrap();
+        assert!(check_weights(&ladder, &[without, with]).is_ok());
+        // With `learned` not the strongest, it plays no game against itself.
+        let below = parse_ladder("random,learned,expectiminimax:2").unwrap();
+        let pairings = skill_plan(&below, &AnyRuleset::parse("bell").unwrap()).1;
+        assert!(pairings.iter().all(|p| p.a != p.b));
+    }
+
+    /// The pieces the learned player adds land in the report: the note on the configurations
+    /// left out, the section, its findings and the definition.
+    #[test]
+    fn the_report_has_the_strong_against_strong_section_and_the_left_out_note() {
+        let regency = AnyRuleset::parse("regency").unwrap();
+        let jequier = AnyRuleset::parse("jequier(backward_priority=per_piece)").unwrap();
+        let mut random = MetricsSummary::default();
+        let won = |side| {
+            senet::PlayoutEnd::Finished(senet::Outcome {
+                winner: Some(side),
+                points: senet::PerSide::both(0),
+            })
+        };
+        for i in 0..100 {
+            let side = if i < 70 { Side::Black } else { Side::White };
+            random.games.add(&won(side), 10, 10);
+        }
+        let mut matchup = MatchupSummary::default();
+        let mut turns = Distribution::default();
+        for k in 0..40u64 {
+            let a_side = senet::simulation::side_of_player_a(k);
+            // A (the instance that is Black in even games) wins its even games and loses
+            // its odd ones: Black wins every game.
+            let winner = if k % 2 == 0 {
+                a_side
+            } else {
+                a_side.opponent()
+            };
+            matchup.add(a_side, &won(winner));
+            turns.add(100);
+        }
+        let learned = PlayerSpec::Learned(2);
+        let skill = |stronger, weaker, rules: &AnyRuleset| SkillResult {
+            rules: rules.clone(),
+            stronger,
+            weaker,
+            summary: matchup,
+            turns: turns.clone(),
+        };
+        let emm = PlayerSpec::Expectiminimax(senet_ai::Budget::Depth(2));
+        let comparison = Comparison {
+            games: 100,
+            skill_games: 20,
+            seed: 1,
+            turn_cap: 500,
+            ladder: parse_ladder(DEFAULT_LADDER).unwrap(),
+            chosen_rules: Vec::new(),
+            chosen_skill_rules: Vec::new(),
+            random: vec![RandomResult {
+                rules: regency.clone(),
+                summary: random,
+            }],
+            skill: vec![
+                skill(learned, emm, &regency),
+                skill(learned, PlayerSpec::Random, &regency),
+                skill(emm, PlayerSpec::Greedy, &regency),
+                skill(emm, PlayerSpec::Greedy, &jequier),
+                skill(PlayerSpec::Greedy, PlayerSpec::Random, &jequier),
+            ],
+            self_play: vec![SelfPlayResult {
+                rules: regency.clone(),
+                player: learned,
+                summary: matchup,
+                turns,
+            }],
+            without_weights: vec![jequier],
+        };
+        let report = strong::with_strong_play(report::markdown(&comparison, &[]), &comparison);
+        let at = |needle: &str| {
+            report
+                .find(needle)
+                .unwrap_or_else(|| panic!("{needle:?} missing from\n{report}"))
+        };
+        assert_eq!(
+            comparison.self_play[0].black_wins(),
+            Proportion::new(40, 40)
+        );
+        let skill_bullet = at("- **Skill trace**:");
+        let note = at(
+            " `learned:2` is left out of the trace on the configurations no weights \
+                        come with senet for: jequier(backward_priority=per_piece).\n",
+        );
+        let how = at("- **Strong against strong**: on each configuration");
+        assert!(skill_bullet < note && note < how, "{report}");
+        assert!(report.contains("stream 2<sup>63</sup> + *k*"));
+        let section = at("## Strong against strong\n");
+        let findings = at("## Findings\n");
+        assert!(at("## Skill trace\n") < section && section < findings);
+        at(
+            "| regency | learned:2 | 40 | 100.0% [91.2, 100.0] | 0 | 0 | 100 (100–100) | 70.0% \
+            [60.4, 78.1] |",
+        );
+        let next = at("- **The strongest against the next.**");
+        let seat = at("- **The seat under strong play** (`learned:2` against itself).");
+        let definitions = at("## Definitions");
+        assert!(findings < next && next < seat && seat < definitions);
+        at("regency: learned:2 over expectiminimax:2 ");
+        at("jequier(backward_priority=per_piece): expectiminimax:2 over greedy ");
+        at(
+            "The verdict differs from random play's in: none. Black's share clearly differs \
+            from random play's (disjoint intervals) in: regency 100.0% under strong play, \
+            70.0% under random play.\n",
+        );
+        // The findings end before the next section, with its blank line.
+        assert!(report[seat..].contains(".\n\n## "));
+        let definition = at(" `learned:D` searches like `expectiminimax:D`");
+        assert!(definition < at(" The ladder here:"));
+        // Without learned players nothing is added.
+        let plain = Comparison {
+            ladder: parse_ladder("random,greedy").unwrap(),
+            skill: Vec::new(),
+            self_play: Vec::new(),
+            without_weights: Vec::new(),
+            random: Vec::new(),
+            ..comparison
+        };
+        let markdown = report::markdown(&plain, &[]);
+        assert_eq!(strong::with_strong_play(markdown.clone(), &plain), markdown);
     }
 }

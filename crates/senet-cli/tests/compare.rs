@@ -1,6 +1,7 @@
 //! End-to-end tests of `senet compare`: a small comparison writes the report and its plots,
-//! the same files on one thread as on two, with figures that agree with `senet simulate`;
-//! bad arguments end with one line naming the problem and exit status 2.
+//! the same files on one thread as on two, with figures that agree with `senet simulate`; the
+//! learned player plays where senet has weights for it and is left out, with a note, where
+//! not; bad arguments end with one line naming the problem and exit status 2.
 
 mod common;
 
@@ -52,9 +53,15 @@ const SMALL: &[&str] = &[
 ];
 
 fn small_run(name: &str, threads: &str) -> (String, Vec<(String, String)>) {
+    run_in(name, SMALL, threads)
+}
+
+/// Runs `senet compare` with `args` on `threads` threads, writing to a fresh directory;
+/// returns its output and the files written.
+fn run_in(name: &str, args: &[&str], threads: &str) -> (String, Vec<(String, String)>) {
     let dir = fresh_dir(name);
     let out = dir.to_str().unwrap().to_string();
-    let mut args: Vec<&str> = SMALL.to_vec();
+    let mut args: Vec<&str> = args.to_vec();
     args.extend(["--threads", threads, "--out", &out]);
     let stdout = senet(&args).ok();
     (stdout, files(&dir))
@@ -109,6 +116,81 @@ fn a_small_comparison_writes_the_report_and_plots_identically_on_any_number_of_t
 
     let (stdout, two) = small_run("two-threads", "2");
     assert!(stdout.contains("on 2 threads"), "{stdout}");
+    assert_eq!(one.len(), two.len());
+    for ((name, a), (_, b)) in one.iter().zip(&two) {
+        assert!(a == b, "{name} differs between 1 and 2 threads");
+    }
+}
+
+/// A small run with the default ladder, `learned` at its top: it plays on Bell, which senet has
+/// weights for, and plays itself there; on Bell with compulsory capture, which has none, it
+/// is left out and the report says so. The same files on one thread as on two. Needs the
+/// weights that come with senet (`senet_ai::learned::committed_rulesets`).
+#[test]
+fn the_learned_player_plays_where_senet_has_weights_and_is_left_out_elsewhere() {
+    let args: &[&str] = &[
+        "compare",
+        "--games",
+        "40",
+        "--skill-games",
+        "2",
+        "--seed",
+        "3",
+        "--rules",
+        "bell",
+        "--skill-rules",
+        "bell",
+        "--skill-rules",
+        "bell(compulsory_capture=true)",
+    ];
+    let (stdout, one) = run_in("learned-one-thread", args, "1");
+    assert!(
+        stdout.contains("36 skill-trace games and 4 strong-against-strong games"),
+        "{stdout}"
+    );
+    let report = &one.last().unwrap().1;
+    assert!(
+        report.contains("--ladder random,greedy,expectiminimax:2,learned:2 --rules 'bell'"),
+        "{report}"
+    );
+    for needle in [
+        "| bell | learned:2 | expectiminimax:2 |",
+        "| bell | learned:2 | greedy |",
+        "| bell | learned:2 | random |",
+        "| bell(compulsory_capture=true) | expectiminimax:2 | greedy |",
+        "| bell(compulsory_capture=true) | greedy | random |",
+        " `learned:2` is left out of the trace on the configurations no weights come with senet \
+         for: bell(compulsory_capture=true).\n",
+        "- **Strong against strong**: on each configuration",
+        "ChaCha8 stream 2<sup>63</sup> + *k* of the seed",
+        "## Strong against strong\n",
+        "- **The strongest against the next.** ",
+        "bell: learned:2 over expectiminimax:2 ",
+        "bell(compulsory_capture=true): expectiminimax:2 over greedy ",
+        "- **The seat under strong play** (`learned:2` against itself).",
+        " `learned:D` searches like `expectiminimax:D`",
+    ] {
+        assert!(report.contains(needle), "{needle:?} missing from\n{report}");
+    }
+    assert!(!report.contains("| bell(compulsory_capture=true) | learned"));
+    // One row of strong against strong, with random play's figure from the first table.
+    let rows: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("| bell | learned:2 | 4 |"))
+        .collect();
+    assert_eq!(rows.len(), 1, "{report}");
+    let random_row = report
+        .lines()
+        .find(|l| l.starts_with("| bell | 40 |"))
+        .unwrap();
+    let random_share = random_row.split(" | ").nth(2).unwrap();
+    assert!(
+        rows[0].ends_with(&format!("| {random_share} |")),
+        "{} against {random_share}",
+        rows[0]
+    );
+
+    let (_, two) = run_in("learned-two-threads", args, "2");
     assert_eq!(one.len(), two.len());
     for ((name, a), (_, b)) in one.iter().zip(&two) {
         assert!(a == b, "{name} differs between 1 and 2 threads");
@@ -204,6 +286,16 @@ fn bad_arguments_are_refused_in_one_line_with_status_2() {
         (&["--ladder", "random,robot"], "robot"),
         (&["--ladder", "greedy,greedy"], "named twice"),
         (&["--ladder", "random,mcts:0"], "mcts"),
+        // No weights for any configuration of the trace: refused, naming how to train some.
+        (
+            &[
+                "--ladder",
+                "random,learned",
+                "--skill-rules",
+                "bell(compulsory_capture=true)",
+            ],
+            "senet train",
+        ),
         (
             &["--ladder", "random,perfect", "--skill-rules", "kendall"],
             "take minutes or more",
@@ -218,6 +310,7 @@ fn bad_arguments_are_refused_in_one_line_with_status_2() {
             ("--games", "5"),
             ("--rules", "regency"),
             ("--skill-rules", "regency"),
+            ("--ladder", "random,greedy"),
             ("--out", out),
         ] {
             if !extra.contains(&flag) {
