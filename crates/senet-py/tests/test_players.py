@@ -100,6 +100,20 @@ def test_players_analyse_and_choose_legal_moves():
         assert player.choose(game, senet.Rng(2)) in game.legal_moves()
 
 
+def test_the_learned_player_plays_where_weights_exist():
+    for rules in ("regency", "bell", "kendall(throw_timing=immediate)"):
+        game = senet.Game(senet.Ruleset(rules))
+        player = senet.Player("learned", rules, seed=1)
+        assert player.name == "learned:2"
+        while not game.legal_moves():
+            game.throw(2)
+        analysis = player.analyse(game)
+        assert analysis["kind"] in ("estimated_win_probability", "forced")
+        assert analysis["chosen"] in game.legal_moves()
+    with pytest.raises(senet.PlayerError, match="senet train"):
+        senet.Player("learned", "regency(house_of_water=true)")
+
+
 def test_perfect_players_play_from_tables(tmp_path):
     rules = senet.Ruleset("regency")
     tables = senet.Tables.solve(rules, 2)
