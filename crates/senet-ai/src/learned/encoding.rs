@@ -61,7 +61,7 @@ impl Input {
 
     /// Encodes `state` as seen from `side` (the network's value is then `side`'s chance to
     /// win). `R::STATE_FEATURES` must have at most `MAX_INPUTS − BASE_INPUTS` entries, which
-    /// [`super::ValueNet::check_rules`] makes sure of before any network is used.
+    /// [`Weights::check_rules`](super::Weights::check_rules) makes sure of before any network is used.
     pub fn encode<R: Ruleset>(&mut self, rules: &R, state: &R::State, side: Side) {
         self.len = 0;
         let board = rules.board(state);
