@@ -262,14 +262,7 @@ impl Ruleset for Botermans {
         PIECES
     }
 
-    const STATE_FEATURES: &'static [&'static str] = &[
-        senet_core::kernel::PENDING_THROW_FEATURES[0],
-        senet_core::kernel::PENDING_THROW_FEATURES[1],
-        senet_core::kernel::PENDING_THROW_FEATURES[2],
-        senet_core::kernel::PENDING_THROW_FEATURES[3],
-        senet_core::kernel::PENDING_THROW_FEATURES[4],
-        senet_core::kernel::PENDING_THROW_FEATURES[5],
-    ];
+    const STATE_FEATURES: &'static [&'static str] = &senet_core::kernel::PENDING_THROW_FEATURES;
 
     fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
         senet_core::kernel::pending_throw_features(state.pending_throw(), out);

@@ -411,16 +411,8 @@ impl Ruleset for Cemea {
         self.pieces.count()
     }
 
-    const STATE_FEATURES: &'static [&'static str] = &[
-        senet_core::kernel::PENDING_THROW_FEATURES[0],
-        senet_core::kernel::PENDING_THROW_FEATURES[1],
-        senet_core::kernel::PENDING_THROW_FEATURES[2],
-        senet_core::kernel::PENDING_THROW_FEATURES[3],
-        senet_core::kernel::PENDING_THROW_FEATURES[4],
-        senet_core::kernel::PENDING_THROW_FEATURES[5],
-        "finished_first",
-        "opponent_finished_first",
-    ];
+    const STATE_FEATURES: &'static [&'static str] =
+        &senet_core::kernel::pending_then::<2, 8>(["finished_first", "opponent_finished_first"]);
 
     fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
         senet_core::kernel::pending_throw_features(state.pending_throw(), out);

@@ -234,6 +234,32 @@ pub const PENDING_THROW_FEATURES: [&str; 6] = [
     "pending_6",
 ];
 
+/// [`PENDING_THROW_FEATURES`] followed by a ruleset's own names: `M` must be `N + 6` (a
+/// mismatch fails to compile where the constant is defined).
+///
+/// ```
+/// use senet_core::kernel::pending_then;
+/// const NAMES: [&str; 7] = pending_then(["extra"]);
+/// assert_eq!(NAMES[0], "pending_1");
+/// assert_eq!(NAMES[6], "extra");
+/// ```
+pub const fn pending_then<const N: usize, const M: usize>(
+    own: [&'static str; N],
+) -> [&'static str; M] {
+    assert!(M == N + PENDING_THROW_FEATURES.len(), "M must be N + 6");
+    let mut names = [""; M];
+    let mut i = 0;
+    while i < M {
+        names[i] = if i < PENDING_THROW_FEATURES.len() {
+            PENDING_THROW_FEATURES[i]
+        } else {
+            own[i - PENDING_THROW_FEATURES.len()]
+        };
+        i += 1;
+    }
+    names
+}
+
 /// Writes the pending throw as six inputs, one per value from 1 to 6, the one of the throw
 /// set to 1 (none for no pending throw or another value).
 ///

@@ -603,16 +603,8 @@ impl Ruleset for Piccione {
         PIECES
     }
 
-    const STATE_FEATURES: &'static [&'static str] = &[
-        senet_core::kernel::PENDING_THROW_FEATURES[0],
-        senet_core::kernel::PENDING_THROW_FEATURES[1],
-        senet_core::kernel::PENDING_THROW_FEATURES[2],
-        senet_core::kernel::PENDING_THROW_FEATURES[3],
-        senet_core::kernel::PENDING_THROW_FEATURES[4],
-        senet_core::kernel::PENDING_THROW_FEATURES[5],
-        "extra_throws",
-        "entered_must_move",
-    ];
+    const STATE_FEATURES: &'static [&'static str] =
+        &senet_core::kernel::pending_then::<2, 8>(["extra_throws", "entered_must_move"]);
 
     fn state_features(&self, state: &Self::State, side: Side, out: &mut [f32]) {
         senet_core::kernel::pending_throw_features(state.pending_throw(), out);
