@@ -39,6 +39,7 @@ use crate::simulate::games_progress;
 
 mod plots;
 mod report;
+mod strong;
 
 /// Compare the rulesets: seeded games of every ruleset and option combination, summarised in
 /// a Markdown report with SVG plots.
@@ -758,7 +759,7 @@ fn write_report(comparison: &Comparison, dir: &Path) -> Result<Vec<PathBuf>, Cli
     let mut files: Vec<(String, String)> = plots::all(comparison)
         .map_err(|e| CliError::input(format!("cannot draw the plots: {e}")))?;
     let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
-    let report = strong::with_strong_play(report::markdown(comparison, &names), comparison);
+    let report = report::markdown(comparison, &names);
     files.insert(0, (REPORT.to_string(), report));
     let mut written = Vec::new();
     for (name, contents) in files {
@@ -768,302 +769,6 @@ fn write_report(comparison: &Comparison, dir: &Path) -> Result<Vec<PathBuf>, Cli
         written.push(path);
     }
     Ok(written)
-}
-
-/// What the `learned` players of the ladder add to the report `report::markdown` writes: the
-/// configurations the skill trace left them out of, the strong-against-strong section and its
-/// findings, and the player's definition, each spliced in at a heading or bullet of that
-/// report (a unit test checks that every piece lands).
-mod strong {
-    use std::fmt::Write as _;
-
-    use senet::Side;
-    use senet::metrics::Proportion;
-    use senet::stats::Distribution;
-    use senet_ai::PlayerSpec;
-
-    use super::{Comparison, SelfPlayResult, percent, with_interval};
-
-    /// The skill trace's bullet of "How it was made".
-    const SKILL_BULLET: &str = "\n- **Skill trace**:";
-    /// The heading the strong-against-strong section goes before.
-    const FINDINGS: &str = "\n## Findings\n";
-    /// The players' definition, and where in it the ladder is named.
-    const PLAYERS_BULLET: &str = "\n- **Players**";
-    const LADDER_HERE: &str = " The ladder here:";
-
-    pub(super) fn with_strong_play(mut report: String, c: &Comparison) -> String {
-        if let Some(line) = report.find(SKILL_BULLET).map(|at| at + 1)
-            && let Some(end) = report[line..].find('\n').map(|e| line + e)
-        {
-            report.insert_str(end + 1, &how_it_was_made(c));
-            report.insert_str(end, &left_out(c));
-        }
-        if let Some(at) = report.find(FINDINGS) {
-            let findings = findings(c);
-            let end = report[at + FINDINGS.len()..]
-                .find("\n\n## ")
-                .map_or(report.len(), |e| at + FINDINGS.len() + e + 1);
-            report.insert_str(end, &findings);
-            report.insert_str(at + 1, &section(c));
-        }
-        if let Some(line) = report.find(PLAYERS_BULLET).map(|at| at + 1)
-            && let Some(ladder) = report[line..].find(LADDER_HERE).map(|l| line + l)
-        {
-            report.insert_str(ladder, &definition(c));
-        }
-        report
-    }
-
-    /// `learned:2`, or `learned:1` and `learned:2`: the ladder's learned players.
-    fn learned_players(c: &Comparison) -> Option<String> {
-        let names: Vec<String> = c
-            .ladder
-            .iter()
-            .filter(|p| matches!(p, PlayerSpec::Learned(_)))
-            .map(|p| format!("`{p}`"))
-            .collect();
-        match names.split_last() {
-            None => None,
-            Some((last, [])) => Some(last.clone()),
-            Some((last, rest)) => Some(format!("{} and {last}", rest.join(", "))),
-        }
-    }
-
-    /// The sentence that ends the skill trace's bullet: where the learned players were left
-    /// out.
-    fn left_out(c: &Comparison) -> String {
-        let (Some(players), false) = (learned_players(c), c.without_weights.is_empty()) else {
-            return String::new();
-        };
-        format!(
-            " {players} {} left out of the trace on the configurations no weights come with \
-             senet for: {}.",
-            if players.contains(" and ") {
-                "are"
-            } else {
-                "is"
-            },
-            c.without_weights
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
-
-    /// The strongest player against itself, in "How it was made".
-    fn how_it_was_made(c: &Comparison) -> String {
-        let Some(first) = c.self_play.first() else {
-            return String::new();
-        };
-        format!(
-            "- **Strong against strong**: on each configuration of the trace where the \
-             strongest player of the ladder is `{}`, it plays itself {} games, with an \
-             instance of its own on each side. Game *k* draws every throw and random choice \
-             from ChaCha8 stream 2<sup>63</sup> + *k* of the seed, a range no other game here \
-             uses, so these are not the games of a pair.\n",
-            first.player,
-            first.summary.games(None)
-        )
-    }
-
-    /// `median (p10–p90)` of a length distribution.
-    fn spread(d: &Distribution) -> String {
-        match (d.median(), d.quantile(0.1), d.quantile(0.9)) {
-            (Some(m), Some(low), Some(high)) => format!("{m} ({low}–{high})"),
-            _ => "–".to_string(),
-        }
-    }
-
-    /// Black's share of the decided games of random play on the configuration of `s`.
-    fn random_play(c: &Comparison, s: &SelfPlayResult) -> Option<Proportion> {
-        c.random
-            .iter()
-            .find(|r| r.rules == s.rules)
-            .map(|r| r.summary.first_mover_wins())
-    }
-
-    fn section(c: &Comparison) -> String {
-        let Some(first) = c.self_play.first() else {
-            return String::new();
-        };
-        let mut out = String::new();
-        out.push_str("## Strong against strong\n\n");
-        let _ = writeln!(
-            out,
-            "`{}`, the strongest player of the ladder, against itself: Black's (the first \
-             mover's) share of the decided games, next to the same share under random play \
-             (from the tables of random play). With the same player on both sides, a share \
-             away from one half is the seat's edge under strong play; where random play gives \
-             another figure, the difference comes from the weak players, not from the rules.\n",
-            first.player
-        );
-        out.push_str(
-            "| configuration | player | games | Black (first mover) wins, share of decided \
-             games | draws | stopped by the cap | turns: median (10th–90th pct.) | random \
-             play: Black wins, share of decided games |\n",
-        );
-        out.push_str("|---|---|---|---|---|---|---|---|\n");
-        for s in &c.self_play {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                s.rules,
-                s.player,
-                s.summary.games(None),
-                with_interval(s.black_wins()),
-                s.summary.draws(None),
-                s.summary.capped(None),
-                spread(&s.turns),
-                random_play(c, s).map_or_else(|| "–".to_string(), with_interval),
-            );
-        }
-        out.push('\n');
-        out
-    }
-
-    /// The side whose share of the decided games is clearly above one half, or `None`.
-    fn favoured(p: Proportion) -> Option<Side> {
-        p.value()?;
-        let (low, high) = p.interval();
-        if low > 0.5 {
-            Some(Side::Black)
-        } else if high < 0.5 {
-            Some(Side::White)
-        } else {
-            None
-        }
-    }
-
-    /// The verdict of a share of Black's wins.
-    fn verdict(side: Option<Side>) -> &'static str {
-        match side {
-            Some(Side::Black) => "Black clearly ahead",
-            Some(Side::White) => "White clearly ahead",
-            None => "no clear difference",
-        }
-    }
-
-    /// Whether two shares clearly differ: their intervals are disjoint.
-    fn disjoint(a: Proportion, b: Proportion) -> bool {
-        let ((a_low, a_high), (b_low, b_high)) = (a.interval(), b.interval());
-        a.value().is_some() && b.value().is_some() && (a_high < b_low || b_high < a_low)
-    }
-
-    fn list(items: &[String]) -> String {
-        if items.is_empty() {
-            "none".to_string()
-        } else {
-            items.join("; ")
-        }
-    }
-
-    /// The findings' lines: the strongest player against the next on each configuration of
-    /// the trace, and the seat under strong play.
-    fn findings(c: &Comparison) -> String {
-        let mut out = String::new();
-        let rank = |p: &PlayerSpec| c.ladder.iter().position(|q| q == p);
-        let mut configs: Vec<&senet::registry::AnyRuleset> = Vec::new();
-        for s in &c.skill {
-            if !configs.contains(&&s.rules) {
-                configs.push(&s.rules);
-            }
-        }
-        let top_pairs: Vec<String> = configs
-            .iter()
-            .filter_map(|rules| {
-                let s = c
-                    .skill
-                    .iter()
-                    .filter(|s| s.rules == **rules)
-                    .max_by_key(|s| (rank(&s.stronger), rank(&s.weaker)))?;
-                Some(format!(
-                    "{rules}: {} over {} {}",
-                    s.stronger,
-                    s.weaker,
-                    with_interval(s.summary.a_wins(None))
-                ))
-            })
-            .collect();
-        if !top_pairs.is_empty() {
-            let _ = writeln!(
-                out,
-                "- **The strongest against the next.** On each configuration of the skill \
-                 trace, the share of the games the strongest player wins against the next \
-                 strongest, over both seats: {}.",
-                list(&top_pairs)
-            );
-        }
-        if let Some(first) = c.self_play.first() {
-            let mut by_side: [Vec<String>; 3] = Default::default();
-            let mut changed = Vec::new();
-            let mut moved = Vec::new();
-            for s in &c.self_play {
-                let strong = s.black_wins();
-                let slot = match favoured(strong) {
-                    Some(Side::Black) => 0,
-                    Some(Side::White) => 1,
-                    None => 2,
-                };
-                by_side[slot].push(format!("{} {}", s.rules, with_interval(strong)));
-                let Some(random) = random_play(c, s) else {
-                    continue;
-                };
-                if favoured(random) != favoured(strong) {
-                    changed.push(format!(
-                        "{} (random play: {}; strong play: {})",
-                        s.rules,
-                        verdict(favoured(random)),
-                        verdict(favoured(strong)),
-                    ));
-                }
-                if disjoint(random, strong) {
-                    let share = |p: Proportion| p.value().map_or_else(|| "–".to_string(), percent);
-                    moved.push(format!(
-                        "{} {} under strong play, {} under random play",
-                        s.rules,
-                        share(strong),
-                        share(random)
-                    ));
-                }
-            }
-            let _ = writeln!(
-                out,
-                "- **The seat under strong play** (`{}` against itself). Black clearly wins \
-                 more of the decided games in: {}. White clearly wins more in: {}. No clear \
-                 difference in: {}. The verdict differs from random play's in: {}. Black's \
-                 share clearly differs from random play's (disjoint intervals) in: {}.",
-                first.player,
-                list(&by_side[0]),
-                list(&by_side[1]),
-                list(&by_side[2]),
-                list(&changed),
-                list(&moved)
-            );
-        }
-        out
-    }
-
-    /// The learned player's definition, before the ladder is named.
-    fn definition(c: &Comparison) -> String {
-        if learned_players(c).is_none() {
-            return String::new();
-        }
-        let committed: Vec<String> = senet_ai::learned::committed_rulesets()
-            .map(|spec| format!("`{spec}`"))
-            .collect();
-        format!(
-            " `learned:D` searches like `expectiminimax:D` but scores positions with a value \
-             network trained by self-play (`senet train`); weights come with senet for {}, and \
-             the skill trace leaves it out of other configurations.",
-            if committed.is_empty() {
-                "no configuration".to_string()
-            } else {
-                committed.join(", ")
-            }
-        )
-    }
 }
 
 /// Formats a share as a percentage with one decimal.
@@ -1367,7 +1072,7 @@ mod tests {
             }],
             without_weights: vec![jequier],
         };
-        let report = strong::with_strong_play(report::markdown(&comparison, &[]), &comparison);
+        let report = report::markdown(&comparison, &[]);
         let at = |needle: &str| {
             report
                 .find(needle)
@@ -1417,6 +1122,14 @@ mod tests {
             ..comparison
         };
         let markdown = report::markdown(&plain, &[]);
-        assert_eq!(strong::with_strong_play(markdown.clone(), &plain), markdown);
+        for piece in [
+            "left out of the trace",
+            "Strong against strong",
+            "The strongest against the next",
+            "The seat under strong play",
+            "`learned:D`",
+        ] {
+            assert!(!markdown.contains(piece), "{piece:?} in\n{markdown}");
+        }
     }
 }

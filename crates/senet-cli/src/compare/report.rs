@@ -1,6 +1,7 @@
 //! The Markdown of `ruleset-comparison.md`: tables, computed findings, the plots, and how
 //! every figure is defined. Nothing in it depends on the machine or the clock, so the same
-//! command gives the same file.
+//! command gives the same file. What strong play adds comes from `strong`, written in its
+//! places here.
 
 use std::fmt::{self, Write as _};
 
@@ -8,14 +9,15 @@ use senet::Side;
 use senet::metrics::{MetricsSummary, Proportion};
 use senet::stats::Distribution;
 
-use super::{Comparison, RandomResult, percent, with_interval};
+use super::{Comparison, RandomResult, percent, strong, with_interval};
 
 /// The definitions of the figures that need no data, one bullet each.
 const DEFINITIONS: &str = include_str!("report/definitions.md");
 /// The notes on particular rulesets, the report's last section.
 const NOTES: &str = include_str!("report/notes.md");
 
-fn or_dash<T>(value: Option<T>, show: impl Fn(T) -> String) -> String {
+/// `show(value)`, or `–` for a figure that could not be measured.
+pub(super) fn or_dash<T>(value: Option<T>, show: impl Fn(T) -> String) -> String {
     value.map_or_else(|| "–".to_string(), show)
 }
 
@@ -32,7 +34,7 @@ fn count(x: u32) -> String {
 }
 
 /// `median (p10–p90)` of a length distribution.
-fn spread(d: &Distribution) -> String {
+pub(super) fn spread(d: &Distribution) -> String {
     match (d.median(), d.quantile(0.1), d.quantile(0.9)) {
         (Some(m), Some(low), Some(high)) => format!("{m} ({low}–{high})"),
         _ => "–".to_string(),
@@ -54,7 +56,7 @@ fn defaults(c: &Comparison) -> Vec<&RandomResult> {
 
 /// Black's share of the decided games compared with one half: `Some(Black)` when the whole
 /// interval lies above, `Some(White)` below, `None` when it contains ½ or nothing was decided.
-fn favoured(p: Proportion) -> Option<Side> {
+pub(super) fn favoured(p: Proportion) -> Option<Side> {
     p.value()?;
     let (low, high) = p.interval();
     if low > 0.5 {
@@ -66,6 +68,7 @@ fn favoured(p: Proportion) -> Option<Side> {
     }
 }
 
+/// The whole report, with links to the `plots` beside it.
 pub(super) fn markdown(c: &Comparison, plots: &[&str]) -> String {
     let mut out = String::new();
     // Writing to a `String` cannot fail.
@@ -77,6 +80,7 @@ fn sections(out: &mut String, c: &Comparison, plots: &[&str]) -> fmt::Result {
     header(out, c)?;
     default_tables(out, c)?;
     skill_table(out, c)?;
+    strong::section(out, c)?;
     findings(out, c)?;
     plot_section(out, plots)?;
     option_tables(out, c)?;
@@ -134,7 +138,7 @@ fn header(out: &mut String, c: &Comparison) -> fmt::Result {
         }
     )?;
     if c.skill_games > 0 {
-        writeln!(
+        write!(
             out,
             "- **Skill trace**: the players {} (weakest first); each plays every weaker one \
              {} games as Black and {} as White, on {}. In game *k* of a pair the stronger \
@@ -154,6 +158,9 @@ fn header(out: &mut String, c: &Comparison) -> fmt::Result {
                 "the configurations named with `--skill-rules`"
             }
         )?;
+        strong::left_out(out, c)?;
+        writeln!(out)?;
+        strong::how_it_was_made(out, c)?;
     }
     writeln!(
         out,
@@ -300,7 +307,8 @@ fn skill_table(out: &mut String, c: &Comparison) -> fmt::Result {
     Ok(())
 }
 
-fn list(items: &[String]) -> String {
+/// The items of a finding separated by semicolons, or `none`.
+pub(super) fn list(items: &[String]) -> String {
     if items.is_empty() {
         "none".to_string()
     } else {
@@ -320,12 +328,13 @@ fn findings(out: &mut String, c: &Comparison) -> fmt::Result {
     if !c.skill.is_empty() {
         skill_findings(out, c)?;
     }
+    strong::findings(out, c)?;
     writeln!(out)?;
     Ok(())
 }
 
 /// Where a share of wins puts a configuration: 0 Black clearly ahead, 1 White, 2 neither.
-fn favoured_slot(p: Proportion) -> usize {
+pub(super) fn favoured_slot(p: Proportion) -> usize {
     match favoured(p) {
         Some(Side::Black) => 0,
         Some(Side::White) => 1,
@@ -588,13 +597,18 @@ fn definitions(out: &mut String, c: &Comparison) -> fmt::Result {
     writeln!(out, "## Definitions")?;
     writeln!(out)?;
     out.push_str(DEFINITIONS);
-    writeln!(
+    write!(
         out,
         "- **Players** (`senet_ai`, see `docs/players.md`): `random` picks a legal move \
          uniformly; `greedy` scores each move one move ahead (progress in pips, opponents sent \
          back, pieces borne off, exposed pieces); `expectiminimax:D` searches D decisions \
          deep over every throw weighted by its exact probability, scoring positions by a \
-         pip-count race. The ladder here: {}.",
+         pip-count race."
+    )?;
+    strong::definition(out, c)?;
+    writeln!(
+        out,
+        " The ladder here: {}.",
         c.ladder
             .iter()
             .map(|p| format!("`{p}`"))
