@@ -66,6 +66,7 @@ pub struct AnyTables {
     rules: AnyRuleset,
     max_pieces: u8,
     description: String,
+    error_bound: f64,
     oracle: AnyOracle,
 }
 
@@ -74,6 +75,7 @@ impl fmt::Debug for AnyTables {
         f.debug_struct("AnyTables")
             .field("rules", &self.rules.to_string())
             .field("max_pieces", &self.max_pieces)
+            .field("error_bound", &self.error_bound)
             .finish()
     }
 }
@@ -84,6 +86,7 @@ impl AnyTables {
             rules,
             max_pieces: oracle.max_pieces(),
             description: oracle.describe(),
+            error_bound: oracle.error_bound(),
             oracle: R::any_oracle(oracle),
         }
     }
@@ -98,9 +101,34 @@ impl AnyTables {
         self.max_pieces
     }
 
-    /// What the tables hold, in one line (see [`PositionOracle::describe`]).
+    /// What the tables hold, in one line, their proven error bound included (see
+    /// [`PositionOracle::describe`]).
     pub fn describe(&self) -> &str {
         &self.description
+    }
+
+    /// A proven bound on how far any value of the tables is from the game's value, the
+    /// rounding of a table file's encoding included (see [`PositionOracle::error_bound`]).
+    /// Tables solved in memory with the default options, or read from a file of 8 bytes a
+    /// value, are exact: within [`EXACT_BOUND`](senet_ai::endgame::EXACT_BOUND).
+    ///
+    /// ```
+    /// use senet::registry::AnyRuleset;
+    /// use senet_ai::endgame::{EXACT_BOUND, SolveOptions, ValueEncoding};
+    /// let rules = AnyRuleset::parse("regency").unwrap();
+    /// let options = SolveOptions::default();
+    /// let solved = rules.solve_endgame(1, &options).unwrap();
+    /// assert!(solved.error_bound() > 0.0 && solved.error_bound() <= EXACT_BOUND);
+    /// assert!(solved.describe().contains("(proven)"));
+    /// // Two bytes a value round by up to 7.6e-6, which the file's bound counts.
+    /// let (file, _) = rules.solve_endgame_file(1, &options, ValueEncoding::U16).unwrap();
+    /// let read = rules.read_endgame_file(&file).unwrap();
+    /// assert!(read.error_bound() > 7.6e-6 && read.error_bound() < 7.7e-6);
+    /// let (full, _) = rules.solve_endgame_file(1, &options, ValueEncoding::F64).unwrap();
+    /// assert_eq!(rules.read_endgame_file(&full).unwrap().error_bound(), solved.error_bound());
+    /// ```
+    pub fn error_bound(&self) -> f64 {
+        self.error_bound
     }
 
     /// The tables as the typed oracle of `R`, for generic code reached through a

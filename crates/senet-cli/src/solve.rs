@@ -9,6 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use senet::registry::{AnyRuleset, DEFAULT_RULESET};
+use senet_ai::endgame::table::bound_text;
 use senet_ai::endgame::{
     Checkpoint, EndgameError, SolveEvent, SolveMethod, SolveOptions, SolveStats, ValueEncoding,
 };
@@ -42,12 +43,19 @@ pub(crate) struct SolveArgs {
     /// The file to write.
     #[arg(long)]
     out: PathBuf,
-    /// Stop when no value changes by more than this in a sweep.
-    #[arg(long, default_value_t = 1e-9)]
+    /// Stop the sweeps when no value changes by more than this in a sweep; the values are
+    /// then bracketed and the brackets proven and tightened until every value is within
+    /// 1e-10 of the exact one (or as close as they get: the output says how close).
+    #[arg(long, default_value_t = SolveOptions::default().tolerance)]
     tolerance: f64,
-    /// Store 4 bytes per value (the solver's precision) instead of 2.
-    #[arg(long)]
+    /// Store 4 bytes per value instead of 2 (each value rounded by up to 1.2e-10 rather
+    /// than 7.6e-6; the file's proven bound counts it).
+    #[arg(long, conflicts_with = "full")]
     wide: bool,
+    /// Store 8 bytes per value: the values as solved, without rounding, so that the file
+    /// keeps the solve's proven bound.
+    #[arg(long)]
+    full: bool,
     /// Threads preparing the solve (0: one per core); the values do not depend on it.
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -260,7 +268,9 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
         threads: args.threads,
         ..SolveOptions::default()
     };
-    let encoding = if args.wide {
+    let encoding = if args.full {
+        ValueEncoding::F64
+    } else if args.wide {
         ValueEncoding::U32
     } else {
         ValueEncoding::U16
@@ -293,13 +303,28 @@ pub(crate) fn run(args: &SolveArgs, out: &mut dyn Write) -> Result<(), CliError>
     writeln!(
         out,
         "{rules}: endgames with up to {} a side, {} positions solved in {time} \
-         ({} layers' worth of sweeps, Bellman residual {:.1e}, \
+         ({} layers' worth of sweeps and {} of bracketing, Bellman residual {:.1e}, \
          tolerance {:.0e})",
         crate::count(args.pieces, "piece"),
         stats.states,
         stats.sweeps,
+        stats.bracket_sweeps,
         stats.residual,
         stats.tolerance,
+    )?;
+    let stored = stats.error_bound + encoding.rounding();
+    writeln!(
+        out,
+        "every value within {} of the exact one (proven){}",
+        bound_text(stats.error_bound),
+        match encoding {
+            ValueEncoding::F64 => String::new(),
+            _ => format!(
+                "; within {} as stored in {} bytes a value (--full keeps them all)",
+                bound_text(stored),
+                encoding.bytes()
+            ),
+        }
     )?;
     writeln!(
         out,
@@ -332,6 +357,7 @@ mod tests {
                 evaluations: 0,
                 most_sweeps: 1,
                 residual: 0.0,
+                error_bound: 0.0,
                 seconds: 0.0,
             });
         }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use senet_core::{Ruleset, RulesetSpec};
+use senet_endgame::table::bound_text;
 use senet_endgame::{
     Checkpoint, EndgameSpace, EndgameTable, KendallEndgame, PolicyStepReport, PolicySteps,
     RegencyEndgame, SolveEvent, SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
@@ -30,15 +31,21 @@ struct Args {
     /// options).
     #[arg(long, default_value = "regency")]
     rules: String,
-    /// Stop when no value changes by more than this in a sweep.
-    #[arg(long, default_value_t = 1e-9)]
+    /// Stop when no value changes by more than this in a sweep (default: the solver's).
+    #[arg(long, default_value_t = SolveOptions::default().tolerance)]
     tolerance: f64,
+    /// The proven error bound to work towards (default: the solver's, `EXACT_BOUND`).
+    #[arg(long, default_value_t = SolveOptions::default().target_bound)]
+    target_bound: f64,
     /// Where to write the table (nothing is written without it).
     #[arg(long)]
     out: Option<std::path::PathBuf>,
     /// Store 4 bytes per value instead of 2.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "full")]
     wide: bool,
+    /// Store 8 bytes per value: the values as solved, without rounding.
+    #[arg(long)]
+    full: bool,
     /// Threads preparing each layer (0: one per core); the values do not depend on it.
     #[arg(long, default_value_t = 0)]
     threads: usize,
@@ -144,10 +151,12 @@ fn show(event: &SolveEvent) {
             evaluations,
             most_sweeps,
             residual,
+            error_bound,
             seconds,
         } => eprintln!(
             "layer {layer}: solved with {evaluations} evaluations (at most {most_sweeps} sweeps \
-             of a component), residual {residual:.2e}, {seconds:.2} s"
+             of a component), residual {residual:.2e}, proven bound {error_bound:.2e}, \
+             {seconds:.2} s"
         ),
     }
 }
@@ -205,7 +214,8 @@ fn solve_space<S: EndgameSpace + Clone>(
         "{spec} endgames, k = {}: {} positions, {} layers, {} components (largest {}), \
          {} layer sweeps' worth of work (at most {} sweeps of a component), {} policy steps \
          (components up to {} states), {} sweeps of slow states (at most {} states), \
-         largest program {} words, residual {:.2e} (tolerance {:.0e}), {:.2} s on {} threads",
+         largest program {} words, residual {:.2e} (tolerance {:.0e}), {} layers' worth of \
+         bracketing, every value within {} of the exact one (proven), {:.2} s on {} threads",
         args.pieces,
         stats.states,
         stats.layers,
@@ -220,13 +230,15 @@ fn solve_space<S: EndgameSpace + Clone>(
         stats.program_words,
         stats.residual,
         stats.tolerance,
+        stats.bracket_sweeps,
+        bound_text(stats.error_bound),
         elapsed,
         options.thread_count(),
     )?;
     if stats.truncation > 0.0 {
         writeln!(
             out,
-            "the longest turns, left out, move a value by at most {:.2e}",
+            "the longest turns, left out, move a value by about {:.2e} (counted in the bound)",
             stats.truncation
         )?;
     }
@@ -277,6 +289,7 @@ fn solve_options(args: &Args) -> Result<SolveOptions, Box<dyn std::error::Error>
     };
     Ok(SolveOptions {
         tolerance: args.tolerance,
+        target_bound: args.target_bound,
         threads: args.threads,
         progress: (args.verbose > 0).then_some(show as fn(&SolveEvent)),
         policy_steps,
@@ -322,7 +335,9 @@ fn write_table<S: EndgameSpace>(
     path: &std::path::Path,
     args: &Args,
 ) -> Result<usize, Box<dyn std::error::Error>> {
-    let encoding = if args.wide {
+    let encoding = if args.full {
+        ValueEncoding::F64
+    } else if args.wide {
         ValueEncoding::U32
     } else {
         ValueEncoding::U16

@@ -52,8 +52,8 @@ pub trait EndgameRules: Ruleset {
     }
 
     /// Bytes a solve of this configuration with [`SolveMethod::OnDisk`] takes per position
-    /// at its peak: 16 (Regency with 4 pieces a side took 14.5), unless the configuration
-    /// needs more.
+    /// at its peak: 16 (Regency with 4 pieces a side took 14.5, its brackets take about
+    /// 13.4), unless the configuration needs more.
     fn on_disk_peak_bytes_per_position(&self) -> u64 {
         LEAN_PEAK_BYTES_PER_POSITION
     }
@@ -169,8 +169,16 @@ pub trait Endgames<R: Ruleset>: EndgameFiles {
 const BASE_BYTES: u64 = 16 << 20;
 /// Bytes a position the on-disk and lean methods take at their peak where they keep only
 /// the values (Regency with 4 pieces a side: 14.5, `docs/players.md`), and what they take
-/// whatever the size (the programs' chunks in flight, the read-ahead).
+/// whatever the size (the programs' chunks in flight, the read-ahead). On disk the layer
+/// swept whole is bracketed in its own vector, 16 bytes a position of it where its values
+/// and their last changes took 12: with the largest layer two thirds of the space (Regency
+/// with 4 pieces a side), 8 + 16 · 2/3 = 13.4 bytes a position, under the 14.5 of writing
+/// it back.
 const LEAN_PEAK_BYTES_PER_POSITION: u64 = 16;
+/// The lean method's brackets take 16 bytes a position of the layer beside the values of
+/// the whole space in place (8) and the sweep order (4): 8 + 20 · 2/3, about 22 for
+/// Regency with 4 pieces a side.
+const LEAN_BRACKETS_PEAK_BYTES_PER_POSITION: u64 = 22;
 const LEAN_BASE_BYTES: u64 = 64 << 20;
 
 impl<E: EndgameRules> EndgameFiles for E {
@@ -191,7 +199,7 @@ impl<E: EndgameRules> EndgameFiles for E {
         let (per_position, base) = match method {
             SolveMethod::Compiled => (self.peak_bytes_per_position(), BASE_BYTES),
             SolveMethod::OnDisk => (self.on_disk_peak_bytes_per_position(), LEAN_BASE_BYTES),
-            SolveMethod::Lean => (LEAN_PEAK_BYTES_PER_POSITION, LEAN_BASE_BYTES),
+            SolveMethod::Lean => (LEAN_BRACKETS_PEAK_BYTES_PER_POSITION, LEAN_BASE_BYTES),
         };
         let peak = (positions as u64)
             .saturating_mul(per_position)

@@ -64,6 +64,12 @@ pub use solver::{
 };
 pub use table::{EndgameTable, ValueEncoding, read_table_bytes};
 
+/// A value is called exact when its proven bound is at most this: a table whose
+/// [`PositionOracle::error_bound`] is at most `EXACT_BOUND` holds every position's value to
+/// within 1e-10 of the game's. The solver works towards it by default
+/// ([`SolveOptions::target_bound`]).
+pub const EXACT_BOUND: f64 = 1e-10;
+
 /// The state type of the ruleset of the space `S`: what its positions are.
 pub type SpaceState<S> = <<S as EndgameSpace>::Rules as Ruleset>::State;
 
@@ -189,6 +195,12 @@ pub trait PositionOracle<R: Ruleset>: Send + Sync {
 
     /// A one-line description, e.g. `regency endgames, up to 2 pieces a side, 35,532 states`.
     fn describe(&self) -> String;
+
+    /// A proven bound on how far any value the oracle gives is from the game's value:
+    /// `|throw_value(s) − V(s)| ≤ error_bound()` for every state `s` it covers, the rounding
+    /// of a table file's encoding included. At most [`EXACT_BOUND`] for tables solved with
+    /// the default options and kept in memory or in 8 bytes a value.
+    fn error_bound(&self) -> f64;
 }
 
 /// Why an endgame could not be solved, stored or read.

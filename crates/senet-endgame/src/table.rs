@@ -1,34 +1,37 @@
 //! Solved endgame tables, in memory and on disk.
 //!
-//! # File format, version 2
+//! # File format, version 3
 //!
 //! A table file is one header, the values, and a checksum. Integers are little-endian.
 //!
 //! | offset | bytes | field |
 //! |---|---|---|
 //! | 0 | 8 | magic `SENETEGT` |
-//! | 8 | 2 | format version: 2 |
-//! | 10 | 1 | bytes per value `e`: 2 or 4 (see [`ValueEncoding`]) |
+//! | 8 | 2 | format version: 3 |
+//! | 10 | 1 | bytes per value `e`: 2, 4 or 8 (see [`ValueEncoding`]) |
 //! | 11 | 1 | the most pieces per side on the board, `k` |
 //! | 12 | 8 | number of positions `n` |
 //! | 20 | 8 | tolerance of the solve (`f64`) |
 //! | 28 | 8 | Bellman residual measured by the solver (`f64`) |
-//! | 36 | 4 | the solver's work in layers' worth of sweeps ([`SolveStats::sweeps`], `u32`) |
-//! | 40 | 4 | the ruleset's rules revision ([`Ruleset::RULES_REVISION`], `u32`) |
-//! | 44 | 2 | length `a` of the ruleset specification |
-//! | 46 | `a` | the canonical ruleset specification, UTF-8, e.g. `regency(house_of_water=true)` |
-//! | 46 + `a` | 2 | length `b` of the layout name |
-//! | 48 + `a` | `b` | the layout name ([`EndgameSpace::layout`]), UTF-8 |
-//! | 48 + `a` + `b` | `n·e` | the values in index order, as fixed point: `round(v · (2^(8e) − 1))` |
+//! | 36 | 8 | proven error bound of the values as stored (`f64`): the solver's ([`SolveStats::error_bound`]) plus the encoding's rounding |
+//! | 44 | 4 | the solver's work in layers' worth of sweeps ([`SolveStats::sweeps`], `u32`) |
+//! | 48 | 4 | the ruleset's rules revision ([`Ruleset::RULES_REVISION`], `u32`) |
+//! | 52 | 2 | length `a` of the ruleset specification |
+//! | 54 | `a` | the canonical ruleset specification, UTF-8, e.g. `regency(house_of_water=true)` |
+//! | 54 + `a` | 2 | length `b` of the layout name |
+//! | 56 + `a` | `b` | the layout name ([`EndgameSpace::layout`]), UTF-8 |
+//! | 56 + `a` + `b` | `n·e` | the values in index order: with 2 or 4 bytes as fixed point, `round(v · (2^(8e) − 1))`; with 8 as they are (`f64`) |
 //! | end − 8 | 8 | FNV-1a 64-bit hash of every byte before it |
 //!
 //! The specification records the ruleset *and its options*, the revision the version of its
 //! rules: reading a table with a ruleset configured differently is an error
 //! ([`TableError::RulesetMismatch`]), and so is a table solved under another revision of the
 //! rules ([`TableError::RevisionMismatch`]: its values may no longer hold), written with
-//! another indexing scheme, for another `k`, in version 1 of the format (which recorded no
-//! revision), or a damaged file. With 2 bytes per
-//! value a value is off by at most 1/131070 (about 7.6e-6); with 4 bytes, by 1.2e-10.
+//! another indexing scheme, for another `k`, in an older version of the format (versions 1
+//! and 2 carry no proven bound: [`TableError::Outdated`] says to solve them again), or a
+//! damaged file. With 2 bytes per value a value is off by at most 1/131070 (about 7.6e-6)
+//! more than the solve left it, with 4 bytes by 1.2e-10 more: only 8 bytes keep a table
+//! exact in the sense of [`EXACT_BOUND`](crate::EXACT_BOUND).
 
 use std::io::{Read, Write};
 
@@ -48,16 +51,18 @@ pub(crate) fn largest_difference(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 /// The version of the file format written by this crate.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 
 /// How values are stored in a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum ValueEncoding {
-    /// 2 bytes per value (error ≤ 7.6e-6): plenty to choose moves.
+    /// 2 bytes per value (rounding ≤ 7.6e-6): plenty to choose moves.
     #[default]
     U16,
-    /// 4 bytes per value (error ≤ 1.2e-10): the solver's precision.
+    /// 4 bytes per value (rounding ≤ 1.2e-10).
     U32,
+    /// 8 bytes per value: the solved values as they are (`f64`), without rounding.
+    F64,
 }
 
 impl ValueEncoding {
@@ -66,6 +71,17 @@ impl ValueEncoding {
         match self {
             ValueEncoding::U16 => 2,
             ValueEncoding::U32 => 4,
+            ValueEncoding::F64 => 8,
+        }
+    }
+
+    /// How far a value read back may be from the value written: half a step of the fixed
+    /// point, and two units in the last place of 1 for the multiplication and division
+    /// that round it; nothing for [`F64`](ValueEncoding::F64).
+    pub fn rounding(self) -> f64 {
+        match self {
+            ValueEncoding::F64 => 0.0,
+            fixed => 0.5 / fixed.scale() + f64::EPSILON,
         }
     }
 
@@ -73,6 +89,7 @@ impl ValueEncoding {
         match self {
             ValueEncoding::U16 => f64::from(u16::MAX),
             ValueEncoding::U32 => f64::from(u32::MAX),
+            ValueEncoding::F64 => 1.0,
         }
     }
 
@@ -80,9 +97,27 @@ impl ValueEncoding {
         match bytes {
             2 => Ok(ValueEncoding::U16),
             4 => Ok(ValueEncoding::U32),
+            8 => Ok(ValueEncoding::F64),
             other => Err(TableError::Encoding(other)),
         }
     }
+}
+
+/// A proven bound as people read it: two significant digits, rounded up, so that the
+/// figure shown is never below the bound (`3.2e-11`).
+pub fn bound_text(bound: f64) -> String {
+    if !(bound > 0.0 && bound.is_finite()) {
+        return format!("{bound:.1e}");
+    }
+    let exponent = bound.log10().floor() as i32;
+    // The mantissa in tenths, rounded up; 10 and more goes to the next exponent.
+    let tenths = (bound / 10f64.powi(exponent - 1)).ceil();
+    let (tenths, exponent) = if tenths >= 100.0 {
+        (10.0, exponent + 1)
+    } else {
+        (tenths, exponent)
+    };
+    format!("{:.1}e{exponent}", tenths / 10.0)
 }
 
 /// Why a table file could not be read or written.
@@ -99,9 +134,20 @@ pub enum TableError {
         "table format version {0} is not supported (this build reads version {FORMAT_VERSION})"
     )]
     Version(u16),
-    /// The bytes per value are neither 2 nor 4.
-    #[error("{0} bytes per value is not a known encoding (2 or 4)")]
+    /// The file was written in an older format version, which carries no proven bound on
+    /// its values' error.
+    #[error(
+        "table format version {0} carries no proven error bound (this build reads version \
+         {FORMAT_VERSION}): solve the tables again with `senet solve`"
+    )]
+    Outdated(u16),
+    /// The bytes per value are neither 2, 4 nor 8.
+    #[error("{0} bytes per value is not a known encoding (2, 4 or 8)")]
     Encoding(u8),
+    /// A number of the file is out of its range: a value outside 0..=1 or not a number, or
+    /// an error bound that is negative or not a number.
+    #[error("the table file holds an invalid {0}")]
+    Invalid(&'static str),
     /// The file ends early (or has bytes left over).
     #[error("the table file has {found} bytes where its header promises {expected}")]
     Length {
@@ -185,6 +231,8 @@ pub struct TableHeader {
     pub tolerance: f64,
     /// Bellman residual measured by the solver.
     pub residual: f64,
+    /// Proven bound on the error of the values as stored (see [`SolveStats::error_bound`]).
+    pub error_bound: f64,
     /// The solver's work in whole layers' worth of sweeps ([`SolveStats::sweeps`]).
     pub sweeps: u32,
     /// The rules revision of the ruleset when the table was solved.
@@ -222,6 +270,9 @@ impl TableHeader {
             return Err(TableError::BadMagic);
         }
         let version = reader.u16()?;
+        if version < FORMAT_VERSION {
+            return Err(TableError::Outdated(version));
+        }
         if version != FORMAT_VERSION {
             return Err(TableError::Version(version));
         }
@@ -230,6 +281,11 @@ impl TableHeader {
         let states = reader.u64()?;
         let tolerance = f64::from_bits(reader.u64()?);
         let residual = f64::from_bits(reader.u64()?);
+        let error_bound = f64::from_bits(reader.u64()?);
+        // Not a number is refused too.
+        if error_bound.is_nan() || error_bound < 0.0 {
+            return Err(TableError::Invalid("error bound"));
+        }
         let sweeps = reader.u32()?;
         let rules_revision = reader.u32()?;
         let spec = reader.text("ruleset specification")?;
@@ -248,6 +304,7 @@ impl TableHeader {
                 states,
                 tolerance,
                 residual,
+                error_bound,
                 sweeps,
                 rules_revision,
                 spec,
@@ -261,7 +318,7 @@ impl TableHeader {
 
 /// The longest header a table file can have: the fixed fields and two texts of at most
 /// `u16::MAX` bytes each.
-const MAX_HEADER: usize = 44 + 2 * (2 + u16::MAX as usize);
+const MAX_HEADER: usize = 52 + 2 * (2 + u16::MAX as usize);
 
 /// Reads a whole table file from `reader`, refusing one whose header promises more than
 /// `limit` bytes before reading it: a stream that never ends (`/dev/zero`) or a header with a
@@ -384,7 +441,8 @@ impl<S: EndgameSpace> EndgameTable<S> {
     }
 
     /// How the table was solved (for a table read from a file: the solver's tolerance,
-    /// residual and sweeps as recorded, and the number of positions).
+    /// residual and sweeps as recorded, the number of positions, and the proven error bound
+    /// of the values as stored, the encoding's rounding included).
     pub fn stats(&self) -> &SolveStats {
         &self.stats
     }
@@ -463,6 +521,8 @@ impl<S: EndgameSpace> EndgameTable<S> {
         out.extend_from_slice(&(self.values.len() as u64).to_le_bytes());
         out.extend_from_slice(&self.stats.tolerance.to_bits().to_le_bytes());
         out.extend_from_slice(&self.stats.residual.to_bits().to_le_bytes());
+        let bound = self.stats.error_bound + encoding.rounding();
+        out.extend_from_slice(&bound.to_bits().to_le_bytes());
         out.extend_from_slice(&self.stats.sweeps.to_le_bytes());
         out.extend_from_slice(&<S::Rules as Ruleset>::RULES_REVISION.to_le_bytes());
         for text in [spec.as_str(), self.space.layout()] {
@@ -477,6 +537,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
             match encoding {
                 ValueEncoding::U16 => out.extend_from_slice(&(q as u16).to_le_bytes()),
                 ValueEncoding::U32 => out.extend_from_slice(&(q as u32).to_le_bytes()),
+                ValueEncoding::F64 => out.extend_from_slice(&v.to_le_bytes()),
             }
         }
         let sum = fnv1a(&out);
@@ -534,22 +595,30 @@ impl<S: EndgameSpace> EndgameTable<S> {
         let width = header.encoding.bytes();
         let scale = header.encoding.scale();
         let raw = &bytes[values_at..bytes.len() - 8];
-        let values = raw
+        let values: Vec<f64> = raw
             .chunks_exact(width)
-            .map(|c| {
-                let q = match header.encoding {
-                    ValueEncoding::U16 => f64::from(u16::from_le_bytes([c[0], c[1]])),
-                    ValueEncoding::U32 => f64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                };
-                q / scale
+            .map(|c| match header.encoding {
+                ValueEncoding::U16 => f64::from(u16::from_le_bytes([c[0], c[1]])) / scale,
+                ValueEncoding::U32 => {
+                    f64::from(u32::from_le_bytes([c[0], c[1], c[2], c[3]])) / scale
+                }
+                ValueEncoding::F64 => {
+                    let mut bits = [0; 8];
+                    bits.copy_from_slice(c);
+                    f64::from_le_bytes(bits)
+                }
             })
             .collect();
+        if !values.iter().all(|v| (0.0..=1.0).contains(v)) {
+            return Err(TableError::Invalid("value"));
+        }
         let stats = SolveStats {
             states: space.state_count(),
             layers: space.layers().len(),
             sweeps: header.sweeps,
             tolerance: header.tolerance,
             residual: header.residual,
+            error_bound: header.error_bound,
             ..SolveStats::default()
         };
         Ok(EndgameTable::from_parts(space, values, stats))
@@ -558,7 +627,7 @@ impl<S: EndgameSpace> EndgameTable<S> {
     /// Reads a table file for `space` from `reader` (see [`from_bytes`](Self::from_bytes)).
     /// Reads no more than a file of this space's size can have.
     pub fn read_from<Rd: Read>(space: S, reader: &mut Rd) -> Result<Self, TableError> {
-        let most = MAX_HEADER as u64 + 8 + 4 * space.state_count() as u64;
+        let most = MAX_HEADER as u64 + 8 + 8 * space.state_count() as u64;
         let bytes = read_table_bytes(reader, most)?;
         EndgameTable::from_bytes(space, &bytes)
     }
@@ -580,11 +649,17 @@ impl<S: EndgameSpace> PositionOracle<S::Rules> for EndgameTable<S> {
 
     fn describe(&self) -> String {
         format!(
-            "{} endgames, up to {} pieces a side, {} positions",
+            "{} endgames, up to {} pieces a side, {} positions, every value within {} of \
+             the exact one (proven)",
             self.space.rules().spec(),
             self.space.max_pieces(),
-            self.values.len()
+            self.values.len(),
+            bound_text(self.stats.error_bound),
         )
+    }
+
+    fn error_bound(&self) -> f64 {
+        self.stats.error_bound
     }
 }
 
@@ -596,6 +671,30 @@ mod tests {
     fn fnv1a_matches_the_reference_values() {
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn bounds_are_shown_rounded_up() {
+        assert_eq!(bound_text(3.21e-11), "3.3e-11");
+        assert_eq!(bound_text(9.96e-11), "1.0e-10");
+        assert_eq!(bound_text(7.629e-6), "7.7e-6");
+        assert_eq!(bound_text(0.0), "0.0e0");
+    }
+
+    #[test]
+    fn encodings_round_by_at_most_their_stated_bound() {
+        assert!(ValueEncoding::U16.rounding() < 7.7e-6);
+        assert!(ValueEncoding::U32.rounding() < 1.2e-10);
+        assert_eq!(ValueEncoding::F64.rounding(), 0.0);
+        for encoding in [ValueEncoding::U16, ValueEncoding::U32] {
+            let scale = encoding.scale();
+            for i in 0..1000 {
+                let v = f64::from(i) / 999.0 + 1e-7 * f64::from(i % 7);
+                let v = v.min(1.0);
+                let back = (v * scale).round() / scale;
+                assert!((back - v).abs() <= encoding.rounding(), "{encoding:?} {v}");
+            }
+        }
     }
 
     #[test]

@@ -11,8 +11,8 @@ use senet_core::Throw;
 use senet_core::{Phase, Ruleset};
 use senet_endgame::table::{TableError, TableHeader};
 use senet_endgame::{
-    EndgameError, EndgameFiles, EndgameSpace, EndgameTable, Endgames, PolicySteps, RegencyEndgame,
-    SolveOptions, ValueEncoding, endgames_or_unsupported, solve,
+    EXACT_BOUND, EndgameError, EndgameFiles, EndgameSpace, EndgameTable, Endgames, PolicySteps,
+    PositionOracle, RegencyEndgame, SolveOptions, ValueEncoding, endgames_or_unsupported, solve,
 };
 use senet_regency::{ExitRule, Regency};
 
@@ -107,24 +107,41 @@ fn r_14_a_lone_piece_on_29_wins_only_with_a_one() {
 #[test]
 fn tables_round_trip_through_the_file_format() {
     let table = two_pieces();
-    for (encoding, precision) in [(ValueEncoding::U16, 7.7e-6), (ValueEncoding::U32, 1.2e-10)] {
+    let solved_bound = table.stats().error_bound;
+    assert!(
+        solved_bound > 0.0 && solved_bound <= EXACT_BOUND,
+        "{solved_bound:e}"
+    );
+    for (encoding, precision) in [
+        (ValueEncoding::U16, 7.7e-6),
+        (ValueEncoding::U32, 1.2e-10),
+        (ValueEncoding::F64, 0.0),
+    ] {
         let bytes = table.to_bytes(encoding);
         let (header, _) = TableHeader::parse(&bytes).unwrap();
         assert_eq!(header.spec, "regency");
         assert_eq!(header.max_pieces, 2);
         assert_eq!(header.states, 143_262);
         assert_eq!(header.layout, RegencyEndgame::LAYOUT);
-        assert_eq!(header.version, 2);
+        assert_eq!(header.version, 3);
         assert_eq!(header.rules_revision, senet_regency::RULES_REVISION);
         assert_eq!(
             bytes.len(),
-            46 + 7 + 2 + RegencyEndgame::LAYOUT.len() + 143_262 * encoding.bytes() + 8
+            54 + 7 + 2 + RegencyEndgame::LAYOUT.len() + 143_262 * encoding.bytes() + 8
         );
         let space = RegencyEndgame::new(Regency::default(), 2).unwrap();
         let back = EndgameTable::from_bytes(space, &bytes).unwrap();
         let worst = table.largest_difference(&back);
         assert!(worst <= precision, "{encoding:?}: {worst:e}");
+        assert!(worst <= encoding.rounding(), "{encoding:?}: {worst:e}");
         assert_eq!(back.stats().residual, table.stats().residual);
+        // The bound is kept, the encoding's rounding added: a value read back is within it
+        // of the game's value wherever the solved one was within the solver's bound.
+        let bound = solved_bound + encoding.rounding();
+        assert_eq!(header.error_bound, bound);
+        assert_eq!(back.stats().error_bound, bound);
+        assert_eq!(PositionOracle::error_bound(&back), bound);
+        assert!(PositionOracle::describe(&back).contains("(proven)"));
         let mut reader = &bytes[..];
         let again = EndgameTable::read_from(
             RegencyEndgame::new(Regency::default(), 2).unwrap(),
@@ -183,7 +200,7 @@ fn damaged_or_foreign_files_are_typed_errors() {
     assert!(matches!(refuse(&encoding), TableError::Encoding(3)));
     // A table solved under another revision of the rules (checksum made good again).
     let mut revised = bytes.clone();
-    revised[40..44].copy_from_slice(&(senet_regency::RULES_REVISION + 1).to_le_bytes());
+    revised[48..52].copy_from_slice(&(senet_regency::RULES_REVISION + 1).to_le_bytes());
     let body = revised.len() - 8;
     let sum = revised[..body]
         .iter()
@@ -200,10 +217,24 @@ fn damaged_or_foreign_files_are_typed_errors() {
         ),
         other => panic!("expected a revision mismatch, got {other:?}"),
     }
-    // Version 1 of the format recorded no revision: refused.
+    // Version 1 of the format recorded no revision, version 2 no proven bound: refused.
     let mut old = bytes.clone();
     old[8] = 1;
-    assert!(matches!(refuse(&old), TableError::Version(1)));
+    assert!(matches!(refuse(&old), TableError::Outdated(1)));
+    // A value out of its range or a bound that is not a number (checksums made good).
+    let mut values = solved(Regency::default(), 1).to_bytes(ValueEncoding::F64);
+    let first = 54 + 7 + 2 + RegencyEndgame::LAYOUT.len();
+    values[first..first + 8].copy_from_slice(&1.5f64.to_le_bytes());
+    assert!(matches!(
+        refuse(&with_checksum(values)),
+        TableError::Invalid("value")
+    ));
+    let mut bound = bytes.clone();
+    bound[36..44].copy_from_slice(&f64::NAN.to_le_bytes());
+    assert!(matches!(
+        refuse(&with_checksum(bound)),
+        TableError::Invalid("error bound")
+    ));
     // A table for two pieces read as one for one piece.
     let two = two_pieces().to_bytes(ValueEncoding::U16);
     assert!(matches!(
@@ -213,6 +244,112 @@ fn damaged_or_foreign_files_are_typed_errors() {
             expected: 1
         }
     ));
+}
+
+/// `bytes` with its last eight bytes replaced by the checksum of the rest.
+fn with_checksum(mut bytes: Vec<u8>) -> Vec<u8> {
+    let body = bytes.len() - 8;
+    let sum = bytes[..body]
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &b| {
+            (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// A table file as version 2 of the format wrote it (no proven bound), for `table`.
+fn version_2_file(table: &EndgameTable<RegencyEndgame>) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(b"SENETEGT");
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.push(2);
+    out.push(table.space().max_pieces());
+    out.extend_from_slice(&(table.values().len() as u64).to_le_bytes());
+    out.extend_from_slice(&1e-9f64.to_le_bytes());
+    out.extend_from_slice(&table.stats().residual.to_le_bytes());
+    out.extend_from_slice(&table.stats().sweeps.to_le_bytes());
+    out.extend_from_slice(&senet_regency::RULES_REVISION.to_le_bytes());
+    for text in ["regency", RegencyEndgame::LAYOUT] {
+        out.extend_from_slice(&(text.len() as u16).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+    }
+    for &v in table.values() {
+        out.extend_from_slice(&((v * 65535.0).round() as u16).to_le_bytes());
+    }
+    out.extend_from_slice(&[0; 8]);
+    with_checksum(out)
+}
+
+#[test]
+fn a_file_of_the_format_before_proven_bounds_is_refused_with_the_way_out() {
+    let table = solved(Regency::default(), 1);
+    let old = version_2_file(&table);
+    let space = || RegencyEndgame::new(Regency::default(), 1).unwrap();
+    let refused = EndgameTable::from_bytes(space(), &old).unwrap_err();
+    assert!(matches!(refused, TableError::Outdated(2)), "{refused:?}");
+    assert!(refused.to_string().contains("senet solve"), "{refused}");
+    // The generic readers refuse it as early, before reading past the header.
+    assert!(matches!(
+        Endgames::read_oracle(&Regency::default(), &old),
+        Err(EndgameError::Table(TableError::Outdated(2)))
+    ));
+    assert!(matches!(
+        senet_endgame::read_table_bytes(&old[..], 1 << 20),
+        Err(TableError::Outdated(2))
+    ));
+    // The current format of the same table is read.
+    let current = table.to_bytes(ValueEncoding::U16);
+    assert!(EndgameTable::from_bytes(space(), &current).is_ok());
+}
+
+/// Every position's value is within its proven bound of the same position's value solved
+/// far more precisely: at tolerance 1e-13, to a bound of 1e-12 if it gets there. A bound
+/// that did not hold would show wherever the default solve is off by more than its bound.
+#[test]
+fn the_proven_bound_holds_against_a_far_more_precise_solve() {
+    let table = two_pieces();
+    let bound = table.stats().error_bound;
+    assert!(bound <= EXACT_BOUND, "{bound:e}");
+    let precise = solve(
+        RegencyEndgame::new(Regency::default(), 2).unwrap(),
+        &SolveOptions {
+            tolerance: 1e-13,
+            target_bound: 1e-12,
+            ..SolveOptions::default()
+        },
+    )
+    .unwrap();
+    let precise_bound = precise.stats().error_bound;
+    assert!(precise_bound < bound, "{precise_bound:e} against {bound:e}");
+    for (index, (a, b)) in table.values().iter().zip(precise.values()).enumerate() {
+        assert!(
+            (a - b).abs() <= bound + precise_bound,
+            "index {index}: {a} against {b}, bounds {bound:e} and {precise_bound:e}"
+        );
+    }
+    // Before the brackets, the default solve left values up to 1.0e-9 off (below), which
+    // the loop above would have caught against a bound of 1e-10.
+    assert!(table.largest_difference(&precise) <= 2.0 * EXACT_BOUND);
+}
+
+/// A Regency position whose value the default tolerance once left 1.0e-9 off
+/// (0.973168127922): Black on 29 against White on 1 and 28, Black to throw.
+#[test]
+fn a_position_once_off_by_1e_9_is_within_1e_10_of_its_value() {
+    let table = two_pieces();
+    let rules = table.space().rules();
+    let state = rules
+        .parse_position(&format!("W{}WB. b", ".".repeat(26)))
+        .unwrap();
+    let value = table.value(&state).unwrap();
+    // The value to twelve places, solved at tolerance 1e-13.
+    let exact = 0.973_168_128_924;
+    assert!((value - exact).abs() <= 1e-10, "{value}");
+    assert!(
+        (value - exact).abs() <= table.stats().error_bound + 5e-13,
+        "{value}"
+    );
 }
 
 #[test]

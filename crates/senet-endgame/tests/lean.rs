@@ -31,14 +31,26 @@ fn compare<S: EndgameSpace + Clone>(space: S, method: SolveMethod) {
     assert_eq!(other.stats().states, compiled.stats().states);
     assert!(other.stats().residual <= 1e-9, "{:?}", other.stats());
     let difference = other.largest_difference(&compiled);
+    let bounds = (other.stats().error_bound, compiled.stats().error_bound);
     eprintln!(
-        "{} positions: {method:?} against compiled, largest difference {difference:.2e}",
-        compiled.stats().states
+        "{} positions: {method:?} against compiled, largest difference {difference:.2e}, \
+         proven bounds {:.2e} and {:.2e}",
+        compiled.stats().states,
+        bounds.0,
+        bounds.1
     );
     assert!(
         difference <= AGREEMENT,
         "{method:?} differs by {difference:e}"
     );
+    // Both are within their proven bounds of the game's values, so of each other: a bound
+    // that does not hold for one method shows against the other's.
+    for (index, (a, b)) in other.values().iter().zip(compiled.values()).enumerate() {
+        assert!(
+            (a - b).abs() <= bounds.0 + bounds.1,
+            "index {index}: {method:?} {a} against compiled {b}, bounds {bounds:?}"
+        );
+    }
 }
 
 fn same_on_any_threads<S: EndgameSpace + Clone>(space: S, method: SolveMethod) {

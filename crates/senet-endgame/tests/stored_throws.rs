@@ -13,7 +13,7 @@ use senet_ai::{Perfect, Player, PlayerSpec, ValueKind};
 use senet_core::{Phase, Ruleset, ThrowingDevice};
 use senet_endgame::{
     Checkpoint, EndgameError, EndgameFiles, EndgameSpace, EndgameTable, Endgames, KendallEndgame,
-    SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
+    PositionOracle, SolveMethod, SolveOptions, ValueEncoding, solve, solve_resumable,
 };
 use senet_kendall::{Kendall, KendallState, ThrowTiming};
 
@@ -103,6 +103,15 @@ fn values_agree_with_the_turn_machine_throw_by_throw_and_move_by_move() {
         "{stats:?}"
     );
     assert!(stats.residual <= stats.truncation + 1e-7, "{stats:?}");
+    // The proven bound counts the cut turns (the game's value lies between a bound that
+    // loses them and one that wins them) and the rounding of the cells, proven by sweeps
+    // with `f64` cells.
+    assert!(
+        stats.error_bound >= 0.9 * stats.truncation && stats.error_bound < 5e-6,
+        "{stats:?}"
+    );
+    assert!(stats.bracket_sweeps > 0, "{stats:?}");
+    assert_eq!(PositionOracle::error_bound(table), stats.error_bound);
     let space = table.space();
     let mut machine = TurnMachine {
         rules: *space.rules(),
@@ -206,6 +215,9 @@ fn the_table_survives_its_file_and_refuses_immediate_throws() {
         );
         assert!((a - b).abs() <= 1.2e-10, "{index}");
     }
+    // The file keeps the proven bound, its rounding added.
+    let bound = one_piece().stats().error_bound + ValueEncoding::U32.rounding();
+    assert_eq!(read.error_bound(), bound);
     assert!(Endgames::read_oracle(&immediate, &bytes).is_err());
     // A position with throws held is not one the table keeps.
     let held = stored

@@ -45,8 +45,23 @@
 //! as `t`). Plain sweeps from `L = 0` and `U = 1` keep the game's value between the two at
 //! every sweep, as a sweep is monotone in the values and in `t`, so their limits bracket it;
 //! the accelerated sweeps end at the same limits (with one piece a side, the midpoints of
-//! plain and accelerated sweeps agree to 3.6e-8). The table keeps the midpoint, and
-//! [`SolveStats::truncation`] half the bounds' largest difference.
+//! plain and accelerated sweeps agree to 3.6e-8). [`SolveStats::truncation`] is half the
+//! largest difference of the bounds the solve ends with. That is no proof: Anderson's steps
+//! are not monotone, the solve stops on a change of 2e-7 where values creep, and the cells
+//! are rounded to `f32`.
+//!
+//! **What is proven.** So the bounds are then proven ([`Turns::prove`]): moved apart by the
+//! tolerance, they are swept plainly with `f64` cells, each new lower bound moved down and
+//! each new upper bound up by more than a sweep's rounding error, until a sweep raises no
+//! upper bound (and so, the lower bound reading the upper one, lowers no lower bound). Each
+//! lower bound is then strictly below its turn counted with the cut turns lost, from the
+//! upper bounds, and each upper bound strictly above its turn counted with them won: by
+//! Everett's argument (see what the [solver](crate::solver#what-it-guarantees)
+//! guarantees) the game's value, endless play a draw and no turn cut, lies between them.
+//! Brackets not proven in 8 sweeps start again sixteen times wider; proven ones are swept
+//! on while they close by a tenth a sweep, 8 times at most. The table keeps the middle of
+//! each bracket and [`SolveStats::error_bound`] the widest half (one piece a side: 1.7e-6,
+//! most of it the cut turns').
 //!
 //! **Checkpoints.** With a [`Checkpoint`] both bounds are one layer of the generic
 //! checkpoint file, saved at the plain sweeps after [`Checkpoint::every`]. A resumed solve
@@ -379,19 +394,46 @@ fn multinomial(a: usize, b: usize, c: usize) -> f64 {
     value
 }
 
+/// The number a cell between two moves holds: `f32` while solving (half the memory),
+/// `f64` while proving the bounds (see the module documentation).
+trait Cell: Copy + Default + Send + Sync {
+    fn from_value(value: f64) -> Self;
+    fn value(self) -> f64;
+}
+
+impl Cell for f32 {
+    fn from_value(value: f64) -> f32 {
+        value as f32
+    }
+
+    fn value(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl Cell for f64 {
+    fn from_value(value: f64) -> f64 {
+        value
+    }
+
+    fn value(self) -> f64 {
+        self
+    }
+}
+
 /// What one level of a sweep reads.
 #[derive(Clone, Copy)]
-struct Level<'a> {
+struct Level<'a, C> {
     graph: &'a TurnGraph,
     sets: &'a [Held],
     /// The level below, position by position (`width` values each).
-    below: &'a [f32],
+    below: &'a [C],
     width: usize,
     /// The turn starts' values of the previous sweep.
     values: &'a [f64],
 }
 
-impl Level<'_> {
+impl<C: Cell> Level<'_, C> {
     /// The best value between two moves with `held` still to spend, from a position with
     /// these moves and masks.
     #[inline]
@@ -403,7 +445,7 @@ impl Level<'_> {
             rest &= rest - 1;
             let fewer = held.without[usize::from(e.throw)];
             let value = if e.throw != 0 && e.next != ENDED && fewer != NONE {
-                f64::from(self.below[e.next as usize * self.width + usize::from(fewer)])
+                self.below[e.next as usize * self.width + usize::from(fewer)].value()
             } else if e.end == WIN {
                 1.0
             } else {
@@ -419,14 +461,14 @@ impl Level<'_> {
 
     /// Positions `from..` between two moves: their values for every multiset of the level
     /// into `cells`, and the turns that start there into `sums`.
-    fn between_moves(&self, from: usize, cells: &mut [f32], sums: &mut [f64]) {
+    fn between_moves(&self, from: usize, cells: &mut [C], sums: &mut [f64]) {
         let width = self.sets.len();
         for (k, (row, sum)) in cells.chunks_mut(width).zip(sums).enumerate() {
             let moves = self.graph.of(from + k);
             let mut total = *sum;
             for (cell, held) in row.iter_mut().zip(self.sets) {
                 let value = self.best(moves, held);
-                *cell = value as f32;
+                *cell = C::from_value(value);
                 total += held.probability * value;
             }
             *sum = total;
@@ -480,25 +522,40 @@ impl Turns {
     /// One sweep: `next[s]` from `values` for every turn start `s`, the turns longer than
     /// the multisets kept counting `tail_value`.
     fn sweep(&mut self, values: &[f64], next: &mut [f64], tail_value: f64) {
+        let (mut below, mut here) = (
+            core::mem::take(&mut self.below),
+            core::mem::take(&mut self.here),
+        );
+        self.sweep_with(values, next, tail_value, (&mut below, &mut here));
+        (self.below, self.here) = (below, here);
+    }
+
+    /// [`sweep`](Self::sweep) with the levels of cells `below` and `here`.
+    fn sweep_with<C: Cell>(
+        &self,
+        values: &[f64],
+        next: &mut [f64],
+        tail_value: f64,
+        (below, here): (&mut Vec<C>, &mut Vec<C>),
+    ) {
         let (between, threads) = (self.between, self.threads);
         next.fill(self.multisets.tail * tail_value);
         let mut width = 0;
         for sets in &self.multisets.levels {
             // Every cell of the level is written below.
-            self.here.clear();
-            self.here.resize(between * sets.len(), 0.0);
+            here.clear();
+            here.resize(between * sets.len(), C::default());
             let level = Level {
                 graph: &self.graph,
                 sets,
-                below: &self.below,
+                below,
                 width,
                 values,
             };
             let (plain, must) = next.split_at_mut(between);
             std::thread::scope(|scope| {
                 let per = between.div_ceil(threads).max(1);
-                for (t, (cells, sums)) in self
-                    .here
+                for (t, (cells, sums)) in here
                     .chunks_mut(per * sets.len())
                     .zip(plain.chunks_mut(per))
                     .enumerate()
@@ -510,8 +567,85 @@ impl Turns {
                     scope.spawn(move || level.first_moves(between + t * per_must, sums));
                 }
             });
-            core::mem::swap(&mut self.below, &mut self.here);
+            core::mem::swap(below, here);
             width = sets.len();
+        }
+    }
+
+    /// More than the rounding error of a sweep with `f64` cells: a cell is the largest of
+    /// cells of the level below, exact, and of values `1 − v`, rounded once, so it is
+    /// within one unit `u = 2⁻⁵³` of the exact cell of the same reads; a turn start adds
+    /// `N` products of a probability and such a cell, rounding by at most `γ_N + u` on top
+    /// of the probabilities' own rounding (none with Kendall's sticks, whose probabilities
+    /// are sixteenths; at most 64 units each otherwise: a multinomial and three powers of at
+    /// most 15 factors); and the cut turns' probability, `1` less the `N` probabilities, is
+    /// rounded by `γ_N` more. The factor `1 + 2⁻²⁰` covers the rest.
+    fn rounding_margin(&self) -> f64 {
+        let unit = f64::EPSILON / 2.0;
+        let terms: usize = self.multisets.levels.iter().map(Vec::len).sum();
+        let n = terms as f64;
+        let gamma = n * unit / (1.0 - n * unit);
+        (2.0 * gamma + 68.0 * unit) * (1.0 + 1.0 / f64::from(1u32 << 20))
+    }
+
+    /// Proves bounds of the game's values (see the module documentation) from the bounds
+    /// `[lower | upper]` a solve ended with: moved `start` apart, swept with `f64` cells,
+    /// each lower bound moved down and each upper bound up by the rounding margin, until a
+    /// sweep leaves no upper bound higher than before, which proves the bounds it gives;
+    /// then swept on while they close by a tenth a sweep, at most [`TIGHTEN_MOST`] times.
+    /// Brackets not proven in [`PROVE_ROUND`] sweeps start again sixteen times wider (from
+    /// `0` and `1` the first sweep proves them). Returns the proven bounds and the sweeps.
+    fn prove(&self, bounds: &[f64], start: f64) -> (Vec<f64>, u32) {
+        let count = bounds.len() / 2;
+        let margin = self.rounding_margin();
+        let (mut below, mut here) = (Vec::<f64>::new(), Vec::<f64>::new());
+        let mut sweeps = 0;
+        let mut half = start;
+        loop {
+            let mut current: Vec<f64> = bounds[..count]
+                .iter()
+                .map(|&l| (l - half).max(0.0))
+                .chain(bounds[count..].iter().map(|&u| (u + half).min(1.0)))
+                .collect();
+            let mut next = vec![0.0; 2 * count];
+            let mut proven: Option<f64> = None;
+            for round in 0.. {
+                let (lower, upper) = next.split_at_mut(count);
+                // A side's value is lowest when its own cut turns are lost and its
+                // opponent's won; each bound reads the other, the upper one the new lower.
+                self.sweep_with(&current[count..], lower, 0.0, (&mut below, &mut here));
+                for l in lower.iter_mut() {
+                    *l = (*l - margin).max(0.0);
+                }
+                self.sweep_with(lower, upper, 1.0, (&mut below, &mut here));
+                for u in upper.iter_mut() {
+                    *u = (*u + margin).min(1.0);
+                }
+                sweeps += 1;
+                let monotone = upper
+                    .iter()
+                    .zip(&current[count..])
+                    .all(|(new, old)| new <= old);
+                if !monotone {
+                    if proven.is_some() {
+                        // A proven bracket's sweeps are monotone: keep the last proven one.
+                        return (current, sweeps);
+                    }
+                    core::mem::swap(&mut current, &mut next);
+                    if round + 1 >= PROVE_ROUND {
+                        break;
+                    }
+                    continue;
+                }
+                let width = largest_difference(&next[..count], &next[count..]) / 2.0;
+                core::mem::swap(&mut current, &mut next);
+                let closing = proven.is_none_or(|before| width < 0.9 * before);
+                if !closing || round + 1 >= PROVE_ROUND + TIGHTEN_MOST {
+                    return (current, sweeps);
+                }
+                proven = Some(width);
+            }
+            half = (half * 16.0).min(1.0);
         }
     }
 
@@ -572,11 +706,16 @@ pub(crate) fn solve(
     }
     let (lower, upper) = bounds.split_at(count);
     stats.truncation = largest_difference(lower, upper) / 2.0;
+    let (proven, bracket_sweeps) = turns.prove(&bounds, tolerance);
+    stats.bracket_sweeps = bracket_sweeps;
+    let (lower, upper) = proven.split_at(count);
     let values: Vec<f64> = lower
         .iter()
         .zip(upper)
         .map(|(l, u)| (l + u) / 2.0)
         .collect();
+    // The middle is rounded once, the half width twice.
+    stats.error_bound = largest_difference(lower, upper) / 2.0 + 2.0 * f64::EPSILON;
     stats.residual = turns.residual(&values);
     report(
         options,
@@ -586,6 +725,7 @@ pub(crate) fn solve(
             evaluations: u64::from(stats.sweeps) * 2 * (count as u64),
             most_sweeps: stats.max_component_sweeps,
             residual: stats.residual,
+            error_bound: stats.error_bound,
             seconds: started.elapsed().as_secs_f64(),
         },
     );
@@ -726,6 +866,12 @@ impl Bounding<'_> {
         }
     }
 }
+
+/// Sweeps of a bracket that is not proven before it starts again wider (see
+/// [`Turns::prove`]).
+const PROVE_ROUND: u32 = 8;
+/// The most sweeps that tighten a proven bracket.
+const TIGHTEN_MOST: u32 = 8;
 
 /// Differences kept by the Anderson acceleration of the sweeps.
 const ANDERSON_DEPTH: usize = 8;

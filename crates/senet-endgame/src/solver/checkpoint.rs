@@ -7,9 +7,9 @@
 //! | bytes | content |
 //! |---|---|
 //! | 8 | `SENETCKP` |
-//! | 4 | format version, 1 |
-//! | 4 + n | the solve's description: layout, ruleset, rules revision, pieces, positions, method, tolerance, policy steps |
-//! | 13 · 8 | the [`SolveStats`] of the layers solved |
+//! | 4 | format version, 2 (version 1, without the proven bound, is refused) |
+//! | 4 + n | the solve's description: layout, ruleset, rules revision, pieces, positions, method, tolerance, target bound, policy steps |
+//! | 15 · 8 | the [`SolveStats`] of the layers solved, their proven bound and the work of bracketing included |
 //! | 8 | layers solved |
 //! | 8 + 8 · n | the values of their positions, in index order |
 //! | 1 | 1 if a layer is being swept (on disk), else 0 |
@@ -28,7 +28,7 @@ use super::options::{SolveOptions, SolveStats};
 use senet_core::Ruleset;
 
 const MAGIC: &[u8; 8] = b"SENETCKP";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// The longest description read back.
 const MOST_DESCRIPTION: usize = 1 << 12;
 
@@ -104,7 +104,7 @@ impl<'a> Keeper<'a> {
         let rules = space.rules();
         let description = format!(
             "layout {}, {}, revision {}, {} pieces, {} positions, {:?}, tolerance {:e}, \
-             policy steps {:?}",
+             target bound {:e}, policy steps {:?}",
             space.layout(),
             rules.spec(),
             <S::Rules as Ruleset>::RULES_REVISION,
@@ -112,6 +112,7 @@ impl<'a> Keeper<'a> {
             space.state_count(),
             options.method,
             options.tolerance,
+            options.target_bound,
             options.policy_steps,
         );
         let now = Instant::now();
@@ -301,7 +302,7 @@ impl<'a> Keeper<'a> {
 }
 
 /// The figures of [`SolveStats`] as 64-bit words, in declaration order.
-fn stats_numbers(stats: &SolveStats) -> [u64; 13] {
+fn stats_numbers(stats: &SolveStats) -> [u64; 15] {
     [
         stats.states as u64,
         stats.layers as u64,
@@ -312,6 +313,8 @@ fn stats_numbers(stats: &SolveStats) -> [u64; 13] {
         stats.program_words as u64,
         stats.tolerance.to_bits(),
         stats.residual.to_bits(),
+        stats.error_bound.to_bits(),
+        u64::from(stats.bracket_sweeps),
         stats.hot_states as u64,
         u64::from(stats.hot_sweeps),
         u64::from(stats.policy_steps),
@@ -320,7 +323,7 @@ fn stats_numbers(stats: &SolveStats) -> [u64; 13] {
 }
 
 fn read_stats(input: &mut Input<impl Read>) -> Result<SolveStats, String> {
-    let mut n = [0u64; 13];
+    let mut n = [0u64; 15];
     for number in &mut n {
         *number = u64::from_le_bytes(input.bytes()?);
     }
@@ -336,10 +339,12 @@ fn read_stats(input: &mut Input<impl Read>) -> Result<SolveStats, String> {
         program_words: size(n[6])?,
         tolerance: f64::from_bits(n[7]),
         residual: f64::from_bits(n[8]),
-        hot_states: size(n[9])?,
-        hot_sweeps: count(n[10])?,
-        policy_steps: count(n[11])?,
-        largest_policy_component: size(n[12])?,
+        error_bound: f64::from_bits(n[9]),
+        bracket_sweeps: count(n[10])?,
+        hot_states: size(n[11])?,
+        hot_sweeps: count(n[12])?,
+        policy_steps: count(n[13])?,
+        largest_policy_component: size(n[14])?,
         // Only the generic solver keeps checkpoints, and it leaves no turn out.
         truncation: 0.0,
     })

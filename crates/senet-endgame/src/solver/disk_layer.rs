@@ -5,15 +5,18 @@ use core::ops::Range;
 use std::time::Instant;
 
 use super::super::{EndgameError, EndgameSpace};
+use super::bracket::{Places, as_pairs, into_midpoints, into_pairs};
 use super::checkpoint::{InLayer, Keeper, PendingLayer};
 use super::disk_components;
 use super::driver::{LayerJob, LayerMethod, Run, Tally};
+use super::equations::bracket_update;
+use super::exact::exact_bound;
 use super::on_disk::{
     self, CopiedPrograms, DiskEquations, Extrapolation, NotingHot, Scratch, Section, extrapolate,
     hot_threshold, read_programs, write_back,
 };
 use super::options::{SolveEvent, SolveStats};
-use super::program::{reads_itself, right_hand_side, skip};
+use super::program::{bracket_right_hand_side, reads_itself, right_hand_side, skip};
 use super::sweep;
 
 /// On disk, the most states whose programs are copied to memory for the sweeps of slow
@@ -59,8 +62,17 @@ impl LayerMethod for OnDisk {
             run.whole(states, stats);
         }
         let started = Instant::now();
-        let (sweeps, mut local) =
-            sweep_whole(run, &scratch, number, keeper, resume, values, stats)?;
+        let (sweeps, local) = sweep_whole(run, &scratch, number, keeper, resume, values, stats)?;
+        // The layer's values bracketed as one component, in the sweep order.
+        let inherited = stats.error_bound;
+        let whole = DiskEquations::new(&scratch, scratch.whole(), 0);
+        let mut bracketing = run.bracketing(&whole, values, (inherited, number));
+        let mut flat = into_pairs(local);
+        let bracketed = bracketing.component(Places::All(states), as_pairs(&mut flat), None);
+        if let Some(error) = whole.take_failure() {
+            return Err(error);
+        }
+        let (mut local, bound) = into_midpoints(flat);
         let seconds = started.elapsed().as_secs_f64();
         let residual = on_disk::sweep(
             &scratch,
@@ -72,10 +84,10 @@ impl LayerMethod for OnDisk {
         )?;
         drop(scratch);
         write_back(run.space, layer, run.threads, &local, values)?;
-        run.finish_layer(
-            Tally::whole(states, sweeps).done(number, states, residual, seconds),
-            stats,
-        );
+        let mut tally = Tally::whole(states, sweeps);
+        tally.bracketed(states, bracketed);
+        let done = tally.done((number, states), residual, bound.max(inherited), seconds);
+        run.finish_layer(done, stats);
         Ok(())
     }
 }
@@ -226,50 +238,74 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
     let known = run.known(solved);
     let mut slot = Vec::new();
     let mut tally = Tally::default();
-    let mut copied = CopiedPrograms::default();
-    for part in runs {
-        let section = part.section(members);
-        if part.on_disk {
-            let equations = DiskEquations::new(sorted, section, most_copied);
-            let places = &members[part.places.clone()];
-            let solve = (&equations, places, layer_number, &mut slot);
-            let sweeps = run.solve_component(solve, &mut local, solved, stats);
-            if let Some(error) = equations.take_failure() {
-                return Err(error);
-            }
-            tally.swept(places.len(), sweeps?);
-            continue;
-        }
-        // Small components, each solved once its programs are read.
-        let mut component = part.components.start;
-        read_programs(sorted, section, |place, words, at| {
-            let (start, end) = (bounds[component], bounds[component + 1]);
-            let first = *at;
-            for _ in 0..throws {
-                skip(words, at);
-            }
-            let program = &words[first..*at];
-            if end - start == 1 && !reads_itself(program, place) {
+    let layer_components = LayerComponents {
+        sorted,
+        runs,
+        members,
+        bounds,
+        throws,
+        most_copied,
+    };
+    layer_components.each(|component| {
+        match component {
+            Component::Lone(place, program) => {
                 // Its successors in the layer are all solved: one evaluation is exact.
                 let mut from = 0;
                 local[place] = right_hand_side(program, &mut from, known, &local);
-                tally.swept(end - start, 1);
-                component += 1;
-                return Ok(());
+                tally.swept(1, 1);
             }
-            copied.push(place, program);
-            if place != members[end - 1] as usize {
-                return Ok(());
+            Component::Copied(copied, places) => {
+                let solve = (copied, places, layer_number, &mut slot);
+                let sweeps = run.solve_component(solve, &mut local, solved, stats)?;
+                tally.swept(places.len(), sweeps);
             }
-            let places = &members[start..end];
-            let solve = (&copied, places, layer_number, &mut slot);
-            let sweeps = run.solve_component(solve, &mut local, solved, stats)?;
-            tally.swept(places.len(), sweeps);
-            copied.clear();
-            component += 1;
-            Ok(())
-        })?;
-    }
+            Component::OnDisk(equations, places) => {
+                let solve = (equations, places, layer_number, &mut slot);
+                let sweeps = run.solve_component(solve, &mut local, solved, stats);
+                if let Some(error) = equations.take_failure() {
+                    return Err(error);
+                }
+                tally.swept(places.len(), sweeps?);
+            }
+        }
+        Ok(())
+    })?;
+    // The components again, in the same order, their values bracketed.
+    let inherited = stats.error_bound;
+    let reading = run.reading(inherited);
+    let mut pairs: Vec<[f64; 2]> = local.iter().map(|&v| [v, v]).collect();
+    let mut slot = Vec::new();
+    layer_components.each(|component| {
+        match component {
+            Component::Lone(place, program) => {
+                let computed = bracket_right_hand_side(program, &mut 0, known, inherited, &pairs);
+                pairs[place] = bracket_update(pairs[place], computed, reading, |upper| {
+                    exact_bound(program, &mut 0, known, (inherited, upper), &pairs)
+                });
+                tally.bracketed(1, 1);
+            }
+            Component::Copied(copied, places) => {
+                let mut bracketing = run.bracketing(copied, solved, (inherited, layer_number));
+                bracketing.slot = core::mem::take(&mut slot);
+                let sweeps =
+                    bracketing.component(Places::Listed(places), &mut pairs, Some(&mut local));
+                slot = bracketing.slot;
+                tally.bracketed(places.len(), sweeps);
+            }
+            Component::OnDisk(equations, places) => {
+                let sweeps = run
+                    .bracketing(equations, solved, (inherited, layer_number))
+                    .component(Places::Listed(places), &mut pairs, None);
+                if let Some(error) = equations.take_failure() {
+                    return Err(error);
+                }
+                tally.bracketed(places.len(), sweeps);
+            }
+        }
+        Ok(())
+    })?;
+    let bound = run.settle_layer((inherited, layer_number), &mut local, &pairs);
+    drop(pairs);
     let seconds = started.elapsed().as_secs_f64();
     let whole = Section {
         offset: 0,
@@ -279,6 +315,76 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
     let residual = on_disk::sweep(sorted, whole, known, &mut local, None, None)?;
     drop(split);
     write_back(run.space, layer, run.threads, &local, values)?;
-    run.finish_layer(tally.done(layer_number, states, residual, seconds), stats);
+    let done = tally.done(
+        (layer_number, states),
+        residual,
+        bound.max(inherited),
+        seconds,
+    );
+    run.finish_layer(done, stats);
     Ok(())
+}
+
+/// A layer on disk split into its components, its programs written again in their order.
+struct LayerComponents<'a> {
+    sorted: &'a Scratch,
+    runs: &'a [disk_components::Run],
+    members: &'a [u32],
+    bounds: &'a [usize],
+    throws: usize,
+    most_copied: usize,
+}
+
+/// A component of a layer on disk, its equations as they are at hand.
+enum Component<'a> {
+    /// A state alone in its component that does not read its own value, and its program.
+    Lone(usize, &'a [u32]),
+    /// A component whose programs are copied to memory, and its places.
+    Copied(&'a CopiedPrograms, &'a [u32]),
+    /// A component swept from the file, and its places.
+    OnDisk(&'a DiskEquations<'a>, &'a [u32]),
+}
+
+impl LayerComponents<'_> {
+    /// `visit`s each component in turn, in the order of the file: a component swept from
+    /// the file as it is, the others as their programs are read.
+    fn each(
+        &self,
+        mut visit: impl FnMut(Component<'_>) -> Result<(), EndgameError>,
+    ) -> Result<(), EndgameError> {
+        let (bounds, members, throws) = (self.bounds, self.members, self.throws);
+        let mut copied = CopiedPrograms::default();
+        for part in self.runs {
+            let section = part.section(members);
+            if part.on_disk {
+                let equations = DiskEquations::new(self.sorted, section, self.most_copied);
+                let places = &members[part.places.clone()];
+                visit(Component::OnDisk(&equations, places))?;
+                continue;
+            }
+            // Small components, each visited once its programs are read.
+            let mut component = part.components.start;
+            read_programs(self.sorted, section, |place, words, at| {
+                let (start, end) = (bounds[component], bounds[component + 1]);
+                let first = *at;
+                for _ in 0..throws {
+                    skip(words, at);
+                }
+                let program = &words[first..*at];
+                if end - start == 1 && !reads_itself(program, place) {
+                    component += 1;
+                    return visit(Component::Lone(place, program));
+                }
+                copied.push(place, program);
+                if place != members[end - 1] as usize {
+                    return Ok(());
+                }
+                visit(Component::Copied(&copied, &members[start..end]))?;
+                copied.clear();
+                component += 1;
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
 }

@@ -8,8 +8,10 @@ use std::time::Instant;
 use senet_core::{Ruleset, ThrowingDevice};
 
 use super::super::{EndgameError, EndgameSpace, EndgameTable};
+use super::bracket::{Bracketing, settle};
 use super::checkpoint::{Checkpoint, Keeper, PendingLayer};
-use super::equations::{Equations, Known};
+use super::equations::{Equations, Known, Reading};
+use super::exact::exact_probabilities;
 use super::options::{PolicySteps, SolveEvent, SolveOptions, SolveStats};
 use super::program::PAYLOAD;
 use super::sweep::ComponentSolver;
@@ -95,6 +97,7 @@ pub(super) fn solve_layers<S: EndgameSpace, M: LayerMethod>(
             PolicySteps::Never => false,
         },
         report: &report,
+        layers: layers.len(),
     };
     let mut keeper = checkpoint.map(|checkpoint| Keeper::new(checkpoint, &space, options));
     let (first_layer, mut in_layer) = match &keeper {
@@ -156,6 +159,8 @@ pub(super) struct Run<'a, S: EndgameSpace, F: Fn(SolveEvent)> {
     pub(super) threads: usize,
     pub(super) steps_wanted: bool,
     pub(super) report: &'a F,
+    /// How many layers the space has.
+    pub(super) layers: usize,
 }
 
 impl<S: EndgameSpace, F: Fn(SolveEvent)> Run<'_, S, F> {
@@ -250,6 +255,73 @@ impl<S: EndgameSpace, F: Fn(SolveEvent)> Run<'_, S, F> {
         }
     }
 
+    /// How to bracket the values of layer `layer` with `equations` (see [`Bracketing`]),
+    /// `solved` those of the layers before it, each within `inherited` of the game's, to
+    /// the goal [`bracket_widths`](Self::bracket_widths) sets.
+    pub(super) fn bracketing<'e, E: Equations>(
+        &'e self,
+        equations: &'e E,
+        solved: &'e [f64],
+        (inherited, layer): (f64, usize),
+    ) -> Bracketing<'e, E> {
+        let (goal, start) = self.bracket_widths(inherited, layer);
+        Bracketing {
+            equations,
+            known: self.known(solved),
+            reading: self.reading(inherited),
+            goal,
+            start,
+            max_sweeps: self.options.max_sweeps,
+            slot: Vec::new(),
+            slow_cycles: self.steps_wanted,
+        }
+    }
+
+    /// What a layer's brackets read, the earlier layers' values within `inherited`.
+    pub(super) fn reading(&self, inherited: f64) -> Reading {
+        Reading {
+            inherited,
+            outcomes: self.probabilities.len(),
+            exact: exact_probabilities(self.probabilities),
+        }
+    }
+
+    /// The half width the brackets of layer `layer` are tightened to and the half width of
+    /// a component's first bracket, the earlier layers' values within `inherited`. Every
+    /// layer's values read the earlier layers', so each layer's bound is at least theirs:
+    /// a layer before the last may add a sixteenth of what is left of
+    /// [`SolveOptions::target_bound`] (the earlier layers are the smaller ones, and cheap to
+    /// tighten), the last one all of it.
+    pub(super) fn bracket_widths(&self, inherited: f64, layer: usize) -> (f64, f64) {
+        let options = self.options;
+        let left = (options.target_bound - inherited).max(0.0);
+        let share = if layer + 1 >= self.layers {
+            1.0
+        } else {
+            1.0 / 16.0
+        };
+        (inherited + share * left, options.tolerance * BRACKET_START)
+    }
+
+    /// The value a table keeps for each of the `local` values of layer `layer`, bracketed
+    /// by `pairs` (see [`settle`]), written in its place; returns the largest distance from
+    /// the game's.
+    pub(super) fn settle_layer(
+        &self,
+        (inherited, layer): (f64, usize),
+        local: &mut [f64],
+        pairs: &[[f64; 2]],
+    ) -> f64 {
+        let (goal, start) = self.bracket_widths(inherited, layer);
+        let mut bound: f64 = 0.0;
+        for (value, &pair) in local.iter_mut().zip(pairs) {
+            let (kept, radius) = settle(*value, pair, goal.max(start));
+            *value = kept;
+            bound = bound.max(radius);
+        }
+        bound
+    }
+
     /// Records a solved layer's figures and reports it.
     pub(super) fn finish_layer(&self, done: Done, stats: &mut SolveStats) {
         // In whole layers' worth of evaluations, rounded up.
@@ -257,6 +329,12 @@ impl<S: EndgameSpace, F: Fn(SolveEvent)> Run<'_, S, F> {
         stats.sweeps = stats
             .sweeps
             .saturating_add(u32::try_from(layer_sweeps).unwrap_or(u32::MAX));
+        let bracket_sweeps = done.bracketed.div_ceil(done.states.max(1) as u64);
+        stats.bracket_sweeps = stats
+            .bracket_sweeps
+            .saturating_add(u32::try_from(bracket_sweeps).unwrap_or(u32::MAX));
+        // The earlier layers' bound is inside this one's: a layer reads their values.
+        stats.error_bound = stats.error_bound.max(done.error_bound);
         stats.max_component_sweeps = stats.max_component_sweeps.max(done.most_sweeps);
         // Later layers never change this layer, so its residual is final now.
         stats.residual = stats.residual.max(done.residual);
@@ -265,16 +343,23 @@ impl<S: EndgameSpace, F: Fn(SolveEvent)> Run<'_, S, F> {
             evaluations: done.evaluations,
             most_sweeps: done.most_sweeps,
             residual: done.residual,
+            error_bound: done.error_bound,
             seconds: done.seconds,
         });
     }
 }
+
+/// A component's first bracket is this many tolerances wide each way: a value is a few
+/// tolerances from its limit when a sweep changes nothing by more than one.
+const BRACKET_START: f64 = 4.0;
 
 /// The work of a layer solved component by component, counted as its components are.
 #[derive(Default)]
 pub(super) struct Tally {
     evaluations: u64,
     most_sweeps: u32,
+    /// Evaluations of both bounds in the brackets' sweeps.
+    bracketed: u64,
 }
 
 impl Tally {
@@ -296,15 +381,28 @@ impl Tally {
         self.evaluations += 1;
     }
 
+    /// Counts `sweeps` sweeps of the bounds of `states` states.
+    pub(super) fn bracketed(&mut self, states: usize, sweeps: u32) {
+        self.bracketed += u64::from(sweeps) * states as u64;
+    }
+
     /// The figures of layer `layer` of `states` states, solved with this work in `seconds`
-    /// to `residual`.
-    pub(super) fn done(self, layer: usize, states: usize, residual: f64, seconds: f64) -> Done {
+    /// to `residual`, every value within `error_bound` of the game's.
+    pub(super) fn done(
+        self,
+        (layer, states): (usize, usize),
+        residual: f64,
+        error_bound: f64,
+        seconds: f64,
+    ) -> Done {
         Done {
             layer,
             states,
             evaluations: self.evaluations,
             most_sweeps: self.most_sweeps,
+            bracketed: self.bracketed,
             residual,
+            error_bound,
             seconds,
         }
     }
@@ -316,7 +414,9 @@ pub(super) struct Done {
     states: usize,
     evaluations: u64,
     most_sweeps: u32,
+    bracketed: u64,
     residual: f64,
+    error_bound: f64,
     seconds: f64,
 }
 

@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use super::super::{EndgameError, EndgameSpace};
+use super::bracket::Places;
 use super::compile::compile_layer;
 use super::components::components;
 use super::driver::{LayerJob, LayerMethod, Run, Tally};
@@ -46,9 +47,34 @@ impl LayerMethod for Compiled {
             let sweeps = solver.solve(places, &mut local)?;
             tally.swept(places.len(), sweeps);
         }
-        let seconds = solver.started.elapsed().as_secs_f64();
+        let started = solver.started;
+        // The components again, in the same order, their values bracketed.
+        let inherited = stats.error_bound;
+        let mut bracketing = run.bracketing(&program, values, (inherited, layer_number));
+        let mut pairs: Vec<[f64; 2]> = local.iter().map(|&v| [v, v]).collect();
+        for bound in bounds.windows(2) {
+            let places = &members[bound[0]..bound[1]];
+            if let [place] = *places
+                && !program.leads_to_itself(place as usize)
+            {
+                bracketing.lone(place as usize, &mut pairs);
+                tally.bracketed(1, 1);
+                continue;
+            }
+            let sweeps = bracketing.component(Places::Listed(places), &mut pairs, Some(&mut local));
+            tally.bracketed(places.len(), sweeps);
+        }
+        let bound = run.settle_layer((inherited, layer_number), &mut local, &pairs);
+        drop(pairs);
+        let seconds = started.elapsed().as_secs_f64();
         let residual = program.residual(run.known(values), &local);
-        run.finish_layer(tally.done(layer_number, states, residual, seconds), stats);
+        let done = tally.done(
+            (layer_number, states),
+            residual,
+            bound.max(inherited),
+            seconds,
+        );
+        run.finish_layer(done, stats);
         for (&index, &value) in program.order.iter().zip(&local) {
             values[index as usize] = value;
         }

@@ -9,8 +9,11 @@ use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::super::SpaceState;
 use super::super::{EndgameError, EndgameSpace, MAX_MOVE_CHAIN};
+use super::bracket::Places;
 use super::driver::{LayerJob, LayerMethod, Run, Tally};
-use super::equations::{Equations, Known, Record, Step, update};
+use super::equations::{
+    Computed, Equations, Known, Reading, Record, Step, bracket_update, update, update_pair,
+};
 use super::options::{PolicyStepReport, SolveEvent};
 use super::order::state_at;
 use super::order::sweep_order;
@@ -37,8 +40,15 @@ pub(super) struct LeanEquations<'a, S> {
 }
 
 impl<S: EndgameSpace> LeanEquations<'_, S> {
-    /// The right-hand side of `place`, or why it cannot be computed.
-    fn evaluate(&self, place: usize, known: Known<'_>, local: &[f64]) -> Result<f64, EndgameError> {
+    /// The right-hand side of `place`, or why it cannot be computed: from the values
+    /// `local` of the layer, or (with `V = [f64; 2]`) its bounds from their bounds.
+    fn evaluate<V: Estimate>(
+        &self,
+        place: usize,
+        known: Known<'_>,
+        inherited: f64,
+        local: &[V],
+    ) -> Result<V, EndgameError> {
         let index = self.layer.start + place;
         let state = state_at(self.space, index)?;
         let rules = self.space.rules();
@@ -53,40 +63,41 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
             from: index,
             local,
             solved: known.solved,
+            inherited,
             probabilities: known.probabilities,
         };
         self.chance(&state, &sides, 0)
     }
 
     /// The throws of `state`, weighted, each followed by the best play.
-    fn chance(
+    fn chance<V: Estimate>(
         &self,
         state: &SpaceState<S>,
-        at: &Sides<'_>,
+        at: &Sides<'_, V>,
         depth: usize,
-    ) -> Result<f64, EndgameError> {
+    ) -> Result<V, EndgameError> {
         let rules = self.space.rules();
-        let mut total = 0.0;
+        let mut total = V::ZERO;
         for (outcome, &p) in rules.device().outcomes().iter().zip(at.probabilities) {
             let mut next = *state;
             rules.throw_unchecked(&mut next, outcome.value);
-            total += p * self.value(&next, at, depth)?;
+            total = total.plus(p, self.value(&next, at, depth)?);
         }
         Ok(total)
     }
 
     /// The value of `state` for the side of the evaluated state, as its compiled program
     /// would give it (the same order of moves and throws).
-    fn value(
+    fn value<V: Estimate>(
         &self,
         state: &SpaceState<S>,
-        at: &Sides<'_>,
+        at: &Sides<'_, V>,
         depth: usize,
-    ) -> Result<f64, EndgameError> {
+    ) -> Result<V, EndgameError> {
         let rules = self.space.rules();
         let too_deep = || EndgameError::TooManyMoves(MAX_MOVE_CHAIN, rules.position_string(state));
         match rules.phase(state) {
-            Phase::Over(outcome) => Ok(outcome.value_for(at.side)),
+            Phase::Over(outcome) => Ok(V::exact(outcome.value_for(at.side))),
             Phase::Throw(to_act) => {
                 let value = match self.space.index(state) {
                     Some(index) if index >= self.layer.end => {
@@ -96,7 +107,7 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
                         });
                     }
                     Some(index) if index >= self.layer.start => at.local[index - self.layer.start],
-                    Some(index) => at.solved[index],
+                    Some(index) => V::within(at.solved[index], at.inherited),
                     None if self.space.passes_through(state) => {
                         if depth >= MAX_MOVE_CHAIN {
                             return Err(too_deep());
@@ -113,7 +124,7 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
                 Ok(if to_act == at.side {
                     value
                 } else {
-                    1.0 - value
+                    value.flipped()
                 })
             }
             Phase::Move(mover) => {
@@ -123,15 +134,14 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
                 let mut moves = MoveList::new();
                 rules.generate_moves(state, &mut moves);
                 let maximise = mover == at.side;
-                let mut best: Option<f64> = None;
+                let mut best: Option<V> = None;
                 for &mv in moves.iter() {
                     let mut next = *state;
                     rules.play_unchecked(&mut next, mv);
                     let v = self.value(&next, at, depth + 1)?;
                     best = Some(match best {
                         None => v,
-                        Some(b) if maximise => b.max(v),
-                        Some(b) => b.min(v),
+                        Some(b) => b.better(v, maximise),
                     });
                 }
                 best.ok_or_else(|| EndgameError::Inconsistent {
@@ -145,19 +155,20 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
         }
     }
 
-    /// The right-hand sides of `wave` into `fresh`, from the values as they are (the
-    /// threads take consecutive parts; each value depends on the values before the wave
+    /// The right-hand sides of `wave` into `fresh`, from the values (or with
+    /// `V = [f64; 2]`, the bounds, the earlier layers' values within `inherited`) as they
+    /// are (the threads take consecutive parts; each depends on the values before the wave
     /// only, so not on the number of threads). The first error in the wave's order, if any.
-    fn evaluate_wave(
+    fn evaluate_wave<V: Estimate + Send + Sync>(
         &self,
         wave: &[u32],
-        known: Known<'_>,
-        local: &[f64],
-        fresh: &mut [f64],
+        (known, inherited): (Known<'_>, f64),
+        local: &[V],
+        fresh: &mut [V],
     ) -> Result<(), EndgameError> {
-        let part_of = |places: &[u32], out: &mut [f64]| -> Result<(), EndgameError> {
+        let part_of = |places: &[u32], out: &mut [V]| -> Result<(), EndgameError> {
             for (value, &place) in out.iter_mut().zip(places) {
-                *value = self.evaluate(place as usize, known, local)?;
+                *value = self.evaluate(place as usize, known, inherited, local)?;
             }
             Ok(())
         };
@@ -202,12 +213,41 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
         let mut largest: f64 = 0.0;
         for wave in places.chunks(WAVE) {
             let fresh = &mut fresh[..wave.len()];
-            self.evaluate_wave(wave, known, local, fresh)?;
+            self.evaluate_wave(wave, (known, 0.0), local, fresh)?;
             for (&place, &total) in wave.iter().zip(fresh.iter()) {
                 largest = largest.max(update(local, place as usize, total, &mut record));
             }
         }
         Ok(largest)
+    }
+
+    /// A sweep of the bounds `pairs` over `places` in waves (see
+    /// [`Equations::bracket_sweep`]): returns whether it was monotone, or the first error.
+    fn checked_bracket_sweep(
+        &self,
+        places: &[u32],
+        known: Known<'_>,
+        reading: Reading,
+        pairs: &mut [[f64; 2]],
+    ) -> Result<bool, EndgameError> {
+        let mut fresh = vec![[0.0; 2]; places.len().min(WAVE)];
+        let mut monotone = true;
+        for wave in places.chunks(WAVE) {
+            let fresh = &mut fresh[..wave.len()];
+            self.evaluate_wave(wave, (known, reading.inherited), pairs, fresh)?;
+            for (&place, &bounds) in wave.iter().zip(fresh.iter()) {
+                let place = place as usize;
+                // The turn machine is not evaluated exactly, nor are its nested weighted sums
+                // counted: as many as a turn may nest are.
+                let computed = Computed {
+                    bounds,
+                    levels: MAX_MOVE_CHAIN as u32 + 1,
+                };
+                let new = bracket_update(pairs[place], computed, reading, |_| None);
+                monotone &= update_pair(pairs, place, new);
+            }
+        }
+        Ok(monotone)
     }
 
     /// Keeps the first error met where none can be returned.
@@ -226,14 +266,89 @@ impl<S: EndgameSpace> LeanEquations<'_, S> {
 }
 
 /// What an evaluation reads and whose value it computes.
-struct Sides<'a> {
+struct Sides<'a, V> {
     /// The side to throw in the evaluated state.
     side: Side,
     /// Its index, for errors.
     from: usize,
-    local: &'a [f64],
+    local: &'a [V],
     solved: &'a [f64],
+    /// How far each of `solved` may be from the game's value (for bounds).
+    inherited: f64,
     probabilities: &'a [f64],
+}
+
+/// A value (`f64`) or its lower and upper bounds (`[f64; 2]`), as a right-hand side
+/// combines them: the arithmetic of the compiled programs' evaluation, and of its bounds
+/// ([`bracket_right_hand_side`](super::program::bracket_right_hand_side)).
+trait Estimate: Copy {
+    const ZERO: Self;
+    /// A finished game's value.
+    fn exact(value: f64) -> Self;
+    /// An earlier layer's value, within `inherited` of the game's.
+    fn within(value: f64, inherited: f64) -> Self;
+    /// The same for the other side.
+    fn flipped(self) -> Self;
+    /// The better of `self` and `other`, for the side that maximises or the other.
+    fn better(self, other: Self, maximise: bool) -> Self;
+    /// `self + p · other`.
+    fn plus(self, p: f64, other: Self) -> Self;
+}
+
+impl Estimate for f64 {
+    const ZERO: f64 = 0.0;
+
+    fn exact(value: f64) -> f64 {
+        value
+    }
+
+    fn within(value: f64, _: f64) -> f64 {
+        value
+    }
+
+    fn flipped(self) -> f64 {
+        1.0 - self
+    }
+
+    fn better(self, other: f64, maximise: bool) -> f64 {
+        if maximise {
+            self.max(other)
+        } else {
+            self.min(other)
+        }
+    }
+
+    fn plus(self, p: f64, other: f64) -> f64 {
+        self + p * other
+    }
+}
+
+impl Estimate for [f64; 2] {
+    const ZERO: [f64; 2] = [0.0, 0.0];
+
+    fn exact(value: f64) -> [f64; 2] {
+        [value, value]
+    }
+
+    fn within(value: f64, inherited: f64) -> [f64; 2] {
+        // The game's values are within 0..=1.
+        [(value - inherited).max(0.0), (value + inherited).min(1.0)]
+    }
+
+    fn flipped(self) -> [f64; 2] {
+        [1.0 - self[1], 1.0 - self[0]]
+    }
+
+    fn better(self, other: [f64; 2], maximise: bool) -> [f64; 2] {
+        [
+            self[0].better(other[0], maximise),
+            self[1].better(other[1], maximise),
+        ]
+    }
+
+    fn plus(self, p: f64, other: [f64; 2]) -> [f64; 2] {
+        [self[0] + p * other[0], self[1] + p * other[1]]
+    }
 }
 
 impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
@@ -244,15 +359,48 @@ impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
     }
 
     fn right_hand_side(&self, place: usize, known: Known<'_>, local: &[f64]) -> f64 {
-        self.evaluate(place, known, local).unwrap_or_else(|e| {
+        self.evaluate(place, known, 0.0, local).unwrap_or_else(|e| {
             self.fail(e);
             local[place]
         })
     }
 
+    fn bracket_right_hand_side(
+        &self,
+        place: usize,
+        known: Known<'_>,
+        inherited: f64,
+        pairs: &[[f64; 2]],
+    ) -> Computed {
+        let bounds = self
+            .evaluate(place, known, inherited, pairs)
+            .unwrap_or_else(|e| {
+                self.fail(e);
+                [0.0, 1.0]
+            });
+        Computed {
+            bounds,
+            levels: MAX_MOVE_CHAIN as u32 + 1,
+        }
+    }
+
     fn policy_step(&self, _: Known<'_>, _: &mut [f64], _: Step<'_>) -> PolicyStepReport {
         // The lean method takes none (it asks for none): a step needs the equations held.
         PolicyStepReport::default()
+    }
+
+    fn bracket_sweep(
+        &self,
+        places: &[u32],
+        known: Known<'_>,
+        reading: Reading,
+        pairs: &mut [[f64; 2]],
+    ) -> bool {
+        self.checked_bracket_sweep(places, known, reading, pairs)
+            .unwrap_or_else(|e| {
+                self.fail(e);
+                false
+            })
     }
 
     fn sweep(
@@ -274,7 +422,7 @@ impl<S: EndgameSpace> Equations for LeanEquations<'_, S> {
         let largest = in_chunks(&starts, self.threads, |start| {
             let mut largest: f64 = 0.0;
             for place in start..(start + CHUNK).min(local.len()) {
-                let total = self.evaluate(place, known, local)?;
+                let total = self.evaluate(place, known, 0.0, local)?;
                 largest = largest.max((total - local[place]).abs());
             }
             Ok(largest)
@@ -331,16 +479,25 @@ impl LayerMethod for Lean {
         };
         let mut solver = unstepped.component_solver(&equations, solved, number, stats);
         let sweeps = solver.solve(&order, local)? + 1;
-        let seconds = solver.started.elapsed().as_secs_f64();
+        let started = solver.started;
+        // The layer's values bracketed as one component, in the sweep order.
+        let inherited = stats.error_bound;
+        let mut pairs: Vec<[f64; 2]> = local.iter().map(|&v| [v, v]).collect();
+        let bracketed = run
+            .bracketing(&equations, solved, (inherited, number))
+            .component(Places::Listed(&order), &mut pairs, None);
         drop(order);
+        let bound = run.settle_layer((inherited, number), local, &pairs);
+        drop(pairs);
+        let seconds = started.elapsed().as_secs_f64();
         let residual = equations.residual(known, local);
         if let Some(error) = equations.take_failure() {
             return Err(error);
         }
-        run.finish_layer(
-            Tally::whole(states, sweeps).done(number, states, residual, seconds),
-            stats,
-        );
+        let mut tally = Tally::whole(states, sweeps);
+        tally.bracketed(states, bracketed);
+        let done = tally.done((number, states), residual, bound.max(inherited), seconds);
+        run.finish_layer(done, stats);
         Ok(())
     }
 }

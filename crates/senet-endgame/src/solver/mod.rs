@@ -14,15 +14,50 @@
 //!
 //! The position graph has cycles (swaps, passes, pieces sent back to the start), so [`solve`]
 //! iterates: every value starts at ½ and is replaced by its right-hand side until the
-//! values stand still to within [`SolveOptions::tolerance`].
+//! values stand still to within [`SolveOptions::tolerance`]. Then it proves how far they
+//! may be from the game's values, and narrows that to [`SolveOptions::target_bound`]
+//! ([`EXACT_BOUND`](crate::EXACT_BOUND) by default): [`SolveStats::error_bound`].
 //!
 //! # What it guarantees
 //!
+//! - **A proven error bound.** Every value of a table is within [`SolveStats::error_bound`]
+//!   of the game's value (endless play a draw), rounding included; the default solve works
+//!   until that bound is at most [`EXACT_BOUND`](crate::EXACT_BOUND). Once a layer's values
+//!   are found, its components are taken again in the same order and each value is
+//!   *bracketed* between a lower and an upper bound (module `bracket`). A Gauss–Seidel sweep
+//!   replaces each bound by the same bound of its right-hand side, computed from the bounds
+//!   it reads (a lower bound reads the lower bounds of the values of the same side and one
+//!   minus the upper bounds of the other side's, each earlier layer's value give or take
+//!   its layer's bound) and moved outward by more than its rounding error (about 2e-15);
+//!   where that margin alone keeps a bound from settling and the throws' probabilities are
+//!   exact doubles, the bound is computed exactly instead (Shewchuk's expansions). A sweep
+//!   in which no lower bound falls and no upper bound rises *proves* the bounds it leaves:
+//!   each lower bound is then at most its right-hand side, strictly wherever it is above ½,
+//!   and each upper bound at least its own, strictly wherever it is below ½. By Everett's
+//!   argument for recursive games (1957) such lower bounds are at most the game's values:
+//!   the side to act that plays the moves best for them makes them a bounded
+//!   submartingale that rises by a fixed amount at each step from a position above ½, so
+//!   play goes on for ever only among positions worth at most ½, what endless play is
+//!   worth; the upper bounds likewise. This assumes no uniqueness of the solution of the
+//!   equations: where a side may wait for ever at no cost (Kendall's water, K-14) they have
+//!   many, and the bounds bracket the one where endless play is a draw. What it assumes is
+//!   that the compiled equations are the game's (checked as they are compiled, below), that
+//!   doubles round to nearest and `mul_add` is fused (IEEE 754, as Rust specifies), and
+//!   that the throws' probabilities are those of the device. Proven bounds are tightened by
+//!   more sweeps, each monotone too, until they are within the target or stop closing; the
+//!   table keeps each bracket's middle (or the value found, where its bracket stayed wider
+//!   than the solve's precision) and the bound is the widest half-bracket. Where lower and
+//!   upper bounds do not meet (a cycle so slow that its brackets stop closing, or values
+//!   that depend on how endless play is counted), the bound is as wide as they are apart:
+//!   it stays honest and says so, up to the whole range 0..=1, from which the first sweep
+//!   is always monotone. Each layer reads the earlier ones, so its bound is at least
+//!   theirs; a layer before the last may add a sixteenth of what is left of the target,
+//!   the last one the rest.
 //! - **The same values on any number of threads.** Only the preparation of a layer runs on
 //!   [`SolveOptions::threads`] threads, in fixed chunks put back in order; everything that
-//!   computes a value is sequential. The values, and the [`SolveStats`], are the same bit
-//!   for bit on any number of threads, with or without a
-//!   [`progress`](SolveOptions::progress) callback.
+//!   computes a value is sequential (the lean method's waves depend only on the values
+//!   before each wave). The values, and the [`SolveStats`], are the same bit for bit on any
+//!   number of threads, with or without a [`progress`](SolveOptions::progress) callback.
 //! - **Converged components.** A table is returned only when, in every strongly connected
 //!   component of a layer that has a cycle (below), the last whole sweep changed no value by
 //!   more than the tolerance. Otherwise the solve fails with [`EndgameError::NotConverged`] after
@@ -30,25 +65,23 @@
 //! - **A measured residual.** Once a layer is solved (later layers never change it), one
 //!   more pass measures its Bellman residual `max |V(s) − right-hand side(s)|`, and
 //!   [`SolveStats::residual`] records the largest over the layers (table files keep it).
-//!   After a sweep whose changes are all within the tolerance, the residual is within it
-//!   too: each update makes its own equation hold exactly, and a right-hand side (weighted
-//!   sums, maxima and minima of values) never moves by more than the values it reads do.
+//!   It bounds how far the equations are from holding, not how far a value is from the
+//!   game's: in a slow cycle (below) that can be far more; the error bound above is that.
 //! - **Exact where play cannot come back.** A state alone in its component, whose
 //!   right-hand side does not read its own value, gets that right-hand side once, from
-//!   final values: its value carries no iteration error, only rounding.
-//! - **Endless play counts as a draw.** The values are the limit of the iteration started
-//!   from ½; policy steps leave the equations of play that never ends to the sweeps
-//!   (below).
+//!   final values: its value carries no iteration error, only rounding, and its bracket is
+//!   proven by that one evaluation.
+//! - **Endless play counts as a draw.** The values found are the limit of the iteration
+//!   started from ½; policy steps leave the equations of play that never ends to the sweeps
+//!   (below); the brackets are proven for that count (above).
 //! - **A checked contract.** Play from a state that reaches a state waiting for a throw
 //!   without an index is [`EndgameError::NotClosed`], one that reaches a later layer
 //!   [`EndgameError::LayerOrder`], an index that does not give back a state with that index
 //!   [`EndgameError::Inconsistent`]; a space larger than [`SolveOptions::max_states`] is
 //!   refused with [`EndgameError::TooLarge`] before any memory is spent.
 //!
-//! The residual bounds how far the equations are from holding, not how far a value is
-//! from its limit: in a slow cycle (below) a value can be further off than it moves in a
-//! sweep. `docs/players.md` gives the measured differences between tolerances and
-//! methods, and the solver's time and memory.
+//! `docs/players.md` gives the measured differences between tolerances and methods, the
+//! bounds reached, and the solver's time and memory.
 //!
 //! # How it works
 //!
@@ -80,7 +113,22 @@
 //!    influence travels one round per sweep, and the slow cycles below. Sweeping the
 //!    components one by one rather than the whole layer spends the sweeps only where the
 //!    cycles are (topological value iteration).
-//! 5. measures the layer's Bellman residual in one more pass without writing.
+//! 5. brackets the components' values in the same order (see "What it guarantees"): a
+//!    lone state by one evaluation of its bounds; a component with a cycle from a bracket
+//!    around its values, four tolerances each way, swept until a sweep is monotone (and
+//!    started again sixteen times wider after 16 that are not), then tightened. Where the
+//!    space has slow cycles (Kendall), the first bracket is as narrow as the earlier
+//!    layers' bound, and where that is not proven within 4 sweeps or stops short of the
+//!    target, the component is solved again with its decisions frozen (a policy step on
+//!    all of it, with one step of iterative refinement) and bracketed by how far each
+//!    place's shortfall spreads: `w = c + |A|·w`, `A` the frozen equations' weights, `c`
+//!    what each bound lacks with the component's values taken as exact (their residual,
+//!    the width of the brackets they read, the rounding margin). Moves within a few
+//!    rounding margins of the best are taken as leaving the component where one does: a
+//!    side that may wait at no cost must be proven to go. Sweeps of such a bracket prove
+//!    it where a wide one would stop closing, and where a side's upper bounds must even out
+//!    over positions it may cycle through for ever, the exact bounds let them.
+//! 6. measures the layer's Bellman residual in one more pass without writing.
 //!
 //! # Slow cycles
 //!
@@ -179,6 +227,14 @@
 //!   each wave, on the threads. It takes no policy steps: it suits Regency, not Kendall's
 //!   slow cycles.
 //!
+//! Every method brackets its values as step 5 says. On disk the components are read from
+//! the file again in the same order (a component held there has no shaped bracket); a
+//! layer swept whole on disk, and the lean method's, is bracketed as one component, its
+//! values turned into brackets in their own vector (16 bytes a position of the layer, and
+//! 4 for the list of its places). The lean method counts, for its rounding margin, as many
+//! nested chance nodes as a turn may have, and computes no bound exactly. Kendall's stored
+//! throws prove their bounds by sweeps of their own (module `kendall::stored`).
+//!
 //! A long solve can keep its progress in a [`Checkpoint`] ([`solve_resumable`]).
 //!
 //! # Threads
@@ -191,11 +247,13 @@
 // The code by concern: `options`, what a solve is asked and what it reports; `compile`
 // (steps 1 and 2, its threads in `parallel`) and `program`, the compiled words and their
 // evaluation; `components`, step 3; `sweep`, step 4 and its schedule; `hot`, slow states
-// swept on their own; `policy` and `linear`, policy steps and their equations; `lean` and
-// `on_disk`, the two methods that keep little in memory; `checkpoint`, saved progress.
+// swept on their own; `policy` and `linear`, policy steps and their equations; `bracket`
+// and `exact`, step 5; `lean` and `on_disk`, the two methods that keep little in memory;
+// `checkpoint`, saved progress.
 // Only Kendall's stored throws solve by their own sweeps, which it accelerates.
 #[cfg(feature = "kendall")]
 mod anderson;
+mod bracket;
 mod checkpoint;
 mod compile;
 mod components;
@@ -203,6 +261,7 @@ mod disk_components;
 mod disk_layer;
 mod driver;
 mod equations;
+mod exact;
 mod hot;
 mod in_memory;
 mod lean;

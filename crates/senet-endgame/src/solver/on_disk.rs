@@ -11,12 +11,16 @@ use std::sync::mpsc::sync_channel;
 
 use super::super::{EndgameError, EndgameSpace};
 use super::compile::compile_in_order;
-use super::equations::{Equations, Known, Record, Step, sweep_places, update};
+use super::equations::{
+    Computed, Equations, Known, Reading, Record, Step, bracket_update, sweep_places, update,
+    update_pair,
+};
+use super::exact::{Expansion, exact_bound};
 use super::options::PolicyStepReport;
 use super::order::{level_starts, progress_keys};
 use super::packed;
 use super::policy::Programs;
-use super::program::{CHUNK, right_hand_side};
+use super::program::{CHUNK, bracket_right_hand_side, right_hand_side};
 
 /// Chunks compiled at a time (per thread) before they are written: what bounds the memory
 /// the compiled words take on their way to the file.
@@ -263,6 +267,29 @@ pub(super) fn pass(
     })
 }
 
+/// One Gauss–Seidel sweep of the bounds `pairs` over `section` in file order (see
+/// [`Equations::bracket_sweep`]): returns whether it was monotone.
+pub(super) fn bracket_pass(
+    scratch: &Scratch,
+    section: Section<'_>,
+    known: Known<'_>,
+    reading: Reading,
+    pairs: &mut [[f64; 2]],
+) -> Result<bool, EndgameError> {
+    let mut monotone = true;
+    read_programs(scratch, section, |place, words, at| {
+        let start = *at;
+        let computed = bracket_right_hand_side(words, at, known, reading.inherited, pairs);
+        let new = bracket_update(pairs[place], computed, reading, |upper| {
+            let mut from = start;
+            exact_bound(words, &mut from, known, (reading.inherited, upper), pairs)
+        });
+        monotone &= update_pair(pairs, place, new);
+        Ok(())
+    })?;
+    Ok(monotone)
+}
+
 /// A pass that returns the largest `|right-hand side − value|` over `section`; with
 /// `changes`, a Gauss–Seidel sweep that writes each value and its change as it goes, and
 /// with `hot` as well, one that notes the places whose value moved by more than its
@@ -423,6 +450,53 @@ impl Equations for DiskEquations<'_> {
 
     fn failed(&self) -> bool {
         lock(&self.failure).is_some()
+    }
+
+    fn bracket_right_hand_side(
+        &self,
+        place: usize,
+        known: Known<'_>,
+        inherited: f64,
+        pairs: &[[f64; 2]],
+    ) -> Computed {
+        lock(&self.copied).bracket_right_hand_side(place, known, inherited, pairs)
+    }
+
+    fn exact_bound(
+        &self,
+        place: usize,
+        known: Known<'_>,
+        inherited_and_upper: (f64, bool),
+        pairs: &[[f64; 2]],
+    ) -> Option<Expansion> {
+        lock(&self.copied).exact_bound(place, known, inherited_and_upper, pairs)
+    }
+
+    fn bracket_sweep(
+        &self,
+        places: &[u32],
+        known: Known<'_>,
+        reading: Reading,
+        pairs: &mut [[f64; 2]],
+    ) -> bool {
+        if places.len() < self.section.states {
+            return lock(&self.copied).bracket_sweep(places, known, reading, pairs);
+        }
+        self.bracket_sweep_all(places.len(), known, reading, pairs)
+    }
+
+    /// A sweep of the bounds of the whole section, from the file.
+    fn bracket_sweep_all(
+        &self,
+        _: usize,
+        known: Known<'_>,
+        reading: Reading,
+        pairs: &mut [[f64; 2]],
+    ) -> bool {
+        bracket_pass(self.scratch, self.section, known, reading, pairs).unwrap_or_else(|e| {
+            lock(&self.failure).get_or_insert(e);
+            false
+        })
     }
 
     fn sweep(

@@ -1,5 +1,6 @@
 //! What a solve is asked to do, and what it reports.
 
+use crate::EXACT_BOUND;
 #[cfg(doc)]
 use crate::{EndgameError, EndgameSpace};
 
@@ -8,8 +9,16 @@ use crate::{EndgameError, EndgameSpace};
 pub struct SolveOptions {
     /// The sweeps of a component stop once a whole sweep changes no value by more than
     /// this. The Bellman residual after such a sweep is at most this too (see
-    /// [what the solver guarantees](super#what-it-guarantees)).
+    /// [what the solver guarantees](super#what-it-guarantees)). It says nothing about how
+    /// far a value is from the game's: [`target_bound`](Self::target_bound) does.
     pub tolerance: f64,
+    /// The proven error bound to work towards. Once a component's values are found, the
+    /// solver brackets them between proven lower and upper bounds, and tightens the
+    /// brackets until every value of the table is within this of the game's value, or
+    /// until they stop closing (see [what the solver
+    /// guarantees](super#what-it-guarantees)). [`SolveStats::error_bound`] is the bound
+    /// reached, whatever this asks.
+    pub target_bound: f64,
     /// The most sweeps of one strongly connected component of a layer before giving up
     /// with [`EndgameError::NotConverged`].
     pub max_sweeps: u32,
@@ -142,7 +151,10 @@ pub enum SolveEvent {
         most_sweeps: u32,
         /// Its Bellman residual.
         residual: f64,
-        /// Seconds spent sweeping it.
+        /// How far its values, and the earlier layers', may be from the game's: the proven
+        /// bound of the table so far (see [`SolveStats::error_bound`]).
+        error_bound: f64,
+        /// Seconds spent sweeping it and bracketing its values.
         seconds: f64,
     },
 }
@@ -155,6 +167,7 @@ impl PartialEq for SolveOptions {
             _ => false,
         };
         self.tolerance == other.tolerance
+            && self.target_bound == other.target_bound
             && self.max_sweeps == other.max_sweeps
             && self.max_states == other.max_states
             && self.threads == other.threads
@@ -174,12 +187,17 @@ impl SolveOptions {
     }
 }
 
+/// The default [`SolveOptions::tolerance`].
+const DEFAULT_TOLERANCE: f64 = 1e-9;
+
 impl Default for SolveOptions {
-    /// Tolerance 1e-9, at most 100,000 sweeps per component, at most 2^26 (67 million)
+    /// Tolerance 1e-9, a proven bound of [`EXACT_BOUND`] to work towards, at most 100,000
+    /// sweeps per component, at most 2^26 (67 million)
     /// positions, one thread per core, compiled equations.
     fn default() -> Self {
         SolveOptions {
-            tolerance: 1e-9,
+            tolerance: DEFAULT_TOLERANCE,
+            target_bound: EXACT_BOUND,
             max_sweeps: 100_000,
             max_states: 1 << 26,
             threads: 0,
@@ -215,6 +233,14 @@ pub struct SolveStats {
     /// The largest Bellman residual `|V(s) − right-hand side(s)|` over all positions,
     /// measured after convergence.
     pub residual: f64,
+    /// A proven bound on how far any value of the table is from the game's (endless play a
+    /// draw): every value `v` of a position of value `V` has `|v − V| ≤ error_bound`,
+    /// rounding included (see [what the solver guarantees](super#what-it-guarantees)).
+    /// A table file adds its encoding's rounding ([`ValueEncoding`](crate::ValueEncoding)).
+    pub error_bound: f64,
+    /// The work of bracketing the values (see [`error_bound`](Self::error_bound)), in whole
+    /// layers' worth of evaluations of both bounds, summed over the layers.
+    pub bracket_sweeps: u32,
     /// The most states of one layer swept on their own because they converged slowly (see
     /// the [module documentation](super#slow-cycles)).
     pub hot_states: usize,
@@ -227,9 +253,10 @@ pub struct SolveStats {
     /// (of the equations with the decisions frozen, within a component of the layer).
     pub largest_policy_component: usize,
     /// How far the values may be from the game's because the solver left its rarest turns
-    /// out: half the largest difference between a lower and an upper bound of the values,
-    /// which count those turns against and for the side to act (Kendall with stored throws,
-    /// whose turns may collect up to 60 throws); 0 elsewhere.
+    /// out, as the solve measured it: half the largest difference between the lower and
+    /// upper bounds of the values it ended with, which count those turns against and for
+    /// the side to act (Kendall with stored throws, whose turns may collect up to 60
+    /// throws); 0 elsewhere. An estimate: [`error_bound`](Self::error_bound) is the proof.
     pub truncation: f64,
 }
 

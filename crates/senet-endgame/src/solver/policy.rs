@@ -1,11 +1,13 @@
 //! Policy steps: the decisions frozen, the linear equations left solved at once.
 
 use super::components::components;
-use super::equations::{Equations, Known, Step};
+use super::equations::{Computed, Equations, Known, Reading, Step};
+use super::exact::{Expansion, exact_bound};
 use super::linear::{Rows, solve_dense, solve_sparse};
 use super::options::PolicyStepReport;
 use super::program::{
-    LayerProgram, PAYLOAD, TAG_SHIFT, TERMINAL_VALUES, evaluate, right_hand_side, skip,
+    LayerProgram, PAYLOAD, TAG_SHIFT, TERMINAL_VALUES, bracket_right_hand_side, evaluate,
+    right_hand_side, skip,
 };
 
 /// Components up to this many states are solved exactly (dense elimination); larger ones
@@ -38,12 +40,35 @@ impl<P: Programs + Sync> Equations for P {
         right_hand_side(words, &mut at, known, local)
     }
 
+    #[inline]
+    fn bracket_right_hand_side(
+        &self,
+        place: usize,
+        known: Known<'_>,
+        inherited: f64,
+        pairs: &[[f64; 2]],
+    ) -> Computed {
+        let (words, mut at) = self.program(place);
+        bracket_right_hand_side(words, &mut at, known, inherited, pairs)
+    }
+
+    fn exact_bound(
+        &self,
+        place: usize,
+        known: Known<'_>,
+        inherited_and_upper: (f64, bool),
+        pairs: &[[f64; 2]],
+    ) -> Option<Expansion> {
+        let (words, mut at) = self.program(place);
+        exact_bound(words, &mut at, known, inherited_and_upper, pairs)
+    }
+
     /// Freezes every decision of the right-hand sides of the places `step.hot` at the move
     /// that is best for the current values, and solves the linear equations that are left
     /// for their values, the rest of the layer held fixed.
     fn policy_step(&self, known: Known<'_>, local: &mut [f64], step: Step<'_>) -> PolicyStepReport {
         let Step { hot, slot } = step;
-        let rows = frozen_rows(self, known, local, hot, slot);
+        let rows = frozen_rows(self, known, (local, hot), slot, None);
         let mut report = solve_rows(&rows, hot, local);
         // Not repeated with the decisions that are best for the new values (Howard's policy
         // iteration): that can reach another solution of the equations, one in which an
@@ -51,6 +76,119 @@ impl<P: Programs + Sync> Equations for P {
         report.residual = residual_at(self, known, local, hot);
         report
     }
+
+    /// Solves the component again with a policy step on all of its places, then brackets
+    /// each value `w` each way, `w` the solution of `w = c + |A|·w`: `A` the frozen
+    /// equations' weights within the component, `c` what the bracket of each place lacks
+    /// when the component's own values are taken as exact (their residual, and the width
+    /// of the brackets they read outside the component), a little more.
+    fn shaped_bracket(
+        &self,
+        known: Known<'_>,
+        reading: Reading,
+        places: &[u32],
+        (local, pairs): (&mut [f64], &mut [[f64; 2]]),
+        slot: &mut Vec<u32>,
+    ) -> bool {
+        if slot.is_empty() {
+            slot.resize(local.len(), u32::MAX);
+        }
+        // Where a move that leaves the component is as good as one that stays, to within
+        // the values' rounding, the bracket's shape takes the one that leaves: one whose
+        // waiting is worth no more than going needs play to leave to be proven.
+        let tie = Some(TIE_MARGINS * reading.margin(2));
+        let mut rows = frozen_rows(self, known, (local, places), slot, tie);
+        solve_rows(&rows, places, local);
+        // One step of iterative refinement: what the solver left of the equations, solved
+        // for again, takes the values to rounding (the bracket is as wide as what its
+        // centre lacks, magnified by how long play stays in the component).
+        for (i, &place) in places.iter().enumerate() {
+            let mut total = rows.constant[i];
+            for t in rows.start[i]..rows.start[i + 1] {
+                total += rows.coefficient[t] * local[places[rows.column[t] as usize] as usize];
+            }
+            rows.constant[i] = total - local[place as usize];
+        }
+        if let Some(correction) = solve_exactly(&rows, false) {
+            for (&place, d) in places.iter().zip(correction) {
+                let x = &mut local[place as usize];
+                *x = (*x + d).clamp(0.0, 1.0);
+            }
+        }
+        let mut rows = frozen_rows(self, known, (local, places), slot, tie);
+        for &place in places {
+            pairs[place as usize] = [local[place as usize]; 2];
+        }
+        for (i, &place) in places.iter().enumerate() {
+            let x = local[place as usize];
+            let computed =
+                self.bracket_right_hand_side(place as usize, known, reading.inherited, pairs);
+            let [lo, hi] = computed.bounds;
+            let lacking = (x - lo).max(hi - x).max(0.0);
+            rows.constant[i] = (lacking + 2.0 * reading.margin(computed.levels)) * SHAPE_SLACK;
+        }
+        for a in &mut rows.coefficient {
+            *a = a.abs();
+        }
+        let Some(spread) = solve_exactly(&rows, true) else {
+            return false;
+        };
+        for (&place, w) in places.iter().zip(spread) {
+            let x = local[place as usize];
+            pairs[place as usize] = [(x - w).max(0.0), (x + w).min(1.0)];
+        }
+        true
+    }
+}
+
+/// How much more than it lacks a shaped bracket gives each place (see
+/// [`Equations::shaped_bracket`]): the room that makes the sweep that proves it monotone
+/// even where the linear solver is a little off.
+const SHAPE_SLACK: f64 = 1.0 + 1.0 / 64.0;
+
+/// Moves within this many rounding margins of the best are a tie for a shaped bracket's
+/// decisions (see [`Equations::shaped_bracket`]).
+const TIE_MARGINS: f64 = 16.0;
+
+/// The solution of the equations `rows`, component by component; `None` where a component
+/// is never left (its equations are singular) or is not solved. With `at_least_constant`,
+/// each value is at least its constant (as the exact solution is when every weight is
+/// nonnegative).
+fn solve_exactly(rows: &Rows, at_least_constant: bool) -> Option<Vec<f64>> {
+    let (members, bounds) = components(rows);
+    let n = rows.constant.len();
+    let mut x = vec![0.0; n];
+    let mut position = vec![u32::MAX; n];
+    let mut system = System::default();
+    for bound in bounds.windows(2) {
+        let component = &members[bound[0]..bound[1]];
+        let size = component.len();
+        for (k, &i) in component.iter().enumerate() {
+            position[i as usize] = k as u32;
+        }
+        if !system.gather(rows, component, &position, &x) {
+            return None;
+        }
+        let solution = if system.dense {
+            solve_dense(&mut system.matrix, &mut system.right, size)?
+        } else {
+            let guess = system.right.clone();
+            solve_sparse(&system.sparse, &system.right, guess).x?
+        };
+        for (&i, v) in component.iter().zip(solution) {
+            let constant = rows.constant[i as usize];
+            if !v.is_finite() {
+                return None;
+            }
+            x[i as usize] = if at_least_constant {
+                v.max(constant)
+            } else {
+                v
+            };
+            position[i as usize] = u32::MAX;
+        }
+    }
+    Some(x)
 }
 
 /// The largest `|V(s) − right-hand side(s)|` over the places of `places`.
@@ -74,9 +212,9 @@ fn frozen_rows<P: Programs>(
         probabilities,
         solved,
     }: Known<'_>,
-    local: &[f64],
-    hot: &[u32],
+    (local, hot): (&[f64], &[u32]),
     slot: &mut [u32],
+    exits_within: Option<f64>,
 ) -> Rows {
     for (i, &place) in hot.iter().enumerate() {
         slot[place as usize] = i as u32;
@@ -94,6 +232,7 @@ fn frozen_rows<P: Programs>(
             local,
             solved,
             slot,
+            exits_within,
         };
         for &p in probabilities {
             linear.expression(&mut at, p, &mut terms, &mut constant);
@@ -247,9 +386,19 @@ struct Linear<'a> {
     solved: &'a [f64],
     /// Each place's row among the states solved for, or `u32::MAX`.
     slot: &'a [u32],
+    /// With `Some(tie)`, a decision among moves within `tie` of the best takes one that
+    /// leaves the states solved for, if any: a bracket's shape needs play to leave them.
+    exits_within: Option<f64>,
 }
 
 impl Linear<'_> {
+    /// Whether the words `from..to` name a state solved for.
+    fn reads_solved_for(&self, from: usize, to: usize) -> bool {
+        self.words[from..to]
+            .iter()
+            .any(|&word| word >> TAG_SHIFT <= 1 && self.slot[(word & PAYLOAD) as usize] != u32::MAX)
+    }
+
     /// Adds `scale` times the expression at `words[*at]` to `terms` and `constant`, moving
     /// `at` past it.
     fn expression(
@@ -281,6 +430,7 @@ impl Linear<'_> {
                 // The first best move, as the sweeps' max/min would see it.
                 let mut probe = *at;
                 let mut best = 0;
+                let start = probe;
                 let mut best_value = evaluate(
                     self.words,
                     &mut probe,
@@ -288,7 +438,10 @@ impl Linear<'_> {
                     self.local,
                     self.solved,
                 );
+                let mut best_stays =
+                    self.exits_within.is_some() && self.reads_solved_for(start, probe);
                 for k in 1..payload {
+                    let start = probe;
                     let v = evaluate(
                         self.words,
                         &mut probe,
@@ -296,9 +449,19 @@ impl Linear<'_> {
                         self.local,
                         self.solved,
                     );
-                    if (tag == 4 && v > best_value) || (tag == 5 && v < best_value) {
+                    let better = (tag == 4 && v > best_value) || (tag == 5 && v < best_value);
+                    let take = match self.exits_within {
+                        Some(tie) if (v - best_value).abs() <= tie => {
+                            let stays = self.reads_solved_for(start, probe);
+                            if stays == best_stays { better } else { !stays }
+                        }
+                        _ => better,
+                    };
+                    if take {
                         best = k;
                         best_value = v;
+                        best_stays =
+                            self.exits_within.is_some() && self.reads_solved_for(start, probe);
                     }
                 }
                 for k in 0..payload {

@@ -1,6 +1,6 @@
 //! The compiled right-hand sides of a layer, and their evaluation.
 
-use super::equations::Known;
+use super::equations::{Computed, Known};
 
 pub(super) const TAG_SHIFT: u32 = 29;
 pub(super) const PAYLOAD: u32 = (1 << TAG_SHIFT) - 1;
@@ -98,6 +98,86 @@ pub(super) fn right_hand_side(
         total += p * evaluate(words, at, probabilities, local, solved);
     }
     total
+}
+
+/// A lower and an upper bound of the right-hand side of the state whose program starts at
+/// `words[*at]`, from bounds of the values it reads: `pairs` for the layer's, each earlier
+/// layer's value within `inherited` of the game's (see [`bracket`](super::bracket)), in
+/// floating point. Moves `at` past it. Every operation of a right-hand side is monotone, so
+/// the lower bound reads the lower bound of a value for the same side and one minus the
+/// upper bound of a value for the other side, and the other way round.
+#[inline]
+pub(super) fn bracket_right_hand_side(
+    words: &[u32],
+    at: &mut usize,
+    known: Known<'_>,
+    inherited: f64,
+    pairs: &[[f64; 2]],
+) -> Computed {
+    let mut total = [0.0, 0.0];
+    let mut nested = 0;
+    for &p in known.probabilities {
+        let ([lo, hi], levels) = bracket_evaluate(words, at, known, inherited, pairs);
+        total[0] += p * lo;
+        total[1] += p * hi;
+        nested = nested.max(levels);
+    }
+    Computed {
+        bounds: total,
+        levels: nested + 1,
+    }
+}
+
+/// The bounds of the expression starting at `words[*at]` (see [`bracket_right_hand_side`])
+/// and the weighted sums nested in it, moving `at` past it.
+fn bracket_evaluate(
+    words: &[u32],
+    at: &mut usize,
+    known: Known<'_>,
+    inherited: f64,
+    pairs: &[[f64; 2]],
+) -> ([f64; 2], u32) {
+    let word = words[*at];
+    *at += 1;
+    let payload = (word & PAYLOAD) as usize;
+    let leaf = match word >> TAG_SHIFT {
+        0 => pairs[payload],
+        1 => {
+            let [lo, hi] = pairs[payload];
+            [1.0 - hi, 1.0 - lo]
+        }
+        // The game's values are within 0..=1.
+        2 => {
+            let v = known.solved[payload];
+            [(v - inherited).max(0.0), (v + inherited).min(1.0)]
+        }
+        3 => {
+            let v = 1.0 - known.solved[payload];
+            [(v - inherited).max(0.0), (v + inherited).min(1.0)]
+        }
+        6 => {
+            let v = TERMINAL_VALUES[payload.min(2)];
+            [v, v]
+        }
+        tag @ (4 | 5) => {
+            let (mut best, mut nested) = bracket_evaluate(words, at, known, inherited, pairs);
+            for _ in 1..payload {
+                let ([lo, hi], levels) = bracket_evaluate(words, at, known, inherited, pairs);
+                best = if tag == 4 {
+                    [best[0].max(lo), best[1].max(hi)]
+                } else {
+                    [best[0].min(lo), best[1].min(hi)]
+                };
+                nested = nested.max(levels);
+            }
+            return (best, nested);
+        }
+        _ => {
+            let computed = bracket_right_hand_side(words, at, known, inherited, pairs);
+            return (computed.bounds, computed.levels);
+        }
+    };
+    (leaf, 0)
 }
 
 /// Whether `program`, the program of `place`, reads the value of `place`.

@@ -13,7 +13,9 @@ use senet_ai::{
 };
 use senet_core::Throw;
 use senet_core::{Phase, Ruleset, Side, ThrowingDevice, uniform_below};
-use senet_endgame::{EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SpaceState, solve};
+use senet_endgame::{
+    EXACT_BOUND, EndgameSpace, EndgameTable, PositionOracle, SolveOptions, SpaceState, solve,
+};
 use senet_testkit::conformance::with_each_throw;
 
 /// The solver's default tolerance, which every table must meet.
@@ -26,10 +28,16 @@ pub(crate) fn solved<S: EndgameSpace>(space: S) -> EndgameTable<S> {
 
 /// The table's values lie in 0..=1 and satisfy the Bellman equation to the tolerance, both as
 /// the solver measured it and recomputed independently of the solver's compiled programs
-/// (every throw and move replayed through the turn machine).
+/// (every throw and move replayed through the turn machine), and the solve proved them
+/// exact ([`EXACT_BOUND`]), as a default solve works towards.
 pub(crate) fn assert_solved_to_the_tolerance<S: EndgameSpace>(table: &EndgameTable<S>) {
     let spec = table.space().rules().spec();
     assert!(table.stats().residual <= TOLERANCE, "{spec}");
+    let bound = table.stats().error_bound;
+    assert!(
+        bound > 0.0 && bound <= EXACT_BOUND,
+        "{spec}: bound {bound:e}"
+    );
     let residual = table.bellman_residual().unwrap();
     assert!(residual <= TOLERANCE, "{spec}: residual {residual:e}");
     assert!(table.values().iter().all(|v| (0.0..=1.0).contains(v)));
