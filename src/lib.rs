@@ -2,6 +2,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+#[cfg(feature = "ai")]
+pub mod analysis;
 mod any_game;
 #[cfg(feature = "ai")]
 mod any_player;

@@ -18,6 +18,15 @@ pub trait Evaluator<R: Ruleset>: Send + Sync {
     fn evaluate(&self, rules: &R, state: &R::State, side: Side) -> f64;
 }
 
+/// A shared evaluation is an evaluation: one evaluator can serve several searches (the
+/// analysis scores its searches' leaves and its own estimates with the same one).
+impl<R: Ruleset> Evaluator<R> for Arc<dyn Evaluator<R>> {
+    #[inline]
+    fn evaluate(&self, rules: &R, state: &R::State, side: Side) -> f64 {
+        (**self).evaluate(rules, state, side)
+    }
+}
+
 /// The default evaluation: a race between the two sides' pip counts, turned into a
 /// probability by a logistic curve whose width grows with the distance still to cover.
 ///

@@ -51,6 +51,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod analysis;
 mod dynamic;
 /// The exact endgame solver and its tables: the `senet-endgame` crate.
 pub use senet_endgame as endgame;
