@@ -9,6 +9,11 @@
 //!   committed network), on the same corpus, so that its time per move compares with
 //!   expectiminimax's in the same run (`docs/players.md`: learned:2 against
 //!   expectiminimax:3).
+//! - `analysis/regency/learned-2-400-actions`: the analysis of the first 400 actions of a
+//!   seeded random Regency game with the default evaluator (learned:2) and the two-piece
+//!   endgame tables (solved once, before timing), from a fresh analyser each time, so that
+//!   nothing is remembered between runs. It first checks the points valued, the decisions with
+//!   a choice and the labels given.
 
 mod common;
 
@@ -112,5 +117,46 @@ fn players(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, players);
+/// Actions of the analysed game.
+const ANALYSED_ACTIONS: usize = 400;
+
+fn analysis(c: &mut Criterion) {
+    use senet::Game;
+    use senet_ai::PlayerSpec;
+    use senet_ai::analysis::Analyser;
+    use senet_ai::endgame::{Endgames, SolveOptions};
+
+    let rules = senet::Regency::default();
+    let mut game = Game::new(rules);
+    game.play_random(&mut ChaCha8Rng::seed_from_u64(4), senet::DEFAULT_TURN_CAP);
+    assert!(game.history().len() >= ANALYSED_ACTIONS);
+    let actions = &game.history()[..ANALYSED_ACTIONS];
+    let tables = rules.solve_oracle(2, &SolveOptions::default()).unwrap();
+    let spec = PlayerSpec::Learned(senet_ai::learned::DEFAULT_LEARNED_DEPTH);
+    let analyse = || {
+        let mut analyser = Analyser::new(&rules, &spec, Some(tables.clone())).unwrap();
+        analyser
+            .analyse(
+                game.start(),
+                black_box(actions),
+                &mut ChaCha8Rng::seed_from_u64(0),
+            )
+            .unwrap()
+    };
+    let done = analyse();
+    let decisions = done.sides.iter().map(|(_, s)| s.decisions).sum::<u32>();
+    let labelled = done.moves().iter().filter(|m| m.label.is_some()).count();
+    assert_eq!(
+        (done.points.len(), decisions, labelled),
+        (ANALYSED_ACTIONS + 1, 189, 18),
+        "the analysed game changed"
+    );
+    let mut group = c.benchmark_group("analysis");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(ANALYSED_ACTIONS as u64));
+    group.bench_function("regency/learned-2-400-actions", |b| b.iter(analyse));
+    group.finish();
+}
+
+criterion_group!(benches, players, analysis);
 criterion_main!(benches);

@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+mod analyse;
 mod compare;
 mod error;
 mod files;
@@ -60,6 +61,7 @@ enum Command {
     Solve(solve::SolveArgs),
     Serve(serve::ServeArgs),
     Train(train::TrainArgs),
+    Analyse(analyse::AnalyseArgs),
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
@@ -74,6 +76,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Solve(args) => solve::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
         Command::Train(args) => train::run(&args, out),
+        Command::Analyse(args) => analyse::run(&args, out),
     }
 }
 
@@ -89,7 +92,7 @@ fn clap_exit(error: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             eprintln!(
                 "senet: no command given; use one of moves, play, simulate, rate, replay, \
-                 rules, compare, solve, serve, train (see 'senet --help')"
+                 rules, compare, solve, serve, train, analyse (see 'senet --help')"
             );
             ExitCode::from(2)
         }

@@ -118,14 +118,10 @@ impl Roster {
         let perfect = perfect_pieces(specs);
         let tables = match (tables, perfect) {
             (Some(path), _) => {
-                let file = std::fs::File::open(path).map_err(|e| {
-                    CliError::input(format!("--tables: cannot read {}: {e}", path.display()))
-                })?;
+                let tables = read_tables(rules, path)?;
                 let refused = |e: &dyn std::fmt::Display| {
                     CliError::input(format!("--tables {}: {e}", path.display()))
                 };
-                let bytes = read_table_bytes(file, MAX_TABLE_BYTES).map_err(|e| refused(&e))?;
-                let tables = rules.read_endgame_file(&bytes).map_err(|e| refused(&e))?;
                 if let Some(pieces) = perfect
                     && pieces > tables.max_pieces()
                 {
@@ -207,6 +203,16 @@ impl Roster {
 
 fn refused_player(e: PlayerSpecError) -> CliError {
     CliError::input(format!("--players: {e}"))
+}
+
+/// Reads the endgame tables of `--tables PATH`, which must have been solved for `rules`.
+pub(crate) fn read_tables(rules: &AnyRuleset, path: &Path) -> Result<AnyTables, CliError> {
+    let refused =
+        |e: &dyn std::fmt::Display| CliError::input(format!("--tables {}: {e}", path.display()));
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::input(format!("--tables: cannot read {}: {e}", path.display())))?;
+    let bytes = read_table_bytes(file, MAX_TABLE_BYTES).map_err(|e| refused(&e))?;
+    rules.read_endgame_file(&bytes).map_err(|e| refused(&e))
 }
 
 #[cfg(test)]
