@@ -15,7 +15,9 @@ const state = {
   redo: [], // chunks of record lines taken back by undo, last taken back last
   selected: null, // the square (or "hand") whose moves are shown
   busy: false,
-  replay: null, // { header, actions, at } while the replay viewer is open
+  replay: null, // { header, actions, at, game, redo } while the replay viewer is open; `game` is the view left
+  analysis: null, // { record, header, actions, data } of the game last analysed
+  analysing: false,
   generation: 0, // bumped by every new game, so a stale computer reply is dropped
 };
 
@@ -298,6 +300,7 @@ function renderControls() {
   $("undo").disabled = state.replay !== null || state.busy || undoPoint() === null;
   $("redo").disabled = state.replay !== null || state.busy || state.redo.length === 0;
   $("hint").disabled = !humanToMove();
+  $("analyse").disabled = state.analysing;
   $("replay").hidden = state.replay !== null;
   $("replay-controls").hidden = state.replay === null;
   if (state.replay) {
@@ -326,6 +329,7 @@ function render() {
   renderControls();
   renderLog();
   $("record").textContent = state.view.record;
+  renderAnalysisPlace();
 }
 
 // An answer of the API joined to what the page holds: the configuration's constants come
@@ -469,6 +473,7 @@ async function loadFile(event) {
   event.target.value = "";
   state.generation++;
   state.replay = null;
+  closeAnalysis();
   await load(text);
 }
 
@@ -488,16 +493,302 @@ async function replayTo(at) {
 function startReplay() {
   if (state.busy) return;
   state.generation++;
-  state.replay = { header: state.view.header, actions: state.view.actions, at: 0, redo: state.redo };
+  const v = state.view;
+  state.replay = { header: v.header, actions: v.actions, at: 0, game: v, redo: state.redo };
   replayTo(0);
 }
 
 async function leaveReplay() {
   const r = state.replay;
   state.replay = null;
-  await load(recordOf(r.header, r.actions));
+  await load(r.game.record);
   state.redo = r.redo;
   renderControls();
+}
+
+// The game being played: in a replay, the one the replay left.
+const theGame = () => (state.replay ? state.replay.game : state.view);
+
+// ---- The analysis view: `/api/analyse` charted, tabled and listed; a point clicked shows
+// its position as a replay of the analysed record.
+
+const LABEL_MARK = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const inPoints = (x) => (100 * x).toFixed(1);
+const percent = (x) => `${(100 * x).toFixed(1)}%`;
+let analysisRuns = 0; // bumped by each analysis and each new game, so a stale answer is dropped
+let pointRuns = 0; // bumped by each point asked for, so only the last is shown
+
+function closeAnalysis() {
+  analysisRuns++;
+  state.analysis = null;
+  state.analysing = false;
+  $("analysis").hidden = true;
+  if (state.view) renderControls();
+}
+
+async function analyseGame() {
+  if (state.analysing) return;
+  const game = theGame();
+  const run = ++analysisRuns;
+  state.analysing = true;
+  $("analysis").hidden = false;
+  $("analysis-body").hidden = true;
+  const status = $("analysis-status");
+  status.classList.remove("error");
+  status.textContent = "analysing…";
+  renderControls();
+  try {
+    const data = await api("/api/analyse", { record: game.record });
+    if (run !== analysisRuns) return;
+    state.analysis = { record: game.record, header: game.header, actions: game.actions, data };
+    status.textContent = "";
+    renderAnalysis();
+  } catch (error) {
+    if (run !== analysisRuns) return;
+    status.classList.add("error");
+    status.textContent = String(error.message || error);
+  } finally {
+    if (run === analysisRuns) {
+      state.analysing = false;
+      renderControls();
+    }
+  }
+}
+
+// The decisions the analysis labelled, in game order.
+const costlyMoves = (data) => data.steps.filter((s) => s.kind === "move" && s.label);
+
+// The chart's geometry in pixels: drawn at the width it is shown at, so that its text keeps
+// its size on a phone.
+function chartBox(width) {
+  const height = width < 500 ? 170 : 210;
+  const left = 38;
+  const top = 8;
+  return { width, height, left, top, plotWidth: width - left - 10, plotHeight: height - top - 24 };
+}
+
+// Round steps for the action axis: 1, 2 or 5 times a power of ten, about five of them.
+function tickStep(n) {
+  const rough = Math.max(1, n / 5);
+  const power = 10 ** Math.floor(Math.log10(rough));
+  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= rough);
+}
+
+function renderChart() {
+  const data = state.analysis.data;
+  const box = $("analysis-chart");
+  const c = chartBox(Math.max(280, Math.floor(box.clientWidth)));
+  const n = Math.max(1, data.points.length - 1);
+  const x = (k) => c.left + (c.plotWidth * k) / n;
+  const y = (v) => c.top + c.plotHeight * (1 - v);
+  const f = (v) => v.toFixed(1);
+  const xy = data.points.map((p, k) => [f(x(k)), f(y(p.black))]);
+  const parts = [
+    `<rect class="plot" x="${c.left}" y="${c.top}" width="${c.plotWidth}" height="${c.plotHeight}"/>`,
+  ];
+  for (const v of [0, 0.25, 0.75, 1]) {
+    parts.push(`<line class="grid" x1="${c.left}" x2="${c.left + c.plotWidth}" y1="${f(y(v))}" y2="${f(y(v))}"/>`);
+  }
+  parts.push(`<line class="half" x1="${c.left}" x2="${c.left + c.plotWidth}" y1="${f(y(0.5))}" y2="${f(y(0.5))}"/>`);
+  for (const v of [0, 0.5, 1]) {
+    parts.push(`<text x="${c.left - 4}" y="${f(y(v) + 4)}" text-anchor="end">${100 * v}%</text>`);
+  }
+  const step = tickStep(n);
+  for (let k = 0; k < data.points.length; k += step) {
+    parts.push(`<text x="${f(x(k))}" y="${c.height - 8}" text-anchor="middle">${k}</text>`);
+  }
+  parts.push(`<line id="analysis-cursor" class="cursor" y1="${c.top}" y2="${c.top + c.plotHeight}" visibility="hidden"/>`);
+  parts.push(`<path class="line" d="${xy.map(([px, py], k) => `${k ? "L" : "M"}${px} ${py}`).join("")}"/>`);
+  let exact = "";
+  data.points.forEach((p, k) => {
+    if (k > 0 && p.exact && data.points[k - 1].exact) exact += `M${xy[k - 1].join(" ")}L${xy[k].join(" ")}`;
+  });
+  if (exact) parts.push(`<path class="exact-line" d="${exact}"/>`);
+  data.points.forEach((p, k) => {
+    parts.push(`<circle class="point${p.exact ? " exact" : ""}" data-at="${k}" cx="${xy[k][0]}" cy="${xy[k][1]}" r="${p.exact ? 2.2 : 1.3}"/>`);
+  });
+  for (const m of costlyMoves(data)) {
+    const [px, py] = xy[m.action];
+    parts.push(`<circle class="mark ${m.label}" data-at="${m.action}" cx="${px}" cy="${py}" r="4.5"/>`);
+  }
+  box.innerHTML = `<svg id="analysis-svg" width="${c.width}" height="${c.height}" viewBox="0 0 ${c.width} ${c.height}"`
+    + ` tabindex="0" role="img" aria-label="Black's chance to win over the ${n} actions;`
+    + ` click a point, or use the arrow keys, to see its position">${parts.join("")}</svg>`;
+  const svg = $("analysis-svg");
+  // The point under the pointer: the across position picks the points drawn within a pixel
+  // or two of it (in a long game several share a pixel), and of those the one nearest
+  // up or down is taken.
+  const last = data.points.length - 1;
+  const nearest = (event) => {
+    const local = svg.createSVGPoint();
+    local.x = event.clientX;
+    local.y = event.clientY;
+    const at = local.matrixTransform(svg.getScreenCTM().inverse());
+    const reach = Math.max(1.5, c.plotWidth / n / 2);
+    const guess = Math.max(0, Math.min(last, Math.round(((at.x - c.left) / c.plotWidth) * n)));
+    let best = guess;
+    let bestY = Infinity;
+    let bestX = Infinity;
+    const span = Math.ceil((reach * n) / c.plotWidth);
+    for (let k = Math.max(0, guess - span); k <= Math.min(last, guess + span); k++) {
+      const dx = Math.abs(x(k) - at.x);
+      const dy = Math.abs(y(data.points[k].black) - at.y);
+      if (dx <= reach && (dy < bestY || (dy === bestY && dx < bestX))) {
+        best = k;
+        bestY = dy;
+        bestX = dx;
+      }
+    }
+    return best;
+  };
+  svg.addEventListener("click", (event) => showPoint(nearest(event)));
+  svg.addEventListener("pointermove", (event) => describePoint(nearest(event)));
+  svg.addEventListener("pointerleave", () => describePoint(shownPoint()));
+  svg.addEventListener("keydown", (event) => {
+    const shown = shownPoint() ?? 0;
+    const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: data.points.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    event.stopPropagation();
+    showPoint(Math.max(0, Math.min(to, data.points.length - 1)));
+  });
+  state.analysis.geometry = { x, y };
+}
+
+function renderSides() {
+  const data = state.analysis.data;
+  const [black, white] = data.sides;
+  const result = (r) => {
+    if (!data.finished) return percent(r);
+    return `${inPoints(r)} (${r === 1 ? "won" : r === 0 ? "lost" : "drawn"})`;
+  };
+  const signed = (x) => (x > 0 ? "+" : "") + inPoints(x);
+  const rows = [
+    ["decisions with a choice", (s) => s.decisions],
+    ["forced moves", (s) => s.forced],
+    ["mean loss, points a decision", (s) => inPoints(s.error_rate)],
+    ["inaccuracies", (s) => s.inaccuracies],
+    ["mistakes", (s) => s.mistakes],
+    ["blunders", (s) => s.blunders],
+    ["throws", (s) => s.throws],
+    ["luck, points", (s) => signed(s.luck)],
+    [data.finished ? "result" : "chance now", (s) => result(s.result)],
+    ["luck-adjusted result", (s) => inPoints(s.luck_adjusted)],
+  ];
+  $("analysis-sides").innerHTML = `<tr><th></th><th scope="col">Black</th><th scope="col">White</th></tr>`
+    + rows.map(([name, f]) => `<tr><th scope="row">${name}</th><td>${f(black)}</td><td>${f(white)}</td></tr>`).join("");
+}
+
+function renderCostly() {
+  const list = $("analysis-costly");
+  list.textContent = "";
+  const costly = costlyMoves(state.analysis.data);
+  if (costly.length === 0) {
+    const li = document.createElement("li");
+    li.textContent = "No costly move.";
+    list.append(li);
+  }
+  for (const m of costly) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "costly";
+    button.dataset.at = String(m.action);
+    button.innerHTML = `<span class="dot ${m.label}"></span><b>Action ${m.action + 1}</b> · ${sideName(m.side)}`
+      + ` played ${escapeHtml(m.played)}${LABEL_MARK[m.label]}, best ${escapeHtml(m.best)}`
+      + ` · loss ${inPoints(m.loss)} points · ${m.label}${m.exact ? " · exact" : ""}`;
+    button.title = "Show the position where this move was chosen";
+    button.addEventListener("click", () => showPoint(m.action));
+    li.append(button);
+    list.append(li);
+  }
+}
+
+function renderAnalysis() {
+  const { data } = state.analysis;
+  $("analysis-body").hidden = false;
+  const tables = data.tables ? `endgame tables: ${data.tables}` : "no endgame tables: every value is the evaluator's";
+  $("analysis-about").textContent = `${data.points.length - 1} actions, valued by ${data.evaluator}; ${tables}.`
+    + (data.finished ? "" : " The game is not over: the last point is the chance now.");
+  renderChart();
+  renderSides();
+  $("analysis-summary").textContent = data.summary;
+  renderCostly();
+  renderAnalysisPlace();
+}
+
+// The point of the analysis the board shows: a replay of the analysed record, or none.
+function shownPoint() {
+  const r = state.replay;
+  const a = state.analysis;
+  if (!r || !a || recordOf(r.header, r.actions) !== a.record) return null;
+  return r.at;
+}
+
+// What point `k` is: the action that led to it and Black's chance there.
+function describePoint(k) {
+  const box = $("analysis-at");
+  const a = state.analysis;
+  if (k === null || !a) {
+    box.textContent = "Click the chart or a costly move to see its position on the board.";
+    return;
+  }
+  const p = a.data.points[k];
+  const step = a.data.steps[k - 1];
+  let what = "The start";
+  if (step) {
+    const did = step.kind === "throw" ? `threw ${step.throw}` : `played ${step.played}`;
+    what = `After action ${k} (${sideName(step.side)} ${did}${step.label ? `, a ${step.label}` : ""})`;
+  }
+  box.textContent = `${what}: Black ${percent(p.black)} to win${p.exact ? ", exact" : ""}.`;
+}
+
+// The chart's cursor and the list's highlight at the point shown, and whether the game has
+// moved on since the analysis.
+function renderAnalysisPlace() {
+  const a = state.analysis;
+  if (!a || !a.geometry) return;
+  const shown = shownPoint();
+  const cursor = $("analysis-cursor");
+  if (cursor) {
+    cursor.setAttribute("visibility", shown === null ? "hidden" : "visible");
+    const px = a.geometry.x(shown ?? 0).toFixed(1);
+    cursor.setAttribute("x1", px);
+    cursor.setAttribute("x2", px);
+  }
+  for (const button of document.querySelectorAll("#analysis-costly button")) {
+    button.classList.toggle("shown", Number(button.dataset.at) === shown);
+  }
+  describePoint(shown);
+  const stale = theGame().record !== a.record;
+  const status = $("analysis-status");
+  if (!state.analysing && !status.classList.contains("error")) {
+    status.textContent = stale ? "The game has changed since this analysis: analyse again to include it." : "";
+  }
+}
+
+// Shows point `at` of the analysis on the board: the analysed record replayed to `at`
+// actions, read-only until "Back to the game".
+async function showPoint(at) {
+  const a = state.analysis;
+  if (!a) return;
+  const run = ++pointRuns;
+  // A move or computer action in flight finishes first, so that nothing is lost.
+  while (state.busy) await new Promise((resolve) => setTimeout(resolve, 30));
+  if (run !== pointRuns || a !== state.analysis) return;
+  if (!state.replay) {
+    state.generation++;
+    const v = state.view;
+    state.replay = { header: a.header, actions: a.actions, at, game: v, redo: state.redo };
+  } else {
+    state.replay.header = a.header;
+    state.replay.actions = a.actions;
+  }
+  await replayTo(at);
+  const board = $("board").getBoundingClientRect();
+  if (board.bottom < 0 || board.top > window.innerHeight) {
+    $("board").scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
 }
 
 /** The hint player where the ruleset has learned weights. */
@@ -566,6 +857,7 @@ async function newGame(event) {
   state.generation++;
   state.busy = false;
   state.replay = null;
+  closeAnalysis();
   state.players = { black: $("player-black").value, white: $("player-white").value };
   try {
     const view = await api("/api/game", { rules: rulesSpec() });
@@ -583,6 +875,7 @@ function keys(event) {
     u: undo,
     r: redo,
     h: hint,
+    a: analyseGame,
     Escape: () => { state.selected = null; render(); },
   };
   const action = actions[event.key];
@@ -619,6 +912,19 @@ async function start() {
   $("replay-forward").addEventListener("click", () => replayTo(state.replay.at + 1));
   $("replay-last").addEventListener("click", () => replayTo(state.replay.actions.length));
   $("replay-leave").addEventListener("click", leaveReplay);
+  $("analyse").addEventListener("click", analyseGame);
+  $("analysis-close").addEventListener("click", closeAnalysis);
+  // The chart is drawn at its width in pixels, so again when that changes.
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => {
+      if (state.analysis && !$("analysis-body").hidden) {
+        renderChart();
+        renderAnalysisPlace();
+      }
+    }, 100);
+  });
   document.addEventListener("keydown", keys);
   await newGame();
 }

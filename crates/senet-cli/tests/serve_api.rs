@@ -1,13 +1,15 @@
 //! `senet serve`'s JSON API over real HTTP: pages, whole games of every ruleset against a
-//! computer player, hints, and every kind of bad request (a 4xx with a one-line reason).
+//! computer player, hints, analyses, and every kind of bad request (a 4xx with a one-line
+//! reason).
 
 mod common;
 
 use common::server::Server;
 use reqwest::StatusCode;
 use reqwest::blocking::Client;
-use senet::AnyGame;
-use senet::registry::RULESETS;
+use senet::analysis::{AnalysisOptions, analyse};
+use senet::registry::{AnyRuleset, RULESETS};
+use senet::{AnyGame, Phase};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -430,4 +432,92 @@ fn the_view_marks_the_special_squares_of_the_configuration() {
     };
     assert_eq!(squares("regency"), [26, 27, 28, 29, 30]);
     assert!(squares("regency(house_of_water=true)").contains(&15));
+}
+
+/// `/api/analyse` answers the library's analysis (the one `senet analyse` prints) of the game
+/// its record replays to, with the summary; a second request, whose endgame tables come from
+/// the server's cache, answers the same; and bad records and evaluators get a 400 with a
+/// reason.
+#[test]
+fn the_analysis_is_the_librarys_and_bad_input_is_refused() {
+    let server = Server::start();
+    let client = Client::new();
+    // The answer's text is compared: serde_json, without its `float_roundtrip` feature, may
+    // read a float one unit in the last place off, while both sides write the same shortest
+    // form.
+    let analysed = |body: &Value| {
+        let response = client
+            .post(format!("{}api/analyse", server.url))
+            .json(body)
+            .send()
+            .unwrap();
+        let status = response.status();
+        let text = response.text().unwrap();
+        assert_eq!(status, StatusCode::OK, "{body}: {text}");
+        text
+    };
+    let mut game = AnyGame::new(AnyRuleset::parse("regency").unwrap());
+    game.play_random(&mut senet::rng::seeded(11, 0), senet::DEFAULT_TURN_CAP);
+    assert!(matches!(game.phase(), Phase::Over(_)));
+    let record = game.record_text();
+    let library = analyse(&game, &AnalysisOptions::default()).unwrap();
+    let mut expected = serde_json::to_value(&library).unwrap();
+    expected["summary"] = library.summary().into();
+    let expected = expected.to_string();
+    for round in ["solved", "cached"] {
+        let answer = analysed(&json!({ "record": record }));
+        assert!(
+            answer == expected,
+            "the server's analysis ({round} tables) is not the library's"
+        );
+    }
+    assert_eq!(library.points.len(), game.history().len() + 1);
+    assert!(library.finished);
+    assert!(library.points.iter().any(|p| p.exact), "no exact point");
+    assert!(
+        library.points.len() > 3001,
+        "too short to be refused at depth 3"
+    );
+
+    // An evaluator of the request's choice, on an unfinished game of a ruleset without
+    // endgame tables.
+    let mut short = AnyGame::new(AnyRuleset::parse("bell").unwrap());
+    short.play_random(&mut senet::rng::seeded(2, 0), 10);
+    let options = AnalysisOptions {
+        evaluator: Some("mcts:200".parse().unwrap()),
+        ..AnalysisOptions::default()
+    };
+    let library = analyse(&short, &options).unwrap();
+    let mut expected = serde_json::to_value(&library).unwrap();
+    expected["summary"] = library.summary().into();
+    let body = json!({ "record": short.record_text(), "player": "mcts:200" });
+    assert_eq!(analysed(&body), expected.to_string());
+    assert!(!library.finished && library.evaluator == "mcts:200");
+
+    let with = |player: &str| json!({ "record": record, "player": player });
+    let bad = [
+        (json!({ "record": "rules regency\nthrow 9\n" }), "line 2"),
+        (json!({}), "record"),
+        (with("alphazero"), "alphazero"),
+        (with("random"), "no winning chances"),
+        (with("expectiminimax:9"), "at most 3"),
+        (with("learned:3"), "at most 3000 with learned:3"),
+        (with("mcts:5000"), "at most 500000"),
+        (with("expectiminimax:nodes=1000000"), "at most 20000000"),
+        (
+            json!({ "rules": "bell", "player": "perfect:2" }),
+            "perfect:2",
+        ),
+    ];
+    for (body, needle) in bad {
+        refused(&client, &server, "/api/analyse", &body, 400, needle);
+    }
+    refused(
+        &client,
+        &server,
+        "/api/analyse",
+        &json!({ "record": record, "depth": 2 }),
+        422,
+        "depth",
+    );
 }

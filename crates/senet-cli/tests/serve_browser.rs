@@ -5,6 +5,8 @@
 //! Black in a Regency game against the random player by clicking pieces and their
 //! destinations until the game ends; after every change the board drawn in the page must be
 //! the engine's board for the record the page holds, and the log must narrate every action.
+//! A finished game loaded from a file is analysed, and the analysis view's chart and lists
+//! must show the positions the server's analysis names.
 
 mod common;
 
@@ -14,8 +16,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::server::Server;
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
+use senet::registry::AnyRuleset;
 use senet::{AnyGame, Phase, Side};
 use senet_testkit::external::BROWSER;
 use serde_json::{Value, json};
@@ -272,6 +276,21 @@ async fn a_person_plays_regency_against_the_random_player_to_the_end() {
         "no turn after the twelfth move offered a choice to hint at"
     );
 
+    // The game just played, analysed: a chart point a position.
+    click(&client, "#analyse").await;
+    client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#analysis-chart .point"))
+        .await
+        .unwrap();
+    let played = check(&snapshot(&client).await).history().len();
+    let dots = client
+        .find_all(Locator::Css("#analysis-chart .point"))
+        .await
+        .unwrap();
+    assert_eq!(dots.len(), played + 1, "one point a position");
+
     // Undo takes back Black's last move and what followed, keeping the throw it spent; redo
     // puts it all back.
     let finished = snapshot(&client).await.record;
@@ -330,4 +349,262 @@ async fn wait_for_change(client: &Client, record: &str) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("the page did not change after a click");
+}
+
+/// Clicks the middle of `element` as a mouse would, at whatever lies on top there: a chart's
+/// dots overlap, which WebDriver's element click refuses as intercepted.
+async fn click_at(client: &Client, element: fantoccini::elements::Element) {
+    let mouse = MouseActions::new("mouse".to_string())
+        .then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    client.perform_actions(mouse).await.unwrap();
+}
+
+/// Waits until the replay viewer shows `at` actions, and returns the board then.
+async fn board_at(client: &Client, at: usize, of: usize) -> String {
+    let started = Instant::now();
+    let want = format!("{at} / {of}");
+    loop {
+        let shown = client
+            .execute(
+                "return document.getElementById('replay-at').textContent;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if shown.as_str() == Some(want.as_str()) {
+            return snapshot(client).await.board;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the board did not show action {want}: {shown}"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+/// The analysis view of a finished game loaded from a file: the chart has a point for each
+/// position, a point or a costly move clicked shows its position (the server's analysis says
+/// which) as a read-only replay, and "Back to the game" returns to the game's end; on a
+/// phone's width the chart fits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_view_charts_a_loaded_game_and_shows_its_positions() {
+    let Some([chromium, chromedriver]) = BROWSER
+        .find("serve_browser analysis")
+        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
+    else {
+        return;
+    };
+    // A finished Regency game of a few hundred actions, as a record file.
+    let game = (0..)
+        .map(|seed| {
+            let mut game = AnyGame::new(AnyRuleset::parse("regency").unwrap());
+            game.play_random(&mut senet::rng::seeded(seed, 0), senet::DEFAULT_TURN_CAP);
+            game
+        })
+        .find(|g| matches!(g.phase(), Phase::Over(_)) && (300..1200).contains(&g.history().len()))
+        .unwrap();
+    let actions = game.history().len();
+    let files = tempfile::tempdir().unwrap();
+    let path = files.path().join("finished.txt");
+    std::fs::write(&path, game.record_text()).unwrap();
+
+    let server = Server::start();
+    let analysis: Value = reqwest::Client::new()
+        .post(format!("{}api/analyse", server.url))
+        .json(&json!({ "record": game.record_text() }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let position =
+        |at: usize| analysis["points"][at]["position"].as_str().unwrap()[..30].to_string();
+    let driver = Driver::start(chromium, &chromedriver);
+    let client = driver.connect().await;
+    client
+        .goto(&format!("{}?pace=0", server.url))
+        .await
+        .unwrap();
+    while snapshot(&client).await.record.is_empty() {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    client
+        .find(Locator::Css("#load"))
+        .await
+        .unwrap()
+        .send_keys(&path.display().to_string())
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let end = loop {
+        let page = snapshot(&client).await;
+        if !page.record.is_empty() && check(&page).history() == game.history() {
+            break page.board;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the record did not load"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+
+    // The request goes out at once, and the panel says so until the answer is drawn.
+    let status = client
+        .execute(
+            "document.getElementById('analyse').click();
+             return document.getElementById('analysis-status').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(status, "analysing…");
+    client
+        .wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css("#analysis-chart .point"))
+        .await
+        .unwrap();
+    let dots = client
+        .find_all(Locator::Css("#analysis-chart .point"))
+        .await
+        .unwrap();
+    assert_eq!(dots.len(), actions + 1, "one point a position");
+    let exact = client
+        .find_all(Locator::Css("#analysis-chart .point.exact"))
+        .await
+        .unwrap();
+    let exact_in_json = analysis["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["exact"] == true)
+        .count();
+    assert_eq!(exact.len(), exact_in_json);
+    let costly: Vec<Value> = analysis["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "move" && !s["label"].is_null())
+        .cloned()
+        .collect();
+    let marks = client
+        .find_all(Locator::Css("#analysis-chart .mark"))
+        .await
+        .unwrap();
+    assert_eq!(marks.len(), costly.len());
+    let text = client
+        .find(Locator::Css("#analysis"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains("Black played better")
+            || text.contains("White played better")
+            || text.contains("Neither"),
+        "{text}"
+    );
+    assert!(text.contains("luck-adjusted"), "{text}");
+
+    // A point clicked: the board shows its position, read-only. In a long game several
+    // points share a pixel across; the one clicked is one that no other point comes within 3
+    // pixels of, so that where the click lands cannot be in doubt.
+    let clear = client
+        .execute(
+            "const dots = [...document.querySelectorAll('#analysis-chart .point')]
+               .map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]);
+             for (let k = Math.floor(dots.length / 3); k < dots.length; k++) {
+               const [x, y] = dots[k];
+               if (dots.every(([a, b], j) => j === k || Math.abs(a - x) > 3 || Math.abs(b - y) > 3)) {
+                 return k;
+               }
+             }
+             return null;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let at = clear.as_u64().expect("a point clear of the others") as usize;
+    let dot = client
+        .find(Locator::Css(&format!(
+            "#analysis-chart .point[data-at='{at}']"
+        )))
+        .await
+        .unwrap();
+    click_at(&client, dot).await;
+    assert_eq!(board_at(&client, at, actions).await, position(at));
+    let page = snapshot(&client).await;
+    assert!(
+        !page.can_throw && page.movable == 0 && page.move_buttons == 0,
+        "the view is read-only"
+    );
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("senet-analysis.png"), png).unwrap();
+
+    // A costly move clicked: the position where it was chosen.
+    if let Some(first) = costly.first() {
+        let action = first["action"].as_u64().unwrap() as usize;
+        click(&client, "#analysis-costly button").await;
+        assert_eq!(board_at(&client, action, actions).await, position(action));
+    }
+
+    // On a phone's width the chart is drawn again to fit.
+    client.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let fits = client
+        .execute(
+            "const svg = document.getElementById('analysis-svg');
+             return svg.getBoundingClientRect().right <= document.documentElement.clientWidth
+               && document.documentElement.scrollWidth <= document.documentElement.clientWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(fits, true, "the analysis must fit a phone's width");
+    client
+        .execute(
+            "document.getElementById('analysis').scrollIntoView();",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path("senet-analysis-phone.png"), png).unwrap();
+
+    // Back to the game: its last position, and the replay controls gone.
+    click(&client, "#replay-leave").await;
+    let started = Instant::now();
+    loop {
+        let hidden = client
+            .execute(
+                "return document.getElementById('replay-controls').hidden;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let page = snapshot(&client).await;
+        if hidden == true && page.board == end {
+            assert!(page.status.contains("The game is over"), "{}", page.status);
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "not back to the game"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    client.close().await.unwrap();
 }

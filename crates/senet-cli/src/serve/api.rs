@@ -1,6 +1,5 @@
 //! The routes: the page's assets and the JSON API.
 
-use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -15,10 +14,11 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 
+use senet::analysis::{AnalysisOptions, Tables, analyse, default_evaluator};
 use senet::registry::AnyRuleset;
 use senet::rng::{ChaCha8Rng, SeedableRng};
 use senet::{Action, AnyGame, AnyPlayer, AnyTables, Move, Phase};
-use senet_ai::endgame::SolveOptions;
+use senet_ai::endgame::{EndgameError, SolveOptions};
 use senet_ai::{Budget, PlayerSpec};
 
 use super::view::{
@@ -61,13 +61,52 @@ impl From<JsonRejection> for ApiError {
 }
 
 /// What the server shares between requests: the bounds on computer work running and waiting, and
-/// the endgame tables solved so far (one per ruleset configuration and size).
+/// the endgame tables solved so far.
 #[derive(Clone)]
 struct Shared {
     computing: Arc<Semaphore>,
     /// Computer requests waiting or running.
     in_line: Arc<AtomicUsize>,
-    tables: Arc<Mutex<HashMap<(String, u8), AnyTables>>>,
+    tables: Arc<TableCache>,
+}
+
+/// The most solved tables the server keeps: each configuration solved on demand has its own,
+/// and there are hundreds of configurations, so an unbounded cache could be grown at will.
+const MAX_CACHED_TABLES: usize = 8;
+
+/// Endgame tables solved for perfect players and analyses, one per ruleset configuration and
+/// size, the least recently used forgotten first.
+#[derive(Default)]
+struct TableCache {
+    /// Most recently used last.
+    solved: Mutex<Vec<((String, u8), AnyTables)>>,
+}
+
+impl TableCache {
+    /// The tables of `rules` with up to `pieces` pieces a side, solved now unless kept.
+    fn get(&self, rules: &AnyRuleset, pieces: u8) -> Result<AnyTables, EndgameError> {
+        let key = (rules.to_string(), pieces);
+        if let Ok(mut solved) = self.solved.lock()
+            && let Some(at) = solved.iter().position(|(k, _)| *k == key)
+        {
+            let entry = solved.remove(at);
+            let tables = entry.1.clone();
+            solved.push(entry);
+            return Ok(tables);
+        }
+        // Solved without the lock, so that other configurations are served meanwhile; two
+        // requests for the same new configuration may both solve it.
+        let tables = rules.solve_endgame(pieces, &SolveOptions::default())?;
+        if let Ok(mut solved) = self.solved.lock()
+            && !solved.iter().any(|(k, _)| *k == key)
+        {
+            if solved.len() >= MAX_CACHED_TABLES {
+                solved.remove(0);
+            }
+            solved.push((key, tables.clone()));
+        }
+        Ok(tables)
+    }
 }
 
 /// The router of `senet serve`, for the command and the tests.
@@ -75,7 +114,7 @@ pub(crate) fn router() -> Router {
     let shared = Shared {
         computing: Arc::new(Semaphore::new(MAX_COMPUTING)),
         in_line: Arc::new(AtomicUsize::new(0)),
-        tables: Arc::new(Mutex::new(HashMap::new())),
+        tables: Arc::new(TableCache::default()),
     };
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX)))
@@ -93,6 +132,7 @@ pub(crate) fn router() -> Router {
         .route("/api/move", post(play_move))
         .route("/api/computer", post(computer))
         .route("/api/hint", post(hint_moves))
+        .route("/api/analyse", post(analyse_game))
         .fallback(|| async {
             ApiError(
                 StatusCode::NOT_FOUND,
@@ -358,20 +398,10 @@ fn build_player(
             rules.spec()
         )));
     }
-    let key = (rules.to_string(), pieces);
-    let cached = shared.tables.lock().ok().and_then(|t| t.get(&key).cloned());
-    let tables = match cached {
-        Some(tables) => tables,
-        None => {
-            let tables = rules
-                .solve_endgame(pieces, &SolveOptions::default())
-                .map_err(|e| ApiError::bad(format!("player {spec}: {e}")))?;
-            if let Ok(mut all) = shared.tables.lock() {
-                all.insert(key, tables.clone());
-            }
-            tables
-        }
-    };
+    let tables = shared
+        .tables
+        .get(rules, pieces)
+        .map_err(|e| ApiError::bad(format!("player {spec}: {e}")))?;
     AnyPlayer::with_tables(spec, rules, &tables).map_err(|e| ApiError::bad(format!("player: {e}")))
 }
 
@@ -424,4 +454,108 @@ async fn hint_moves(
     })
     .await?;
     Ok(Json(hints))
+}
+
+/// The most actions of a game `/api/analyse` analyses: more than a request body holds. The
+/// work grows with the actions; Kendall's games, the slowest to value, take about 3 ms an
+/// action at depth 2 (release build, one core), so 24 s at most.
+const MAX_WEB_ANALYSED_ACTIONS: usize = 8_000;
+
+/// The most actions of a game analysed by a search 3 moves deep, which takes Kendall's games
+/// about 8.5 ms an action.
+const MAX_WEB_DEEP_ANALYSED_ACTIONS: usize = 3_000;
+
+/// The most MCTS playouts an analysis may run, counted as playouts a decision times actions
+/// (Kendall's games: about 27 µs each, so 14 s at most).
+const MAX_WEB_ANALYSIS_PLAYOUTS: u64 = 500_000;
+
+/// The most expectiminimax nodes an analysis may search, counted as the node budget of a
+/// decision times actions (Kendall's games: about 0.8 µs each, so 16 s at most).
+const MAX_WEB_ANALYSIS_NODES: u64 = 20_000_000;
+
+/// The seed of the evaluators that draw: `senet analyse`'s default, so that the page and the
+/// command analyse a game alike.
+const ANALYSIS_SEED: u64 = 0;
+
+/// The evaluator an analysis of `game` uses: the request's, or the strongest there is for the
+/// configuration, within the server's caps for one decision and for the whole game.
+fn analysis_evaluator(request: &GameRequest, game: &AnyGame) -> Result<PlayerSpec, ApiError> {
+    let spec = match request.player.as_deref() {
+        Some(text) => text
+            .parse::<PlayerSpec>()
+            .map_err(|e| ApiError::bad(format!("player: {e}")))?,
+        None => default_evaluator(game.rules()),
+    };
+    check_web_budget(&spec)?;
+    let actions = game.history().len();
+    let too_long = |most: usize, by: &str| {
+        Err(ApiError::bad(format!(
+            "the game has {actions} actions; the server analyses at most {most}{by} \
+             (`senet analyse` takes any game)"
+        )))
+    };
+    let whole = |per_decision: u64, max: u64, what: &str| {
+        let total = per_decision.saturating_mul(actions as u64);
+        if total > max {
+            Err(ApiError::bad(format!(
+                "player {spec}: {per_decision} {what} a decision over {actions} actions make \
+                 {total}; the server analyses with at most {max}"
+            )))
+        } else {
+            Ok(spec)
+        }
+    };
+    if actions > MAX_WEB_ANALYSED_ACTIONS {
+        return too_long(MAX_WEB_ANALYSED_ACTIONS, "");
+    }
+    match spec {
+        PlayerSpec::Expectiminimax(Budget::Depth(d)) | PlayerSpec::Learned(d)
+            if d > 2 && actions > MAX_WEB_DEEP_ANALYSED_ACTIONS =>
+        {
+            too_long(MAX_WEB_DEEP_ANALYSED_ACTIONS, &format!(" with {spec}"))
+        }
+        PlayerSpec::Mcts(n) => whole(u64::from(n), MAX_WEB_ANALYSIS_PLAYOUTS, "playouts"),
+        PlayerSpec::Expectiminimax(Budget::Nodes(n)) => whole(n, MAX_WEB_ANALYSIS_NODES, "nodes"),
+        _ => Ok(spec),
+    }
+}
+
+/// A game analysed (`senet::analysis`) with the endgame tables solved on demand, kept
+/// between requests: the library's JSON and its summary.
+async fn analyse_game(
+    State(shared): State<Shared>,
+    body: Result<Json<GameRequest>, JsonRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Json(request) = body?;
+    let game = request.game()?;
+    let evaluator = analysis_evaluator(&request, &game)?;
+    let worker = shared.clone();
+    let answer = compute(&shared, move || {
+        let rules = game.rules();
+        // The tables `Tables::OnDemand` would solve, from the cache.
+        let tables = if rules.supports_endgame() {
+            let pieces = rules.endgame_pieces_on_demand();
+            let solved = worker.tables.get(rules, pieces);
+            Some(solved.map_err(|e| ApiError::bad(format!("endgame tables: {e}")))?)
+        } else {
+            None
+        };
+        let options = AnalysisOptions {
+            evaluator: Some(evaluator),
+            tables: tables.as_ref().map_or(Tables::None, Tables::Given),
+            seed: ANALYSIS_SEED,
+        };
+        let analysis =
+            analyse(&game, &options).map_err(|e| ApiError::bad(format!("analysis: {e}")))?;
+        let mut answer = serde_json::to_value(&analysis).map_err(|e| {
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("the analysis as JSON: {e}"),
+            )
+        })?;
+        answer["summary"] = analysis.summary().into();
+        Ok(answer)
+    })
+    .await?;
+    Ok(Json(answer))
 }

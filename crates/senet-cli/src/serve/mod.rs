@@ -16,7 +16,8 @@ use crate::error::CliError;
 pub(crate) use api::router;
 
 /// Play in a web browser: a local server for one page with the board, every ruleset and
-/// computer player, the rules in prose, hints with their odds, undo, saving and replays.
+/// computer player, the rules in prose, hints with their odds, undo, saving, replays and an
+/// analysis of the game (what each move cost, what each throw gave).
 ///
 /// The server listens on 127.0.0.1 (this computer only) unless --host says otherwise, and
 /// prints the address to open. Stop it with Ctrl-C.
