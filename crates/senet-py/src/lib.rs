@@ -2,13 +2,14 @@
 //! Python package `senet` (python/senet) wraps and documents.
 //!
 //! Everything goes through the facade's type-erased API ([`senet::AnyGame`],
-//! [`senet::AnyPlayer`], [`senet::AnyTables`], [`senet::registry::AnyRuleset`]) and its
-//! seeded simulation ([`senet::simulation`]). Bad input raises a subclass of
+//! [`senet::AnyPlayer`], [`senet::AnyTables`], [`senet::registry::AnyRuleset`]), its
+//! seeded simulation ([`senet::simulation`]) and its game analysis ([`senet::analysis`]). Bad input raises a subclass of
 //! `senet.SenetError` (a `ValueError`) carrying the engine's message and leaves the game
 //! unchanged; long calls release the interpreter lock.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod analysis;
 mod env;
 mod errors;
 mod game;
@@ -24,6 +25,7 @@ fn _senet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     players::register(m)?;
     env::register(m)?;
+    analysis::register(m)?;
     m.add("MOVE_LIST_CAPACITY", senet::MOVE_LIST_CAPACITY)?;
     Ok(())
 }

@@ -25,7 +25,7 @@ pub(crate) fn parse_spec(text: &str) -> PyResult<PlayerSpec> {
         .map_err(|e: senet_ai::PlayerSpecError| PlayerError::new_err(e.to_string()))
 }
 
-fn read_tables(rules: &AnyRuleset, path: &str) -> PyResult<AnyTables> {
+pub(crate) fn read_tables(rules: &AnyRuleset, path: &str) -> PyResult<AnyTables> {
     let file = std::fs::File::open(path)
         .map_err(|e| TablesError::new_err(format!("cannot read {path}: {e}")))?;
     let bytes = read_table_bytes(file, MAX_TABLE_BYTES)

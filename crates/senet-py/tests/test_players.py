@@ -1,34 +1,15 @@
 import json
-import os
-import pathlib
 import pickle
-import shutil
 import subprocess
 
 import pytest
 
 import senet
 
-ROOT = pathlib.Path(__file__).resolve().parents[3]
-
-
-def senet_binary():
-    """The `senet` command: $SENET_BIN, a build in the workspace, or one on PATH."""
-    candidates = [os.environ.get("SENET_BIN")]
-    candidates += [str(ROOT / "target" / p / "senet") for p in ("release", "debug")]
-    candidates.append(shutil.which("senet"))
-    for path in candidates:
-        if path and os.access(path, os.X_OK):
-            return path
-    if os.environ.get("SENET_BIN") is not None:
-        pytest.fail(f"SENET_BIN={os.environ['SENET_BIN']} is not a program")
-    pytest.skip("no senet command built (cargo build -p senet-cli, or set SENET_BIN)")
-
-
-def test_the_bindings_and_the_command_list_the_same_rulesets():
+def test_the_bindings_and_the_command_list_the_same_rulesets(senet_bin):
     """Both read the one registry: the same ids in the same order."""
     listed = subprocess.run(
-        [senet_binary(), "rules", "--ids"], check=True, capture_output=True, text=True
+        [senet_bin, "rules", "--ids"], check=True, capture_output=True, text=True
     ).stdout.split()
     assert [info["id"] for info in senet.rulesets()] == listed
 
@@ -42,9 +23,9 @@ def test_the_bindings_and_the_command_list_the_same_rulesets():
         ("regency(house_of_water=true)", ("perfect:1", "greedy"), 60, 2),
     ],
 )
-def test_simulate_is_senet_simulate_json(rules, players, games, seed):
+def test_simulate_is_senet_simulate_json(senet_bin, rules, players, games, seed):
     command = [
-        senet_binary(), "simulate", "--json", "--rules", rules, "--players", ",".join(players),
+        senet_bin, "simulate", "--json", "--rules", rules, "--players", ",".join(players),
         "--games", str(games), "--seed", str(seed),
     ]
     expected = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
@@ -146,10 +127,10 @@ def test_kendall_default_rules_play_perfect_from_one_piece_tables():
         senet.simulate("kendall", players=("perfect", "random"), games=1)
 
 
-def test_table_files_from_senet_solve_are_read(tmp_path):
+def test_table_files_from_senet_solve_are_read(senet_bin, tmp_path):
     path = tmp_path / "regency-1.bin"
     subprocess.run(
-        [senet_binary(), "solve", "--rules", "regency", "--pieces", "1", "--out", str(path)],
+        [senet_bin, "solve", "--rules", "regency", "--pieces", "1", "--out", str(path)],
         check=True, capture_output=True,
     )
     tables = senet.Tables.read("regency", path)

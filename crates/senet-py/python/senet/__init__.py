@@ -7,6 +7,9 @@ throw distributions, computer players, perfect endgame tables and seeded simulat
   ``Rng``), moves, undo, positions and records in the text notation and JSON.
 - ``Player("expectiminimax:3", rules)``: ``analyse`` (every move's value and what the value
   means) and ``choose``; ``Tables`` for the perfect player.
+- ``analyse(game)``: a whole game reviewed, as ``senet analyse --json`` prints it: each
+  move's loss of winning chance, each throw's luck, each side's figures, the winning chance
+  after every action, and a short summary.
 - ``simulate(...)``: seeded games between two players, the summary of
   ``senet simulate --json``; ``Match`` and ``Summary`` split a run into parts that merge
   exactly (``senet.distributed`` spreads them over a Ray cluster).
@@ -33,6 +36,7 @@ from senet._senet import (
     Summary,
     Tables,
     TablesError,
+    analyse,
     rulesets,
     simulate,
 )
@@ -57,6 +61,7 @@ __all__ = [
     "Summary",
     "Tables",
     "TablesError",
+    "analyse",
     "rulesets",
     "simulate",
 ]

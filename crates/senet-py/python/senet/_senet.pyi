@@ -248,6 +248,86 @@ def simulate(
     """Plays seeded games between two computer players (default random,random) and returns
     what ``senet simulate --json`` prints for the same arguments."""
 
+class Point(TypedDict):
+    actions: int
+    """Actions played before this point (0: the start)."""
+    position: str
+    black: float
+    """Black's winning chance (White's is one minus it)."""
+    exact: bool
+    """Read from endgame tables within their proven bound, not estimated."""
+
+ValuedMove = TypedDict("ValuedMove", {"move": str, "value": float})
+
+class ThrowStep(TypedDict):
+    kind: Literal["throw"]
+    action: int
+    side: Side
+    throw: int
+    expected: float
+    """The side's winning chance before the throw, expected over every outcome."""
+    value: float
+    """The side's winning chance once the throw is known."""
+    luck: float
+    """``value - expected``."""
+    exact: bool
+
+class MoveStep(TypedDict):
+    kind: Literal["move"]
+    action: int
+    side: Side
+    played: str
+    played_value: float
+    best: str
+    best_value: float
+    loss: float
+    """``best_value - played_value``, in winning chance; 0 for a forced move."""
+    exact: bool
+    forced: bool
+    label: Optional[Literal["inaccuracy", "mistake", "blunder"]]
+    moves: list[ValuedMove]
+    """Every legal move with its value, best first."""
+
+class SideReport(TypedDict):
+    decisions: int
+    forced: int
+    total_loss: float
+    error_rate: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    throws: int
+    luck: float
+    start: float
+    result: float
+    luck_adjusted: float
+
+class GameAnalysis(TypedDict):
+    rules: str
+    evaluator: str
+    tables: Optional[str]
+    tables_error_bound: Optional[float]
+    finished: bool
+    points: list[Point]
+    """The winning chance before the first action and after each."""
+    steps: list[Union[ThrowStep, MoveStep]]
+    sides: list[SideReport]
+    """Black's figures, then White's."""
+    summary: str
+
+def analyse(
+    game_or_record: Union[Game, str],
+    player: Optional[str] = None,
+    tables: TablesArg = "auto",
+    seed: int = 0,
+) -> GameAnalysis:
+    """Analyses a game (a ``Game``, or a record in the text or JSON form) from its start
+    with one evaluator (learned[:DEPTH], expectiminimax[:DEPTH], mcts[:PLAYOUTS],
+    perfect[:PIECES]; default: learned:2 where weights come with senet, else
+    expectiminimax:2) and endgame tables (``"auto"``: those solved in seconds; ``None``; a
+    ``senet solve`` file or ``Tables``). Returns what ``senet analyse --json`` prints, plus
+    ``"summary"``; ``seed`` seeds the evaluators that draw (mcts)."""
+
 class EnvCore:
     def __init__(
         self,
