@@ -703,15 +703,24 @@ impl<R: Ruleset> Analyser<R> {
             Phase::Throw(side) => self
                 .throw_value(state, side, 0, rng)?
                 .for_side(side, Side::Black),
-            Phase::Move(side) => {
-                let decided = self.decide(state, rng)?;
-                Chance {
-                    value: decided.moves[decided.best].value,
-                    exact: decided.exact,
-                }
-                .for_side(side, Side::Black)
-            }
+            Phase::Move(mover) => self.decision_chance(state, mover, Side::Black, rng)?,
         })
+    }
+
+    /// The chance of `side` at `state`, a decision of `mover`: its best move's value.
+    fn decision_chance(
+        &mut self,
+        state: &R::State,
+        mover: Side,
+        side: Side,
+        rng: &mut dyn Rng,
+    ) -> Result<Chance, AnalysisError> {
+        let decided = self.decide(state, rng)?;
+        let best = Chance {
+            value: decided.moves[decided.best].value,
+            exact: decided.exact,
+        };
+        Ok(best.for_side(mover, side))
     }
 
     /// The winning chance of `side`, to throw at `state`, `run` throws into a run of them.
@@ -759,14 +768,7 @@ impl<R: Ruleset> Analyser<R> {
     ) -> Result<Chance, AnalysisError> {
         Ok(match self.rules.phase(state) {
             Phase::Over(outcome) => Chance::exact(outcome.value_for(side)),
-            Phase::Move(mover) => {
-                let decided = self.decide(state, rng)?;
-                Chance {
-                    value: decided.moves[decided.best].value,
-                    exact: decided.exact,
-                }
-                .for_side(mover, side)
-            }
+            Phase::Move(mover) => self.decision_chance(state, mover, side, rng)?,
             Phase::Throw(thrower) if run < MAX_THROW_RUN => self
                 .throw_value(state, thrower, run, rng)?
                 .for_side(thrower, side),
@@ -807,15 +809,7 @@ impl<R: Ruleset> Analyser<R> {
             let mut after = *state;
             self.rules.play_unchecked(&mut after, only);
             let chance = match self.rules.phase(&after) {
-                Phase::Move(_) => {
-                    let next = self.decide(&after, rng)?;
-                    let next_mover = self.rules.phase(&after).side().unwrap_or(mover);
-                    Chance {
-                        value: next.moves[next.best].value,
-                        exact: next.exact,
-                    }
-                    .for_side(next_mover, mover)
-                }
+                Phase::Move(next) => self.decision_chance(&after, next, mover, rng)?,
                 _ => self.estimate(&after, mover),
             };
             Decided {
