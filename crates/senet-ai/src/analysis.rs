@@ -15,7 +15,7 @@
 //! Values are winning chances (the side's probability of winning, a draw counting one half).
 //! Where solved endgame tables cover a point, its value is read or expanded from them and
 //! marked *exact* — when the tables' proven error bound is at most
-//! [`EXACT_BOUND`](crate::endgame::EXACT_BOUND); elsewhere it is the evaluator's estimate.
+//! [`EXACT_BOUND`]; elsewhere it is the evaluator's estimate.
 //! With exact values everywhere the bookkeeping closes: each side's result minus its chance
 //! at the start equals its own luck minus its opponent's, minus its own loss plus its
 //! opponent's (tested on games played inside the tables).
