@@ -10,7 +10,8 @@
 //! ```
 //! use senet::analysis::{AnalysisOptions, Tables, analyse};
 //! use senet::registry::AnyRuleset;
-//! use senet::{AnyGame, seeded};
+//! use senet::AnyGame;
+//! use senet::rng::seeded;
 //!
 //! let mut game = AnyGame::new(AnyRuleset::parse("regency").unwrap());
 //! game.play_random(&mut seeded(1, 0), 30);
