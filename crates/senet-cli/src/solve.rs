@@ -22,7 +22,9 @@ use crate::limits::check_threads;
 ///
 /// Computes, for every position with at most --pieces pieces a side on the board, the
 /// probability that the side to throw wins under perfect play, and writes the table file
-/// that `senet play` and `senet simulate` read with --tables for the perfect player. The
+/// that `senet play` and `senet simulate` read with --tables for the perfect player. It
+/// proves how close every value is to the exact one, works until that is within 1e-10, and
+/// says so (the file keeps the bound, its encoding's rounding added). The
 /// file records the ruleset, its options and its rules revision; it is refused for any other.
 /// Supported: regency and kendall, with any options. Kendall's stored throws (its default
 /// rules) have a solver of their own, in memory (--method does not apply): 1 piece a side

@@ -2,7 +2,7 @@
 //! an upper bound that a monotone sweep proves (see the [solver's
 //! documentation](super#what-it-guarantees)), then tightened.
 
-use super::equations::{Equations, Known, Reading};
+use super::equations::{Computed, Equations, Known, Reading, bracket_update};
 
 /// Sweeps of a bracket before it starts again wider when none of them was monotone.
 const ROUND: u32 = 16;
@@ -61,11 +61,15 @@ pub(super) struct Bracketing<'a, E> {
 impl<E: Equations> Bracketing<'_, E> {
     /// Brackets the state at `place`, alone in its component and not reading its own value,
     /// once the components it leads to are bracketed: one evaluation of its bounds, proven
-    /// as they are.
+    /// as they are (nothing it reads moves again), in floating point.
     pub(super) fn lone(&self, place: usize, pairs: &mut [[f64; 2]]) {
-        pairs[place] = self
-            .equations
-            .bracket_update(place, self.known, self.reading, pairs);
+        let computed = self.equations.bracket_right_hand_side(
+            place,
+            self.known,
+            self.reading.inherited,
+            pairs,
+        );
+        pairs[place] = lone_bounds(computed, self.reading);
     }
 
     /// Brackets the component `places` (in sweep order), once the components it leads to
@@ -210,6 +214,18 @@ impl<E: Equations> Bracketing<'_, E> {
     }
 }
 
+/// The bounds of a state alone in its component from those of its right-hand side
+/// `computed` in floating point: moved apart by the margin, with nothing to compare them
+/// with, so never computed exactly (which only pays to settle a sweep).
+pub(super) fn lone_bounds(computed: Computed, reading: Reading) -> [f64; 2] {
+    bracket_update(
+        [f64::NEG_INFINITY, f64::INFINITY],
+        computed,
+        reading,
+        |_| None,
+    )
+}
+
 /// The value a table keeps for a position found to have the value `value` and bracketed by
 /// `pair`, and how far it may be from the game's: the middle of the bracket where the
 /// bracket is within `narrow` each way (it closed to the precision the solve asked for, and
@@ -323,11 +339,7 @@ mod tests {
         let mut bracketing = Bracketing {
             equations: &program,
             known,
-            reading: Reading {
-                inherited: 0.0,
-                outcomes: 2,
-                exact: false,
-            },
+            reading: Reading::new(0.0, 2, false),
             goal: 1e-12,
             start: 1e-10,
             max_sweeps: 10_000,

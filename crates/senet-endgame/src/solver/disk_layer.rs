@@ -5,12 +5,10 @@ use core::ops::Range;
 use std::time::Instant;
 
 use super::super::{EndgameError, EndgameSpace};
-use super::bracket::{Places, as_pairs, into_midpoints, into_pairs};
+use super::bracket::{Places, as_pairs, into_midpoints, into_pairs, lone_bounds};
 use super::checkpoint::{InLayer, Keeper, PendingLayer};
 use super::disk_components;
 use super::driver::{LayerJob, LayerMethod, Run, Tally};
-use super::equations::bracket_update;
-use super::exact::exact_bound;
 use super::on_disk::{
     self, CopiedPrograms, DiskEquations, Extrapolation, NotingHot, Scratch, Section, extrapolate,
     hot_threshold, read_programs, write_back,
@@ -72,6 +70,8 @@ impl LayerMethod for OnDisk {
         if let Some(error) = whole.take_failure() {
             return Err(error);
         }
+        // The middles, however wide a bracket (the values found are gone): a layer swept
+        // whole is Regency's, whose brackets close.
         let (mut local, bound) = into_midpoints(flat);
         let seconds = started.elapsed().as_secs_f64();
         let residual = on_disk::sweep(
@@ -279,9 +279,7 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
         match component {
             Component::Lone(place, program) => {
                 let computed = bracket_right_hand_side(program, &mut 0, known, inherited, &pairs);
-                pairs[place] = bracket_update(pairs[place], computed, reading, |upper| {
-                    exact_bound(program, &mut 0, known, (inherited, upper), &pairs)
-                });
+                pairs[place] = lone_bounds(computed, reading);
                 tally.bracketed(1, 1);
             }
             Component::Copied(copied, places) => {
@@ -293,12 +291,23 @@ fn solve_by_components<S: EndgameSpace, F: Fn(SolveEvent)>(
                 tally.bracketed(places.len(), sweeps);
             }
             Component::OnDisk(equations, places) => {
-                let sweeps = run
-                    .bracketing(equations, solved, (inherited, layer_number))
-                    .component(Places::Listed(places), &mut pairs, None);
-                if let Some(error) = equations.take_failure() {
-                    return Err(error);
-                }
+                // Bracketed from its programs copied to memory: a shaped bracket needs them
+                // all, and they take less than the layer's graph did while its components
+                // were found.
+                let mut programs = CopiedPrograms::default();
+                read_programs(equations.scratch, equations.section, |place, words, at| {
+                    let first = *at;
+                    for _ in 0..throws {
+                        skip(words, at);
+                    }
+                    programs.push(place, &words[first..*at]);
+                    Ok(())
+                })?;
+                let mut bracketing = run.bracketing(&programs, solved, (inherited, layer_number));
+                bracketing.slot = core::mem::take(&mut slot);
+                let sweeps =
+                    bracketing.component(Places::Listed(places), &mut pairs, Some(&mut local));
+                slot = bracketing.slot;
                 tally.bracketed(places.len(), sweeps);
             }
         }

@@ -279,11 +279,11 @@ impl<S: EndgameSpace, F: Fn(SolveEvent)> Run<'_, S, F> {
 
     /// What a layer's brackets read, the earlier layers' values within `inherited`.
     pub(super) fn reading(&self, inherited: f64) -> Reading {
-        Reading {
+        Reading::new(
             inherited,
-            outcomes: self.probabilities.len(),
-            exact: exact_probabilities(self.probabilities),
-        }
+            self.probabilities.len(),
+            exact_probabilities(self.probabilities),
+        )
     }
 
     /// The half width the brackets of layer `layer` are tightened to and the half width of

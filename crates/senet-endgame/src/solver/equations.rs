@@ -183,19 +183,32 @@ pub(super) fn sweep_places(
 pub(super) struct Reading {
     /// How far each earlier layer's value may be from the game's.
     pub(super) inherited: f64,
-    /// The outcomes of a throw: the terms of each weighted sum.
-    pub(super) outcomes: usize,
     /// Whether a bound may be computed exactly where floating point does not settle it
     /// (the throws' probabilities are exact doubles).
     pub(super) exact: bool,
+    /// The rounding margin of bounds computed through no weighted sum, and what each adds
+    /// (see [`rounding_margin`]).
+    margins: [f64; 2],
 }
 
 impl Reading {
+    /// What a sweep reads, the earlier layers' values within `inherited`, the throws'
+    /// `outcomes` the terms of each weighted sum.
+    pub(super) fn new(inherited: f64, outcomes: usize, exact: bool) -> Reading {
+        let base = rounding_margin(outcomes, inherited, 0);
+        Reading {
+            inherited,
+            exact,
+            margins: [base, rounding_margin(outcomes, inherited, 1) - base],
+        }
+    }
+
     /// More than the rounding error of bounds computed in floating point through `levels`
-    /// nested weighted sums (see [`rounding_margin`]).
+    /// nested weighted sums (see [`rounding_margin`]; rounded up, as that is linear in the
+    /// levels but for rounding).
     #[inline]
     pub(super) fn margin(&self, levels: u32) -> f64 {
-        rounding_margin(self.outcomes, self.inherited, levels)
+        (self.margins[0] + f64::from(levels) * self.margins[1]) * (1.0 + f64::EPSILON)
     }
 }
 

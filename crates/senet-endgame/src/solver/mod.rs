@@ -228,10 +228,11 @@
 //!   slow cycles.
 //!
 //! Every method brackets its values as step 5 says. On disk the components are read from
-//! the file again in the same order (a component held there has no shaped bracket); a
-//! layer swept whole on disk, and the lean method's, is bracketed as one component, its
-//! values turned into brackets in their own vector (16 bytes a position of the layer, and
-//! 4 for the list of its places). The lean method counts, for its rounding margin, as many
+//! the file again in the same order, a component swept from the file copied to memory for
+//! its brackets (its programs take less than the layer's graph did while the components
+//! were found); a layer swept whole on disk, and the lean method's, is bracketed as one
+//! component, its values turned into brackets in their own vector (16 bytes a position of
+//! the layer). The lean method counts, for its rounding margin, as many
 //! nested chance nodes as a turn may have, and computes no bound exactly. Kendall's stored
 //! throws prove their bounds by sweeps of their own (module `kendall::stored`).
 //!

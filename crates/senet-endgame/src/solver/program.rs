@@ -114,70 +114,95 @@ pub(super) fn bracket_right_hand_side(
     inherited: f64,
     pairs: &[[f64; 2]],
 ) -> Computed {
-    let mut total = [0.0, 0.0];
-    let mut nested = 0;
-    for &p in known.probabilities {
-        let ([lo, hi], levels) = bracket_evaluate(words, at, known, inherited, pairs);
-        total[0] += p * lo;
-        total[1] += p * hi;
-        nested = nested.max(levels);
-    }
-    Computed {
-        bounds: total,
-        levels: nested + 1,
-    }
+    let reads = BracketReads {
+        words,
+        known,
+        inherited,
+        pairs,
+    };
+    let mut levels = 1;
+    let bounds = reads.sum(at, 1, &mut levels);
+    Computed { bounds, levels }
 }
 
-/// The bounds of the expression starting at `words[*at]` (see [`bracket_right_hand_side`])
-/// and the weighted sums nested in it, moving `at` past it.
-fn bracket_evaluate(
-    words: &[u32],
-    at: &mut usize,
-    known: Known<'_>,
+/// What the bounds of a right-hand side read (see [`bracket_right_hand_side`]).
+#[derive(Clone, Copy)]
+struct BracketReads<'a> {
+    words: &'a [u32],
+    known: Known<'a>,
     inherited: f64,
-    pairs: &[[f64; 2]],
-) -> ([f64; 2], u32) {
-    let word = words[*at];
-    *at += 1;
-    let payload = (word & PAYLOAD) as usize;
-    let leaf = match word >> TAG_SHIFT {
-        0 => pairs[payload],
-        1 => {
-            let [lo, hi] = pairs[payload];
-            [1.0 - hi, 1.0 - lo]
+    pairs: &'a [[f64; 2]],
+}
+
+impl BracketReads<'_> {
+    /// The bounds of the throws of a chance node at `words[*at]`, weighted, `depth` weighted
+    /// sums deep, the deepest noted in `levels`.
+    #[inline]
+    fn sum(self, at: &mut usize, depth: u32, levels: &mut u32) -> [f64; 2] {
+        let mut total = [0.0, 0.0];
+        for &p in self.known.probabilities {
+            let [lo, hi] = self.expression(at, depth, levels);
+            total[0] += p * lo;
+            total[1] += p * hi;
         }
-        // The game's values are within 0..=1.
-        2 => {
-            let v = known.solved[payload];
-            [(v - inherited).max(0.0), (v + inherited).min(1.0)]
+        total
+    }
+
+    /// The bounds of the expression at `words[*at]`: leaves here, inline, as in
+    /// [`evaluate`]; decisions and chance nodes in [`node`](Self::node).
+    #[inline(always)]
+    fn expression(self, at: &mut usize, depth: u32, levels: &mut u32) -> [f64; 2] {
+        let word = self.words[*at];
+        *at += 1;
+        let payload = (word & PAYLOAD) as usize;
+        let tag = word >> TAG_SHIFT;
+        if tag <= 3 {
+            // A successor: the bounds of a value of this layer or an earlier one (the
+            // game's values are within 0..=1), for this side or the other.
+            let [lo, hi] = if tag <= 1 {
+                self.pairs[payload]
+            } else {
+                let v = self.known.solved[payload];
+                [(v - self.inherited).max(0.0), (v + self.inherited).min(1.0)]
+            };
+            return if tag & 1 == 0 {
+                [lo, hi]
+            } else {
+                [1.0 - hi, 1.0 - lo]
+            };
         }
-        3 => {
-            let v = 1.0 - known.solved[payload];
-            [(v - inherited).max(0.0), (v + inherited).min(1.0)]
-        }
-        6 => {
+        if tag == 6 {
             let v = TERMINAL_VALUES[payload.min(2)];
-            [v, v]
+            return [v, v];
         }
-        tag @ (4 | 5) => {
-            let (mut best, mut nested) = bracket_evaluate(words, at, known, inherited, pairs);
-            for _ in 1..payload {
-                let ([lo, hi], levels) = bracket_evaluate(words, at, known, inherited, pairs);
-                best = if tag == 4 {
-                    [best[0].max(lo), best[1].max(hi)]
-                } else {
-                    [best[0].min(lo), best[1].min(hi)]
-                };
-                nested = nested.max(levels);
-            }
-            return (best, nested);
+        self.node(tag, payload, at, depth, levels)
+    }
+
+    /// A decision (`tag` 4 or 5, `payload` moves) or a chance node (`tag` 7).
+    #[inline(never)]
+    fn node(
+        self,
+        tag: u32,
+        payload: usize,
+        at: &mut usize,
+        depth: u32,
+        levels: &mut u32,
+    ) -> [f64; 2] {
+        if tag == 7 {
+            *levels = (*levels).max(depth + 1);
+            return self.sum(at, depth + 1, levels);
         }
-        _ => {
-            let computed = bracket_right_hand_side(words, at, known, inherited, pairs);
-            return (computed.bounds, computed.levels);
+        let mut best = self.expression(at, depth, levels);
+        for _ in 1..payload {
+            let [lo, hi] = self.expression(at, depth, levels);
+            best = if tag == 4 {
+                [best[0].max(lo), best[1].max(hi)]
+            } else {
+                [best[0].min(lo), best[1].min(hi)]
+            };
         }
-    };
-    (leaf, 0)
+        best
+    }
 }
 
 /// Whether `program`, the program of `place`, reads the value of `place`.
