@@ -68,8 +68,8 @@ impl LoadedRecord {
     fn parse(source: String, text: &str) -> Result<LoadedRecord, CliError> {
         let fail = |e: &dyn std::fmt::Display| CliError::input(format!("{source}: {e}"));
         let (record, lines) = if text.trim_start().starts_with('{') {
-            let record: GameRecord =
-                serde_json::from_str(text).map_err(|e| fail(&json_error(&e)))?;
+            let record: GameRecord = serde_json::from_str(text)
+                .map_err(|e| fail(&senet::shorten_quoted(&e.to_string())))?;
             (record, None)
         } else {
             let (record, lines) = GameRecord::parse_with_lines(text).map_err(|e| fail(&e))?;
@@ -105,24 +105,6 @@ impl LoadedRecord {
             CliError::input(format!("{}: {e}", self.source))
         })
     }
-}
-
-/// serde's message for a JSON record, with each text it quotes between backticks (an unknown
-/// field or variant, which can be the whole input) cut by `senet::shorten`.
-fn json_error(error: &serde_json::Error) -> String {
-    let message = error.to_string();
-    message
-        .split('`')
-        .enumerate()
-        .map(|(i, part)| {
-            if i % 2 == 1 {
-                senet::shorten(part)
-            } else {
-                part.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("`")
 }
 
 /// "Black throws 3", "White plays 9-12", "Black passes".

@@ -79,7 +79,7 @@ pub use setup::{FieldInfo, Setup};
 pub use side::{PerSide, Side};
 pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValue, OptionValues, RulesetSpec};
 pub use square::{Place, SQUARES, Square, SquareError, SquareIter, SquareSet};
-pub use text::{QUOTE_LIMIT, quote, shorten};
+pub use text::{QUOTE_LIMIT, quote, shorten, shorten_quoted};
 pub use throw::{
     FOUR_SIDED_DIE, FourSidedDie, SIX_SIDED_DIE, STICKS_ZERO_IS_FIVE, STICKS_ZERO_IS_SIX,
     SixSidedDie, StandardDevice, Sticks, Throw, ThrowOutcome, ThrowingDevice, ZeroThrow,

@@ -52,3 +52,30 @@ pub fn shorten(text: &str) -> String {
         (prefix, false) => format!("{prefix}…"),
     }
 }
+
+/// `message` with every part between backticks cut by [`shorten`]: for messages of other
+/// libraries (a JSON parser's, say) that quote the input they were given in full.
+///
+/// ```
+/// use senet_core::shorten_quoted;
+/// let long = "y".repeat(100);
+/// let message = format!("unknown field `{long}`, expected `name`");
+/// assert_eq!(
+///     shorten_quoted(&message),
+///     format!("unknown field `{}…`, expected `name`", "y".repeat(32)),
+/// );
+/// ```
+pub fn shorten_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(256));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 {
+            out.push_str(&shorten(part));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}

@@ -83,30 +83,13 @@ fn game_arg(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
     };
     let parsed = py.detach(|| {
         if text.trim_start().starts_with('{') {
-            serde_json::from_str::<AnyGame>(&text).map_err(|e| json_error(&e))
+            serde_json::from_str::<AnyGame>(&text)
+                .map_err(|e| senet::shorten_quoted(&e.to_string()))
         } else {
             AnyGame::from_record_text(&text).map_err(|e| e.to_string())
         }
     });
     parsed.map_err(|e| RecordError::new_err(format!("game_or_record: {e}")))
-}
-
-/// serde's message, with each text it quotes between backticks (an unknown field or
-/// variant, which can be the whole input) cut short, as `senet analyse` does.
-fn json_error(error: &serde_json::Error) -> String {
-    error
-        .to_string()
-        .split('`')
-        .enumerate()
-        .map(|(i, part)| {
-            if i % 2 == 1 {
-                senet::shorten(part)
-            } else {
-                part.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("`")
 }
 
 /// `error` with the argument it is about named first, keeping its exception class.
