@@ -825,12 +825,12 @@ impl Ruleset for Regency {
             SpecialSquares::new(
                 SquareSet::of([27]),
                 '~',
-                "sends a piece to 15 when it is empty (R-12, house_of_water)",
+                "sends a piece to 15 when 15 is empty (House of Water, R-12)",
             ),
             SpecialSquares::new(
                 SquareSet::of([15]),
                 '^',
-                "the House of Rebirth (house_of_water)",
+                "the House of Rebirth, where 27 sends a piece (House of Water, R-12)",
             ),
         ];
         if self.house_of_water { WATER } else { PLAIN }
