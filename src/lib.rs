@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod action_codes;
 #[cfg(feature = "ai")]
 pub mod analysis;
 mod any_game;
