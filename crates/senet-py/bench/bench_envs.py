@@ -19,7 +19,7 @@ from senet.envs import SenetEnv, SenetVectorEnv
 
 
 def single(rules, seconds):
-    env = SenetEnv(rules)
+    env = SenetEnv(rules, action_encoding="index")
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
     draws = iter(rng.random(1 << 24).tolist())
@@ -40,7 +40,7 @@ def single(rules, seconds):
 
 
 def vector(rules, num_envs, seconds):
-    env = SenetVectorEnv(num_envs, rules)
+    env = SenetVectorEnv(num_envs, rules, action_encoding="index")
     env.reset(seed=0)
     obs, mask, _, terminated, truncated = env.buffers()
     rng = np.random.default_rng(0)

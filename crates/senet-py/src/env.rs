@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use numpy::{PyArray1, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2};
 use pyo3::prelude::*;
+use senet::action_codes::{ActionCodes, CodeList, Next};
 use senet::registry::AnyRuleset;
 use senet::rng::{ChaCha8Rng, seeded};
 use senet::simulation::random_pick;
@@ -59,11 +60,43 @@ struct Episode {
     /// The agent's legal moves while it is to move (empty otherwise), generated once per
     /// decision.
     moves: MoveList,
+    /// The fixed action codes (`action_encoding="fixed"`), or None for indices into `moves`.
+    codes: Option<ActionCodes>,
+    /// The codes of a split move the agent has chosen so far.
+    partial: CodeList,
+}
+
+/// A legal action, checked: an index into the legal moves, or fixed codes that make a move
+/// or begin one.
+#[derive(Clone, Copy, Debug)]
+enum Checked {
+    Index(usize),
+    Code(u32, Next),
+}
+
+/// Reads `action_encoding`: fixed codes (`"fixed"`) or indices into the legal moves
+/// (`"index"`).
+fn action_codes(rules: &AnyRuleset, encoding: &str) -> PyResult<Option<ActionCodes>> {
+    match encoding {
+        "fixed" => Ok(Some(ActionCodes::new(rules))),
+        "index" => Ok(None),
+        other => Err(SenetError::new_err(format!(
+            "action_encoding must be \"fixed\" or \"index\", not {other:?}"
+        ))),
+    }
 }
 
 impl Episode {
-    fn new(rules: AnyRuleset, agent: Side, turn_cap: u32, opponent: Opponent) -> Episode {
+    fn new(
+        rules: AnyRuleset,
+        agent: Side,
+        turn_cap: u32,
+        opponent: Opponent,
+        codes: Option<ActionCodes>,
+    ) -> Episode {
         Episode {
+            codes,
+            partial: CodeList::new(),
             game: AnyGame::new(rules.clone()),
             rules,
             agent,
@@ -87,6 +120,7 @@ impl Episode {
     /// the turn cap is reached.
     fn advance(&mut self) -> Step {
         self.moves.clear();
+        self.partial = CodeList::new();
         loop {
             if self.game.turns() > self.turn_cap {
                 self.ended = true;
@@ -137,17 +171,53 @@ impl Episode {
 
     /// Refuses an action that is not the index of a legal move, or any once the episode
     /// has ended.
-    fn check(&self, action: i64) -> Result<usize, String> {
+    fn check(&self, action: i64) -> Result<Checked, String> {
         if self.ended {
             return Err("the episode has ended: call reset() first".to_string());
+        }
+        if let Some(codes) = &self.codes {
+            let count = codes.count();
+            let code = u32::try_from(action)
+                .ok()
+                .filter(|&c| c < count)
+                .ok_or_else(|| {
+                    format!("action {action} is out of range: the action codes are 0..{count}")
+                })?;
+            let mut list = self.partial;
+            list.push(code);
+            return codes
+                .advance(&self.moves, &list)
+                .map(|next| Checked::Code(code, next))
+                .map_err(|e| format!("action {action} is not legal now: {e}"));
         }
         let legal = self.moves.len();
         usize::try_from(action)
             .ok()
             .filter(|&a| a < legal)
+            .map(Checked::Index)
             .ok_or_else(|| {
                 format!("action {action} is not legal: the legal actions are 0..{legal}")
             })
+    }
+
+    /// The number of actions: the code count, or the move list's capacity.
+    fn action_count(&self) -> usize {
+        match &self.codes {
+            Some(codes) => codes.count() as usize,
+            None => MOVE_LIST_CAPACITY,
+        }
+    }
+
+    /// Writes the action mask (`action_count` values).
+    fn write_mask(&self, out: &mut [i8]) {
+        match &self.codes {
+            Some(codes) if !self.moves.is_empty() => {
+                // The mask has the count's length and the moves are generated ones.
+                let _ = codes.legal_next(&self.moves, &self.partial, out);
+            }
+            Some(_) => out.fill(0),
+            None => write_mask(self.moves.len(), out),
+        }
     }
 
     /// Ends the episode as a loss of the agent, for an illegal action, leaving the game as
@@ -172,9 +242,17 @@ impl Episode {
         }
     }
 
-    /// Plays legal move `action` (see [`check`](Episode::check)) and advances.
-    fn step(&mut self, action: usize) -> Step {
-        let mv = self.moves[action];
+    /// Plays legal action `action` (see [`check`](Episode::check)) and advances; the step of
+    /// a split move that goes on only notes its code.
+    fn step(&mut self, action: Checked) -> Step {
+        let mv = match action {
+            Checked::Index(i) => self.moves[i],
+            Checked::Code(_, Next::Move(mv)) => mv,
+            Checked::Code(code, Next::More) => {
+                self.partial.push(code);
+                return Step::default();
+            }
+        };
         let _ = self.game.play(mv);
         self.advance()
     }
@@ -229,7 +307,8 @@ pub(crate) struct EnvCore {
 #[pymethods]
 impl EnvCore {
     #[new]
-    #[pyo3(signature = (rules, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose"))]
+    #[pyo3(signature = (rules, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose", action_encoding = "fixed"))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
@@ -238,15 +317,17 @@ impl EnvCore {
         turn_cap: u32,
         tables: Option<&Bound<'_, PyAny>>,
         illegal: &str,
+        action_encoding: &str,
     ) -> PyResult<EnvCore> {
         let rules = rules_arg(rules)?;
+        let codes = action_codes(&rules, action_encoding)?;
         let lose_on_illegal = lose_on_illegal(illegal)?;
         let agent = agent_side(agent)?;
         let (spec, tables) = opponent_setup(py, &rules, opponent, tables)?;
         let opponent = Opponent::new(spec, &rules, tables.as_ref())?;
         Ok(EnvCore {
             layout: Layout::new(&rules),
-            episode: Episode::new(rules, agent, turn_cap, opponent),
+            episode: Episode::new(rules, agent, turn_cap, opponent, codes),
             lose_on_illegal,
         })
     }
@@ -303,6 +384,18 @@ impl EnvCore {
     fn game(&self) -> Game {
         Game::wrap(self.episode.game.clone())
     }
+
+    /// The number of actions: the configuration's code count (fixed codes) or
+    /// `MOVE_LIST_CAPACITY` (indices).
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.episode.action_count()
+    }
+
+    /// The codes of a split move the agent has chosen so far (fixed codes only).
+    fn partial_codes(&self) -> Vec<u32> {
+        self.episode.partial.to_vec()
+    }
 }
 
 impl EnvCore {
@@ -312,8 +405,8 @@ impl EnvCore {
     ) -> (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>) {
         let mut obs = vec![0.0; self.layout.size()];
         self.layout.write(&self.episode.game, &mut obs);
-        let mut mask = vec![0; MOVE_LIST_CAPACITY];
-        write_mask(self.episode.moves.len(), &mut mask);
+        let mut mask = vec![0; self.episode.action_count()];
+        self.episode.write_mask(&mut mask);
         (PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask))
     }
 }
@@ -326,12 +419,22 @@ pub(crate) struct VecEnvCore {
     episodes: Vec<Episode>,
     layout: Layout,
     lose_on_illegal: bool,
+    /// Actions per environment (the mask's row length).
+    mask_len: usize,
+}
+
+/// Writes the codes chosen so far, padded with -1.
+pub(crate) fn write_partial(partial: &[u32], out: &mut [i64]) {
+    out.fill(-1);
+    for (slot, &code) in out.iter_mut().zip(partial) {
+        *slot = i64::from(code);
+    }
 }
 
 #[pymethods]
 impl VecEnvCore {
     #[new]
-    #[pyo3(signature = (rules, num_envs, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose"))]
+    #[pyo3(signature = (rules, num_envs, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose", action_encoding = "fixed"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -342,8 +445,10 @@ impl VecEnvCore {
         turn_cap: u32,
         tables: Option<&Bound<'_, PyAny>>,
         illegal: &str,
+        action_encoding: &str,
     ) -> PyResult<VecEnvCore> {
         let rules = rules_arg(rules)?;
+        let codes = action_codes(&rules, action_encoding)?;
         let lose_on_illegal = lose_on_illegal(illegal)?;
         let agent = agent_side(agent)?;
         if !(1..=MAX_ENVS).contains(&num_envs) {
@@ -355,14 +460,38 @@ impl VecEnvCore {
         let episodes = (0..num_envs)
             .map(|_| {
                 Opponent::new(spec, &rules, tables.as_ref())
-                    .map(|o| Episode::new(rules.clone(), agent, turn_cap, o))
+                    .map(|o| Episode::new(rules.clone(), agent, turn_cap, o, codes))
             })
             .collect::<PyResult<_>>()?;
         Ok(VecEnvCore {
             episodes,
             layout: Layout::new(&rules),
             lose_on_illegal,
+            mask_len: codes.map_or(MOVE_LIST_CAPACITY, |c| c.count() as usize),
         })
+    }
+
+    /// The number of actions of each environment.
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.mask_len
+    }
+
+    /// Writes into row `i` of `out` (`num_envs` x `MAX_STEPS` int64) the codes of the split
+    /// move episode `i`'s agent has chosen so far, padded with -1.
+    fn partial_into(&self, mut out: PyReadwriteArray2<'_, i64>) -> PyResult<()> {
+        let out = slice_of(out.as_slice_mut())?;
+        let width = senet::MAX_STEPS;
+        if out.len() != self.episodes.len() * width {
+            return Err(SenetError::new_err(format!(
+                "out must be {}x{width} int64, contiguous",
+                self.episodes.len()
+            )));
+        }
+        for (row, episode) in out.chunks_mut(width).zip(&self.episodes) {
+            write_partial(&episode.partial, row);
+        }
+        Ok(())
     }
 
     /// Values in an observation.
@@ -382,7 +511,7 @@ impl VecEnvCore {
         let obs = slice_of(obs.as_slice_mut())?;
         let mask = slice_of(mask.as_slice_mut())?;
         self.check_len(obs.len(), mask.len(), self.episodes.len())?;
-        let (episodes, layout) = (&mut self.episodes, &self.layout);
+        let (episodes, layout, mask_len) = (&mut self.episodes, &self.layout, self.mask_len);
         py.detach(|| {
             for (i, episode) in episodes.iter_mut().enumerate() {
                 let mut step = episode.reset(seeded(seed, i as u64));
@@ -390,7 +519,7 @@ impl VecEnvCore {
                 while step.terminated || step.truncated {
                     step = episode.reset(episode.rng.clone());
                 }
-                write(layout, episode, i, obs, mask);
+                write(layout, mask_len, episode, i, obs, mask);
             }
         });
         Ok(())
@@ -432,7 +561,12 @@ impl VecEnvCore {
                 "actions, rewards, terminated and truncated need {n} values each"
             )));
         }
-        let (episodes, layout, lose) = (&mut self.episodes, &self.layout, self.lose_on_illegal);
+        let (episodes, layout, lose, mask_len) = (
+            &mut self.episodes,
+            &self.layout,
+            self.lose_on_illegal,
+            self.mask_len,
+        );
         py.detach(|| {
             if !lose {
                 for (i, (episode, &action)) in episodes.iter().zip(actions).enumerate() {
@@ -451,7 +585,7 @@ impl VecEnvCore {
                     let next = episode.reset(episode.rng.clone());
                     ended = next.terminated || next.truncated;
                 }
-                write(layout, episode, i, obs, mask);
+                write(layout, mask_len, episode, i, obs, mask);
             }
             Ok::<(), String>(())
         })
@@ -469,10 +603,11 @@ impl VecEnvCore {
 
 impl VecEnvCore {
     fn check_len(&self, obs: usize, mask: usize, n: usize) -> PyResult<()> {
-        if obs != n * self.layout.size() || mask != n * MOVE_LIST_CAPACITY {
+        if obs != n * self.layout.size() || mask != n * self.mask_len {
             return Err(SenetError::new_err(format!(
-                "obs must be {n}x{} float32 and mask {n}x{MOVE_LIST_CAPACITY} int8, contiguous",
-                self.layout.size()
+                "obs must be {n}x{} float32 and mask {n}x{} int8, contiguous",
+                self.layout.size(),
+                self.mask_len
             )));
         }
         Ok(())
@@ -484,13 +619,17 @@ fn slice_of<T>(slice: Result<T, numpy::AsSliceError>) -> PyResult<T> {
 }
 
 /// Writes the observation and mask of episode `i` into row `i`.
-fn write(layout: &Layout, episode: &Episode, i: usize, obs: &mut [f32], mask: &mut [i8]) {
+fn write(
+    layout: &Layout,
+    mask_len: usize,
+    episode: &Episode,
+    i: usize,
+    obs: &mut [f32],
+    mask: &mut [i8],
+) {
     let size = layout.size();
     layout.write(&episode.game, &mut obs[i * size..(i + 1) * size]);
-    write_mask(
-        episode.moves.len(),
-        &mut mask[i * MOVE_LIST_CAPACITY..(i + 1) * MOVE_LIST_CAPACITY],
-    );
+    episode.write_mask(&mut mask[i * mask_len..(i + 1) * mask_len]);
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -505,7 +644,26 @@ mod tests {
 
     fn episode(rules: &str, agent: Side) -> Episode {
         let rules = AnyRuleset::parse(rules).unwrap();
-        Episode::new(rules, agent, 10_000, Opponent::Random)
+        Episode::new(rules, agent, 10_000, Opponent::Random, None)
+    }
+
+    /// With fixed codes, an episode of every ruleset plays to its end choosing the first
+    /// marked code each time (split moves code by code), and the mask has the count's length.
+    #[test]
+    fn fixed_codes_play_whole_episodes() {
+        for info in senet::registry::RULESETS {
+            let rules = AnyRuleset::parse(info.id).unwrap();
+            let codes = ActionCodes::new(&rules);
+            let mut e = Episode::new(rules, Side::White, 10_000, Opponent::Random, Some(codes));
+            let mut step = e.reset(seeded(2, 0));
+            let mut mask = vec![0i8; e.action_count()];
+            while !(step.terminated || step.truncated) {
+                e.write_mask(&mut mask);
+                let first = mask.iter().position(|&m| m == 1).expect("a legal code") as i64;
+                assert!(e.check(codes.count() as i64).is_err());
+                step = e.step(e.check(first).unwrap());
+            }
+        }
     }
 
     /// Playing the first legal action to the end, from the same seed, gives the same game;

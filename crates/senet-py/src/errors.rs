@@ -1,47 +1,50 @@
 //! The exceptions: `SenetError(ValueError)` and one subclass per kind of refusal.
+//!
+//! They are named in the module `senet` (`senet.RulesetError`…), which re-exports them, so
+//! that instances pickle (across processes, e.g. out of a `multiprocessing` pool).
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 create_exception!(
-    _senet,
+    senet,
     SenetError,
     PyValueError,
     "Bad input refused by the senet engine; the message is the engine's."
 );
 create_exception!(
-    _senet,
+    senet,
     RulesetError,
     SenetError,
     "An unknown ruleset, option or option value."
 );
 create_exception!(
-    _senet,
+    senet,
     PositionError,
     SenetError,
     "A position that does not parse or is not a position of the ruleset."
 );
 create_exception!(
-    _senet,
+    senet,
     MoveError,
     SenetError,
     "A throw or move that is not legal now, or an action in a finished game."
 );
 create_exception!(
-    _senet,
+    senet,
     RecordError,
     SenetError,
     "A game record that does not parse or does not replay."
 );
 create_exception!(
-    _senet,
+    senet,
     PlayerError,
     SenetError,
     "An unknown player, a budget out of range, or a player asked about another game."
 );
 create_exception!(
-    _senet,
+    senet,
     TablesError,
     SenetError,
     "Endgame tables that cannot be solved or read for this ruleset."

@@ -10,7 +10,9 @@ use senet::{Action, AnyGame, MOVE_LIST_CAPACITY, Move, Outcome, Phase, Side};
 
 use crate::errors::{MoveError, PositionError, RecordError, RulesetError, SenetError};
 use crate::obs::{Layout, write_mask};
+use pyo3::types::PyBool;
 use senet::Throw;
+use senet::action_codes::{ActionCodes, CodeList, Next};
 
 /// A seeded ChaCha8 generator: stream `stream` of `seed`, the generator of game `stream` of
 /// a simulation seeded with `seed`.
@@ -192,6 +194,40 @@ impl Ruleset {
         Layout::new(&self.inner).field_offsets().collect()
     }
 
+    /// The number of fixed action codes of this configuration (docs/action-codes.md): the
+    /// size of the environments' `Discrete` action space with `action_encoding="fixed"`.
+    #[getter]
+    fn action_count(&self) -> u32 {
+        ActionCodes::new(&self.inner).count()
+    }
+
+    /// The fixed action codes of a move (its notation): one code, or one per step of a
+    /// split move.
+    fn encode_move(&self, mv: &str) -> PyResult<Vec<u32>> {
+        let mv = mv
+            .parse::<Move>()
+            .map_err(|e| MoveError::new_err(format!("mv: {e}")))?;
+        ActionCodes::new(&self.inner)
+            .encode(mv)
+            .map(|list| list.to_vec())
+            .map_err(|e| MoveError::new_err(format!("mv: {e}")))
+    }
+
+    /// The move (its notation) of a fixed action code, or of the codes of a split move.
+    fn decode_action(&self, codes: &Bound<'_, PyAny>) -> PyResult<String> {
+        let list: Vec<u32> = if let Ok(seq) = codes.cast::<PyList>() {
+            seq.iter()
+                .map(|c| code_arg(&c, "codes"))
+                .collect::<PyResult<_>>()?
+        } else {
+            vec![code_arg(codes, "codes")?]
+        };
+        ActionCodes::new(&self.inner)
+            .decode(&list)
+            .map(|mv| mv.to_string())
+            .map_err(|e| MoveError::new_err(format!("codes: {e}")))
+    }
+
     fn __str__(&self) -> String {
         self.spec()
     }
@@ -229,6 +265,16 @@ fn outcome_dict<'py>(py: Python<'py>, outcome: &Outcome) -> PyResult<Bound<'py, 
 
 /// A move argument: its notation (`"9-12"`) or its index in `legal_moves()`.
 pub(crate) fn move_arg(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(MoveError::new_err(
+            "mv: a move is its notation (\"9-12\") or an integer index, not a bool",
+        ));
+    }
+    if value.is_instance_of::<pyo3::types::PyFloat>() {
+        return Err(MoveError::new_err(format!(
+            "mv: a move index must be an integer, not the float {value}"
+        )));
+    }
     if let Ok(index) = value.extract::<i64>() {
         let moves = game.legal_moves();
         return usize::try_from(index)
@@ -257,13 +303,41 @@ pub(crate) fn move_arg(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Mov
 pub(crate) struct Game {
     pub(crate) inner: AnyGame,
     layout: Layout,
+    codes: ActionCodes,
+    /// The codes of a split move chosen so far with `play_code` (cleared by every other
+    /// action).
+    partial: CodeList,
 }
 
 impl Game {
     pub(crate) fn wrap(inner: AnyGame) -> Game {
         let layout = Layout::new(inner.rules());
-        Game { inner, layout }
+        let codes = ActionCodes::new(inner.rules());
+        Game {
+            inner,
+            layout,
+            codes,
+            partial: CodeList::new(),
+        }
     }
+}
+
+/// An action code argument named `name`: a non-negative integer (a bool or a float is
+/// refused).
+pub(crate) fn code_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u32> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(MoveError::new_err(format!(
+            "{name}: an action code is an integer, not a bool"
+        )));
+    }
+    let code: i64 = value.extract().map_err(|_| {
+        MoveError::new_err(format!(
+            "{name}: an action code is an integer, not {}",
+            value.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })?;
+    u32::try_from(code)
+        .map_err(|_| MoveError::new_err(format!("{name}: action code {code} is out of range")))
 }
 
 #[pymethods]
@@ -338,6 +412,7 @@ impl Game {
     /// Throws: `value` if given, else the ruleset's device with `rng`. Returns the value.
     #[pyo3(signature = (value = None, rng = None))]
     fn throw(&mut self, value: Option<u8>, rng: Option<&Bound<'_, Rng>>) -> PyResult<u8> {
+        self.partial = CodeList::new();
         let result = match (value, rng) {
             (Some(value), None) => {
                 let throw = Throw::new(value)
@@ -357,6 +432,7 @@ impl Game {
     #[pyo3(name = "play")]
     fn play_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let mv = move_arg(&self.inner, mv)?;
+        self.partial = CodeList::new();
         self.inner
             .play(mv)
             .map_err(|e| MoveError::new_err(e.to_string()))
@@ -365,6 +441,7 @@ impl Game {
     /// Takes back the last action; returns it (`"throw 3"`, `"move 9-12"`), or None at the
     /// start.
     fn undo(&mut self) -> Option<String> {
+        self.partial = CodeList::new();
         self.inner.undo().map(|a| a.to_string())
     }
 
@@ -372,6 +449,7 @@ impl Game {
     /// the game ends or a side would start turn `max_turns + 1`; True when it ended.
     #[pyo3(signature = (rng, max_turns = senet::DEFAULT_TURN_CAP))]
     fn play_random(&mut self, py: Python<'_>, rng: &Bound<'_, Rng>, max_turns: u32) -> bool {
+        self.partial = CodeList::new();
         let mut rng = rng.borrow_mut();
         let game = &mut self.inner;
         let rng = &mut rng.inner;
@@ -456,6 +534,66 @@ impl Game {
         array
     }
 
+    /// The fixed action codes (docs/action-codes.md) that may be played now with
+    /// `play_code`: the first codes of the legal moves, or, in the middle of a split move,
+    /// the codes that may follow `partial_codes()`. Empty unless a move is due.
+    fn legal_action_codes(&self) -> PyResult<Vec<u32>> {
+        let mut mask = vec![false; self.codes.count() as usize];
+        self.fill_code_mask(&mut mask)?;
+        Ok((0..self.codes.count())
+            .filter(|&c| mask[c as usize])
+            .collect())
+    }
+
+    /// The fixed-code action mask (`int8`, `rules.action_count` values): 1 at each code
+    /// of `legal_action_codes()`.
+    fn action_masks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let mut mask = vec![0i8; self.codes.count() as usize];
+        self.fill_code_mask(&mut mask)?;
+        Ok(PyArray1::from_vec(py, mask))
+    }
+
+    /// The codes of a split move chosen so far with `play_code` (empty otherwise).
+    fn partial_codes(&self) -> Vec<u32> {
+        self.partial.to_vec()
+    }
+
+    /// Plays a fixed action code. A code that completes a legal move plays it and returns
+    /// its notation; the step of a split move that goes on returns None and waits for the
+    /// next code. An illegal code raises `MoveError` and changes nothing.
+    fn play_code(&mut self, code: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let code = code_arg(code, "code")?;
+        if code >= self.codes.count() {
+            return Err(MoveError::new_err(format!(
+                "code: action code {code} is out of range: this configuration has codes 0..{}",
+                self.codes.count()
+            )));
+        }
+        if !matches!(self.inner.phase(), Phase::Move(_)) {
+            return Err(MoveError::new_err(format!(
+                "code: no move is due ({})",
+                self.inner.phase()
+            )));
+        }
+        let legal = self.inner.legal_moves();
+        let mut codes = self.partial;
+        codes.push(code);
+        match self.codes.advance(&legal, &codes) {
+            Ok(Next::Move(mv)) => {
+                self.inner
+                    .play(mv)
+                    .map_err(|e| MoveError::new_err(e.to_string()))?;
+                self.partial = CodeList::new();
+                Ok(Some(mv.to_string()))
+            }
+            Ok(Next::More) => {
+                self.partial = codes;
+                Ok(None)
+            }
+            Err(e) => Err(MoveError::new_err(format!("code: {e}"))),
+        }
+    }
+
     /// A copy that continues independently.
     fn copy(&self) -> Game {
         self.clone()
@@ -475,9 +613,20 @@ impl Game {
             .is_ok_and(|other| other.borrow().inner == self.inner)
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
-        let load = py.get_type::<Game>().getattr("from_record")?.unbind();
-        Ok((load, (self.record(),)))
+    #[allow(clippy::type_complexity)]
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String, Vec<u32>))> {
+        let load = py.get_type::<Game>().getattr("_restore")?.unbind();
+        Ok((load, (self.record(), self.partial.to_vec())))
+    }
+
+    /// A game from its record and the codes of a split move chosen so far (pickling).
+    #[staticmethod]
+    fn _restore(py: Python<'_>, record: &str, partial: Vec<u32>) -> PyResult<Game> {
+        let mut game = Game::from_record(record)?;
+        for code in partial {
+            game.play_code(&code.into_pyobject(py)?.into_any())?;
+        }
+        Ok(game)
     }
 
     fn __repr__(&self) -> String {
@@ -486,6 +635,20 @@ impl Game {
             self.inner.rules().to_string(),
             self.inner.position()
         )
+    }
+}
+
+impl Game {
+    fn fill_code_mask<T: Copy + From<bool> + PartialEq>(&self, mask: &mut [T]) -> PyResult<()> {
+        if !matches!(self.inner.phase(), Phase::Move(_)) {
+            mask.fill(T::from(false));
+            return Ok(());
+        }
+        let legal = self.inner.legal_moves();
+        self.codes
+            .legal_next(&legal, &self.partial, mask)
+            .map(|_| ())
+            .map_err(|e| SenetError::new_err(e.to_string()))
     }
 }
 

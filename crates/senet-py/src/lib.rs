@@ -27,5 +27,6 @@ fn _senet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     env::register(m)?;
     analysis::register(m)?;
     m.add("MOVE_LIST_CAPACITY", senet::MOVE_LIST_CAPACITY)?;
+    m.add("MAX_STEPS", senet::MAX_STEPS)?;
     Ok(())
 }

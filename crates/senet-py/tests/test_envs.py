@@ -64,14 +64,14 @@ def test_episodes_end_with_the_game_and_the_agent_always_moves():
 
 
 def test_illegal_actions_lose_or_raise():
-    env = SenetEnv("regency")
+    env = SenetEnv("regency", action_encoding="index")
     obs, _ = env.reset(seed=2)
     illegal = int(obs["action_mask"].sum())
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info) == (-1.0, True, {"illegal_action": True})
     with pytest.raises(senet.MoveError):
         env.step(0)
-    strict = SenetEnv("regency", illegal="raise")
+    strict = SenetEnv("regency", illegal="raise", action_encoding="index")
     obs, _ = strict.reset(seed=2)
     before = strict.game()
     with pytest.raises(senet.MoveError):
@@ -85,7 +85,7 @@ def test_illegal_actions_lose_or_raise():
 
 def test_the_vector_env_steps_every_game_and_repeats_from_its_seed():
     def run(seed):
-        env = SenetVectorEnv(8, "piccione", opponent="random")
+        env = SenetVectorEnv(8, "piccione", opponent="random", action_encoding="index")
         obs, _ = env.reset(seed=seed)
         assert obs["observation"].shape == (8, env.rules.observation_size)
         rng = np.random.default_rng(0)
@@ -107,7 +107,7 @@ def test_the_vector_env_steps_every_game_and_repeats_from_its_seed():
 
 
 def test_the_vector_env_matches_the_observations_of_its_games():
-    env = SenetVectorEnv(4, "kendall", opponent="greedy")
+    env = SenetVectorEnv(4, "kendall", opponent="greedy", action_encoding="index")
     obs, _ = env.reset(seed=0)
     for _ in range(50):
         for i in range(4):
@@ -119,7 +119,7 @@ def test_the_vector_env_matches_the_observations_of_its_games():
 
 
 def test_the_vector_env_refuses_bad_actions_whole():
-    env = SenetVectorEnv(3, "regency", illegal="raise")
+    env = SenetVectorEnv(3, "regency", illegal="raise", action_encoding="index")
     obs, _ = env.reset(seed=1)
     before = [env.game(i) for i in range(3)]
     actions = np.array([0, 0, 255])

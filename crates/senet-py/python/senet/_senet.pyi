@@ -7,7 +7,9 @@ import numpy as np
 import numpy.typing as npt
 
 MOVE_LIST_CAPACITY: int
-"""The most legal moves a decision can have: the length of an action mask."""
+"""The most legal moves a decision can have: the length of an index-encoding action mask."""
+MAX_STEPS: int
+"""The most steps one move has (Piccione's split throws): the most codes of one move."""
 
 class SenetError(ValueError):
     """Bad input refused by the engine; the message is the engine's."""
@@ -96,6 +98,13 @@ class Ruleset:
     def observation_fields(self) -> list[tuple[str, int]]:
         """Where each position field starts in an observation: ``(name, offset)``; the value
         at ``offset`` is 1 when the field differs from its default, its value follows."""
+    @property
+    def action_count(self) -> int:
+        """The number of fixed action codes of this configuration (docs/action-codes.md)."""
+    def encode_move(self, mv: str) -> list[int]:
+        """A move's fixed action codes: one, or one per step of a split move."""
+    def decode_action(self, codes: Union[int, list[int]]) -> str:
+        """The move (notation) of a code, or of the codes of a split move."""
 
 class Outcome(TypedDict):
     winner: Optional[Side]
@@ -160,6 +169,14 @@ class Game:
         ruleset's position fields."""
     def action_mask(self) -> npt.NDArray[np.int8]:
         """1 at each index of ``legal_moves()``, ``MOVE_LIST_CAPACITY`` values."""
+    def legal_action_codes(self) -> list[int]:
+        """The fixed action codes playable now (after ``partial_codes()`` in a split move)."""
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """1 at each code of ``legal_action_codes()``, ``rules.action_count`` values."""
+    def partial_codes(self) -> list[int]:
+        """The codes of a split move chosen so far with ``play_code``."""
+    def play_code(self, code: int) -> Optional[str]:
+        """Plays a fixed action code: the move played, or None while a split move goes on."""
     def copy(self) -> "Game": ...
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: Any) -> "Game": ...
@@ -337,9 +354,13 @@ class EnvCore:
         turn_cap: int = 10000,
         tables: TablesArg = None,
         illegal: Literal["lose", "raise"] = "lose",
+        action_encoding: Literal["fixed", "index"] = "fixed",
     ) -> None: ...
     @property
     def observation_size(self) -> int: ...
+    @property
+    def action_count(self) -> int: ...
+    def partial_codes(self) -> list[int]: ...
     def reset(self, seed: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], bool]: ...
     def step(
         self, action: int
@@ -356,9 +377,13 @@ class VecEnvCore:
         turn_cap: int = 10000,
         tables: TablesArg = None,
         illegal: Literal["lose", "raise"] = "lose",
+        action_encoding: Literal["fixed", "index"] = "fixed",
     ) -> None: ...
     @property
     def observation_size(self) -> int: ...
+    @property
+    def action_count(self) -> int: ...
+    def partial_into(self, out: npt.NDArray[np.int64]) -> None: ...
     def reset(self, seed: int, obs: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> None: ...
     def step(
         self,

@@ -9,9 +9,26 @@ Throws happen inside the environments: an agent only ever chooses moves. Observa
 dicts of ``"observation"`` (``float32``, ``Ruleset.observation_size`` values: Black's and
 White's piece planes over squares 1..30, pieces off, in hand and captured per side, the
 side to act, then the ruleset's position fields, see ``Game.observation``) and
-``"action_mask"`` (``int8``, ``MOVE_LIST_CAPACITY`` values). Action ``i`` plays the ``i``-th
-legal move in the engine's generation order (``Game.legal_moves()``); the mask marks the
-legal ones. Rewards: +1 for a win, -1 for a loss, 0 for a draw or a game stopped at the turn
+``"action_mask"`` (``int8``, one value per action; 1 marks the legal ones).
+
+Actions (``action_encoding``):
+
+- ``"fixed"`` (the default): the configuration's fixed action codes, ``Discrete(N)`` with
+  ``N = Ruleset.action_count`` (docs/action-codes.md): a code means the same move in every
+  position (the place a piece leaves x the place it reaches, x the throw spent where a
+  player holds several throws, plus the passes and an end code). A split move (Piccione's
+  ``3-5,8-10``) is one code per step: the agent acts again, with the mask of the codes that
+  may follow, until the move is whole; the observation's ``"partial_move"`` (``int64``,
+  ``MAX_STEPS`` values, -1 padded) holds the codes chosen so far.
+- ``"index"``: action ``i`` plays the ``i``-th legal move in the engine's generation order
+  (``Game.legal_moves()``), ``Discrete(MOVE_LIST_CAPACITY)``; an action means a different
+  move in every position.
+
+Every environment also has ``action_masks()``, the current mask (the convention of
+masking wrappers). Actions must be integers (a Python or NumPy integer): a float or a bool
+raises ``SenetError``.
+
+Rewards: +1 for a win, -1 for a loss, 0 for a draw or a game stopped at the turn
 cap (``truncated``).
 
 Seeding: ``reset(seed=s)`` makes the episode a function of ``s`` alone (every throw and
@@ -23,6 +40,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import operator
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -31,22 +50,62 @@ import senet
 from senet._senet import EnvCore, VecEnvCore
 
 _MASK = senet.MOVE_LIST_CAPACITY
+_STEPS = senet.MAX_STEPS
 _SEED_BOUND = 2**63
+_ENCODINGS = ("fixed", "index")
 
 
-def _spaces(rules: senet.Ruleset, turn_cap: int) -> tuple[spaces.Dict, spaces.Discrete]:
+def _encoding(action_encoding: str) -> str:
+    if action_encoding not in _ENCODINGS:
+        raise senet.SenetError(
+            f'action_encoding must be "fixed" or "index", not {action_encoding!r}'
+        )
+    return action_encoding
+
+
+def _actions(rules: senet.Ruleset, action_encoding: str) -> int:
+    return rules.action_count if action_encoding == "fixed" else _MASK
+
+
+def _action(action: Any) -> int:
+    """An integral action: a Python or NumPy integer (also a 0-d integer array); a bool,
+    a float or anything else raises ``SenetError`` naming the argument."""
+    if isinstance(action, (bool, np.bool_)) or (
+        isinstance(action, np.ndarray) and action.dtype == np.bool_
+    ):
+        raise senet.SenetError(f"action must be an integer, not the bool {action!r}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise senet.SenetError(
+            f"action must be an integer, not {type(action).__name__} {action!r}"
+        ) from None
+
+
+def _spaces(
+    rules: senet.Ruleset, turn_cap: int, action_encoding: str = "fixed"
+) -> tuple[spaces.Dict, spaces.Discrete]:
     # The largest value: a turn counter (at most the turn cap and one), or a count field
     # such as Piccione's extra throws (at most 255); pieces and squares are far below.
     high = float(max(turn_cap + 1, 255))
-    observation = spaces.Dict(
-        {
-            "observation": spaces.Box(
-                low=0.0, high=high, shape=(rules.observation_size,), dtype=np.float32
-            ),
-            "action_mask": spaces.Box(low=0, high=1, shape=(_MASK,), dtype=np.int8),
-        }
-    )
-    return observation, spaces.Discrete(_MASK)
+    n = _actions(rules, action_encoding)
+    entries = {
+        "observation": spaces.Box(
+            low=0.0, high=high, shape=(rules.observation_size,), dtype=np.float32
+        ),
+        "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+    }
+    if action_encoding == "fixed":
+        entries["partial_move"] = spaces.Box(
+            low=-1, high=n - 1, shape=(_STEPS,), dtype=np.int64
+        )
+    return spaces.Dict(entries), spaces.Discrete(n)
+
+
+def _partial(codes: list[int]) -> np.ndarray:
+    out = np.full(_STEPS, -1, dtype=np.int64)
+    out[: len(codes)] = codes
+    return out
 
 
 def _rules(rules: Any) -> senet.Ruleset:
@@ -60,7 +119,7 @@ class SenetEnv(gym.Env):
     (``random``, ``greedy``, ``expectiminimax:2``, ``mcts:200``, ``perfect:2``…); ``agent``:
     the side the agent plays (``"black"`` moves first); ``illegal``: ``"lose"`` (an illegal
     action ends the episode with reward -1 and ``info["illegal_action"]``) or ``"raise"``
-    (``MoveError``).
+    (``MoveError``); ``action_encoding``: ``"fixed"`` codes or legal-move ``"index"``.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -74,11 +133,29 @@ class SenetEnv(gym.Env):
         tables: Any = None,
         illegal: str = "lose",
         render_mode: Optional[str] = None,
+        action_encoding: str = "fixed",
     ) -> None:
         self.rules = _rules(rules)
-        self._core = EnvCore(self.rules, opponent, agent, turn_cap, tables, illegal)
-        self.observation_space, self.action_space = _spaces(self.rules, turn_cap)
+        self.action_encoding = _encoding(action_encoding)
+        self._core = EnvCore(
+            self.rules, opponent, agent, turn_cap, tables, illegal, action_encoding
+        )
+        self.observation_space, self.action_space = _spaces(
+            self.rules, turn_cap, action_encoding
+        )
         self.render_mode = render_mode
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+
+    def _observation(self, obs: np.ndarray, mask: np.ndarray) -> dict[str, np.ndarray]:
+        self._mask = mask
+        out = {"observation": obs, "action_mask": mask}
+        if self.action_encoding == "fixed":
+            out["partial_move"] = _partial(self._core.partial_codes())
+        return out
+
+    def action_masks(self) -> np.ndarray:
+        """The mask of the current decision (all zeros once the episode has ended)."""
+        return self._mask.copy()
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
@@ -89,15 +166,17 @@ class SenetEnv(gym.Env):
             episode_seed = int(self.np_random.integers(0, _SEED_BOUND))
             obs, mask, ended = self._core.reset(episode_seed)
             if not ended:
-                return {"observation": obs, "action_mask": mask}, {"seed": episode_seed}
+                return self._observation(obs, mask), {"seed": episode_seed}
 
     def step(
         self, action: Any
     ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        obs, mask, reward, terminated, truncated, illegal = self._core.step(int(action))
+        obs, mask, reward, terminated, truncated, illegal = self._core.step(
+            _action(action)
+        )
         info = {"illegal_action": True} if illegal else {}
         return (
-            {"observation": obs, "action_mask": mask},
+            self._observation(obs, mask),
             float(reward),
             terminated,
             truncated,
@@ -136,14 +215,23 @@ class SenetVectorEnv(gym.vector.VectorEnv):
         turn_cap: int = senet.DEFAULT_TURN_CAP,
         tables: Any = None,
         illegal: str = "lose",
+        action_encoding: str = "fixed",
     ) -> None:
         self.rules = _rules(rules)
+        self.action_encoding = _encoding(action_encoding)
         self._core = VecEnvCore(
-            self.rules, num_envs, opponent, agent, turn_cap, tables, illegal
+            self.rules,
+            num_envs,
+            opponent,
+            agent,
+            turn_cap,
+            tables,
+            illegal,
+            action_encoding,
         )
         self.num_envs = num_envs
         self.single_observation_space, self.single_action_space = _spaces(
-            self.rules, turn_cap
+            self.rules, turn_cap, action_encoding
         )
         self.observation_space = gym.vector.utils.batch_space(
             self.single_observation_space, num_envs
@@ -153,14 +241,25 @@ class SenetVectorEnv(gym.vector.VectorEnv):
         )
         size = self.rules.observation_size
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
-        self._mask = np.zeros((num_envs, _MASK), dtype=np.int8)
+        self._mask = np.zeros(
+            (num_envs, self.single_action_space.n), dtype=np.int8
+        )
+        self._partial = np.full((num_envs, _STEPS), -1, dtype=np.int64)
         self._rewards = np.zeros(num_envs, dtype=np.float32)
         self._terminated = np.zeros(num_envs, dtype=bool)
         self._truncated = np.zeros(num_envs, dtype=bool)
         self._np_random = None
 
     def _observations(self) -> dict[str, np.ndarray]:
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        out = {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        if self.action_encoding == "fixed":
+            self._core.partial_into(self._partial)
+            out["partial_move"] = self._partial.copy()
+        return out
+
+    def action_masks(self) -> np.ndarray:
+        """The masks of the current decisions, one row per environment."""
+        return self._mask.copy()
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
@@ -174,6 +273,11 @@ class SenetVectorEnv(gym.vector.VectorEnv):
     def step(
         self, actions: Any
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict]:
+        actions = np.asarray(actions)
+        if actions.dtype.kind not in "iu":
+            raise senet.SenetError(
+                f"actions must be integers, not an array of {actions.dtype}"
+            )
         self.step_into(np.ascontiguousarray(actions, dtype=np.int64))
         return (
             self._observations(),
@@ -223,7 +327,8 @@ class SenetAECEnv(AECEnv):  # type: ignore[misc,valid-type]
     """Two agents, ``"black"`` and ``"white"``, playing one game; throws happen inside.
 
     ``illegal``: ``"raise"`` (``MoveError``, the game unchanged) or ``"lose"`` (the acting
-    agent loses, -1, the other wins, +1).
+    agent loses, -1, the other wins, +1); ``action_encoding``: ``"fixed"`` codes (a split
+    move takes one step of the same agent per code) or legal-move ``"index"``.
     """
 
     metadata = {
@@ -238,6 +343,7 @@ class SenetAECEnv(AECEnv):  # type: ignore[misc,valid-type]
         turn_cap: int = senet.DEFAULT_TURN_CAP,
         illegal: str = "raise",
         render_mode: Optional[str] = None,
+        action_encoding: str = "fixed",
     ) -> None:
         if AECEnv is object:
             raise ImportError("SenetAECEnv needs pettingzoo (pip install pettingzoo)")
@@ -245,16 +351,17 @@ class SenetAECEnv(AECEnv):  # type: ignore[misc,valid-type]
         if illegal not in ("raise", "lose"):
             raise senet.SenetError(f'illegal must be "raise" or "lose", not {illegal!r}')
         self.rules = _rules(rules)
+        self.action_encoding = _encoding(action_encoding)
         self.turn_cap = turn_cap
         self.illegal = illegal
         self.render_mode = render_mode
         self.possible_agents = ["black", "white"]
         self.agents = self.possible_agents[:]
-        observation, action = _spaces(self.rules, turn_cap)
+        observation, action = _spaces(self.rules, turn_cap, self.action_encoding)
         self.observation_spaces = {a: observation for a in self.possible_agents}
         self.action_spaces = {a: action for a in self.possible_agents}
         self._np_random = None
-        self._no_mask = np.zeros(_MASK, dtype=np.int8)
+        self._no_mask = np.zeros(action.n, dtype=np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -304,10 +411,22 @@ class SenetAECEnv(AECEnv):  # type: ignore[misc,valid-type]
             and self.game.phase == "move"
             and not (self.terminations[agent] or self.truncations[agent])
         )
+        if self.action_encoding == "fixed":
+            return {
+                "observation": self.game.observation(),
+                "action_mask": self.game.action_masks()
+                if acting
+                else self._no_mask.copy(),
+                "partial_move": _partial(self.game.partial_codes() if acting else []),
+            }
         return {
             "observation": self.game.observation(),
             "action_mask": self.game.action_mask() if acting else self._no_mask.copy(),
         }
+
+    def action_masks(self) -> np.ndarray:
+        """The mask of the agent to act (``agent_selection``)."""
+        return self.observe(self.agent_selection)["action_mask"]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -316,8 +435,15 @@ class SenetAECEnv(AECEnv):  # type: ignore[misc,valid-type]
             return
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
+        action = _action(action)
         try:
-            self.game.play(int(action))
+            if self.action_encoding == "fixed":
+                if self.game.play_code(action) is None:
+                    # A split move goes on: the same agent chooses its next step.
+                    self._accumulate_rewards()
+                    return
+            else:
+                self.game.play(action)
         except senet.MoveError:
             if self.illegal == "raise":
                 raise
