@@ -53,16 +53,47 @@ pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError>
         .map_err(|e| CliError::input(format!("--threads {threads}: {e}")))
 }
 
-/// The largest request `senet serve` reads, in bytes (64 KiB: a record of several thousand
-/// actions, longer than any game played on the page).
-pub(crate) const MAX_REQUEST_BYTES: usize = 64 << 10;
+/// The most actions a game record of `senet serve` holds (far beyond any game played, which
+/// ends in a few thousand): a request that would make a longer record is refused, and the
+/// game goes on with `senet play`.
+pub(crate) const MAX_WEB_ACTIONS: usize = 20_000;
 
-/// The most computer decisions `senet serve` works on at once (one a core of a small machine).
+/// The longest action line of a record as a JSON string, in bytes: `move `, [`senet::MAX_STEPS`]
+/// steps of at most 8 characters (`hand-off`) with commas between them, `/` and a throw of up
+/// to 3 digits, and the newline, escaped as `\n`.
+pub(crate) const MAX_ACTION_LINE_BYTES: usize =
+    "move ".len() + senet::MAX_STEPS * 9 - 1 + "/255".len() + "\\n".len();
+
+/// Room in a request for everything but the actions: the JSON around the record, its header
+/// (`rules`, `revision`, `seed`, `start`) and the other fields.
+pub(crate) const REQUEST_OVERHEAD_BYTES: usize = 8 << 10;
+
+/// The largest request `senet serve` reads, in bytes: any record of [`MAX_WEB_ACTIONS`]
+/// actions the server writes fits (1,108,192 bytes). A request that declares a longer body is
+/// refused before it is read.
+pub(crate) const MAX_REQUEST_BYTES: usize =
+    REQUEST_OVERHEAD_BYTES + MAX_WEB_ACTIONS * MAX_ACTION_LINE_BYTES;
+
+/// The most computer decisions `senet serve` works on at once in each lane, cheap and
+/// expensive (one a core of a small machine).
 pub(crate) const MAX_COMPUTING: usize = 2;
 
-/// The most computer requests `senet serve` holds, running or waiting; more are refused (503)
-/// so that a burst of requests cannot pile up work.
+/// The most computer requests `senet serve` holds in each lane, running or waiting; more are
+/// refused (503) so that a burst of requests cannot pile up work.
 pub(crate) const MAX_COMPUTER_QUEUE: usize = 64;
+
+/// The most connections `senet serve` holds open; later ones wait in the system's queue until
+/// one closes.
+pub(crate) const MAX_CONNECTIONS: usize = 256;
+
+/// The longest `senet serve` waits for a request's headers, in seconds, from the moment the
+/// connection is ready for one: a connection idle this long after its last answer is closed
+/// too.
+pub(crate) const WEB_HEADER_SECONDS: u64 = 10;
+
+/// The longest `senet serve` waits for a request's whole body, in seconds, once its headers
+/// have arrived (408 beyond it).
+pub(crate) const WEB_BODY_SECONDS: u64 = 30;
 
 /// The longest `senet serve` waits for one computer decision, in seconds.
 pub(crate) const WEB_COMPUTE_SECONDS: u64 = 30;

@@ -1,6 +1,7 @@
 //! `senet serve`'s JSON API over real HTTP: pages, whole games of every ruleset against a
-//! computer player, hints, analyses, and every kind of bad request (a 4xx with a one-line
-//! reason).
+//! computer player, hints, analyses, every kind of bad request (a 4xx with a one-line reason
+//! in plain words), the Host check, the warning for an open address, the cap on a record's
+//! actions and the cheap lane of computer work.
 
 mod common;
 
@@ -9,8 +10,11 @@ use reqwest::StatusCode;
 use reqwest::blocking::Client;
 use senet::analysis::{AnalysisOptions, analyse};
 use senet::registry::{AnyRuleset, RULESETS};
-use senet::{AnyGame, Phase};
+use senet::{AnyGame, Phase, Side};
 use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn post(client: &Client, server: &Server, path: &str, body: &Value) -> (StatusCode, Value) {
@@ -331,7 +335,7 @@ fn bad_requests_get_a_4xx_with_a_one_line_reason() {
     assert_eq!(status, 400, "{reason}");
     let (status, reason) = raw("api/game", "text/plain", "{}".to_string());
     assert_eq!(status, 415, "{reason}");
-    let huge = format!("{{\"record\": \"{}\"}}", "#".repeat(100 << 10));
+    let huge = format!("{{\"record\": \"{}\"}}", "#".repeat(2 << 20));
     let (status, reason) = raw("api/game", "application/json", huge);
     assert_eq!(status, 413, "{reason}");
     let response = client
@@ -519,5 +523,344 @@ fn the_analysis_is_the_librarys_and_bad_input_is_refused() {
         &json!({ "record": record, "depth": 2 }),
         422,
         "depth",
+    );
+}
+
+/// Sends `GET /api/rulesets` over raw TCP to the server on 127.0.0.1 with `host` as the Host
+/// header (none if None); the status and the reason of a refusal.
+fn with_host(port: u16, host: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let host = host.map_or(String::new(), |h| format!("Host: {h}\r\n"));
+    write!(
+        stream,
+        "GET /api/rulesets HTTP/1.1\r\n{host}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    let status = text[9..12].parse().unwrap();
+    let body = text.split_once("\r\n\r\n").unwrap().1;
+    let reason = match serde_json::from_str::<Value>(body) {
+        Ok(reply) => reply["error"].as_str().unwrap_or_default().to_string(),
+        Err(_) => String::new(),
+    };
+    (status, reason)
+}
+
+/// Bound to loopback, the server answers only requests whose Host names it (localhost,
+/// 127.0.0.1 or [::1], with its port) or a name given with --allow-host: a page of another
+/// site whose name was made to resolve to 127.0.0.1 (DNS rebinding) is refused with 421.
+#[test]
+fn the_host_header_must_name_the_server() {
+    let server = Server::start_with(&["--allow-host", "Senet.Example"]);
+    let port = server.port();
+    for host in [
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+        format!("senet.example:{port}"),
+    ] {
+        assert_eq!(with_host(port, Some(&host)), (200, String::new()), "{host}");
+    }
+    for host in [
+        format!("evil.example:{port}"),
+        format!("senet.example.evil.example:{port}"),
+        format!("localhost:{}", port.wrapping_add(1)),
+        "localhost".to_string(),
+    ] {
+        let (status, reason) = with_host(port, Some(&host));
+        assert_eq!(status, 421, "{host}: {reason}");
+        assert!(reason.contains(&host), "{reason}");
+        assert!(reason.contains("--allow-host"), "{reason}");
+        assert!(!reason.contains('\n'), "{reason}");
+    }
+    let (status, reason) = with_host(port, None);
+    assert_eq!(status, 400, "{reason}");
+    assert!(reason.contains("no Host"), "{reason}");
+    // A name that cannot be a host is refused at start.
+    common::senet(&["serve", "--port", "0", "--allow-host", "evil.example/x"])
+        .refused("--allow-host");
+}
+
+/// Starts `senet serve --port 0` with `args`, reads the address it prints, runs `check` on the
+/// port, stops it and returns what it wrote on stderr.
+fn serve_stderr(args: &[&str], check: impl FnOnce(u16)) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line
+        .trim()
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("no port in {line:?}"));
+    check(port);
+    let _ = child.kill();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let _ = child.wait();
+    stderr
+}
+
+/// An address other than loopback gets a warning at start (the game has no accounts); the
+/// Host check then accepts the address the connection came to.
+#[test]
+fn a_host_open_to_the_network_gets_a_warning() {
+    let stderr = serve_stderr(&["--host", "0.0.0.0"], |port| {
+        let local = format!("127.0.0.1:{port}");
+        assert_eq!(with_host(port, Some(&local)).0, 200);
+        assert_eq!(
+            with_host(port, Some(&format!("evil.example:{port}"))).0,
+            421
+        );
+    });
+    assert!(stderr.starts_with("senet: warning: "), "{stderr:?}");
+    assert!(stderr.contains("anyone"), "{stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    let stderr = serve_stderr(&["--host", "127.0.0.1"], |_| {});
+    assert_eq!(stderr, "");
+}
+
+/// The server's cap on the actions of a record.
+const MAX_WEB_ACTIONS: usize = 20_000;
+
+/// A Kendall game dragged out to `actions` actions: each move the one that leaves the mover's
+/// pieces least advanced, so that neither side bears off.
+fn dragged_game(actions: usize) -> AnyGame {
+    let mut game = AnyGame::new(AnyRuleset::parse("kendall").unwrap());
+    let pieces = usize::from(game.rules().pieces_per_side());
+    let mut rng = senet::rng::seeded(1, 0);
+    while game.history().len() < actions {
+        match game.phase() {
+            Phase::Throw(_) => {
+                game.throw_random(&mut rng).unwrap();
+            }
+            Phase::Move(side) => {
+                let letter = if side == Side::Black { 'B' } else { 'W' };
+                let advanced = |mv| {
+                    let after = game.position_after(mv).unwrap();
+                    let on: Vec<usize> = after
+                        .chars()
+                        .take(30)
+                        .enumerate()
+                        .filter(|&(_, c)| c == letter)
+                        .map(|(i, _)| i + 1)
+                        .collect();
+                    on.iter().sum::<usize>() + 31 * (pieces - on.len())
+                };
+                let least = game
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .min_by_key(|&mv| advanced(mv));
+                game.play(least.unwrap()).unwrap();
+            }
+            Phase::Over(_) => panic!("the dragged game ended"),
+        }
+    }
+    game
+}
+
+/// A game played to the server's cap of actions: the server makes the last action, accepts
+/// the record it wrote back whole, and refuses to go further with plain words; a longer
+/// record is refused too.
+#[test]
+fn a_game_at_the_action_cap_round_trips_and_goes_no_further() {
+    let server = Server::start();
+    let client = Client::new();
+    let mut game = dragged_game(MAX_WEB_ACTIONS - 1);
+    let body = json!({ "record": game.record_text(), "player": "greedy" });
+    let last = view(&client, &server, "/api/computer", &body);
+    let record = last["record"].as_str().unwrap().to_string();
+    let replayed = AnyGame::from_record_text(&record).unwrap();
+    assert_eq!(replayed.history().len(), MAX_WEB_ACTIONS);
+    // Far more than the server took before (64 KiB).
+    assert!(record.len() > 150 << 10, "{} bytes", record.len());
+    let sent = Instant::now();
+    let back = view(&client, &server, "/api/game", &json!({ "record": record }));
+    println!(
+        "a record of {MAX_WEB_ACTIONS} actions, {} bytes, loaded in {:?}",
+        record.len(),
+        sent.elapsed()
+    );
+    assert_eq!(back["record"], record.as_str());
+    let reason = "limit of 20000 actions";
+    let full = json!({ "record": record, "player": "greedy" });
+    refused(&client, &server, "/api/computer", &full, 400, reason);
+    let next = match replayed.phase() {
+        Phase::Throw(_) => ("/api/throw", json!({ "record": record })),
+        _ => {
+            let mv = replayed.legal_moves()[0].to_string();
+            ("/api/move", json!({ "record": record, "move": mv }))
+        }
+    };
+    refused(&client, &server, next.0, &next.1, 400, reason);
+    // Hints and analyses do not lengthen the record.
+    let (status, _) = post(&client, &server, "/api/hint", &full);
+    assert!(status == StatusCode::OK || status == StatusCode::BAD_REQUEST);
+    // A longer record, written elsewhere, is refused with the same cap.
+    game = replayed;
+    match game.phase() {
+        Phase::Throw(_) => {
+            game.throw_random(&mut senet::rng::seeded(2, 0)).unwrap();
+        }
+        _ => {
+            let first = game.legal_moves()[0];
+            game.play(first).unwrap();
+        }
+    }
+    let longer = json!({ "record": game.record_text() });
+    refused(&client, &server, "/api/game", &longer, 400, "20000");
+}
+
+/// A greedy hint and a greedy move are answered while searches fill the expensive lane: four
+/// analyses of a long Kendall game at depth 2 (two running, two waiting, a few seconds each)
+/// all finish after them. In one lane the cheap requests would wait for the first two.
+#[test]
+fn cheap_requests_do_not_wait_behind_searches() {
+    let server = Server::start();
+    let mut game = dragged_game(2500);
+    let mut rng = senet::rng::seeded(3, 0);
+    while matches!(game.phase(), Phase::Throw(_)) {
+        game.throw_random(&mut rng).unwrap();
+    }
+    let record = game.record_text();
+    let started = Instant::now();
+    let (analyses, cheap) = std::thread::scope(|scope| {
+        let analyses: Vec<_> = (0..4)
+            .map(|_| {
+                let (server, record) = (&server, &record);
+                scope.spawn(move || {
+                    let body = json!({ "record": record, "player": "expectiminimax:2" });
+                    let (status, reply) = post(&Client::new(), server, "/api/analyse", &body);
+                    assert!(
+                        status == StatusCode::OK || status == StatusCode::SERVICE_UNAVAILABLE,
+                        "{status}: {reply}"
+                    );
+                    started.elapsed()
+                })
+            })
+            .collect();
+        // Time for the analyses to arrive and take the lane.
+        std::thread::sleep(Duration::from_millis(200));
+        let client = Client::new();
+        for path in ["/api/hint", "/api/computer"] {
+            let body = json!({ "record": record, "player": "greedy" });
+            let (status, reply) = post(&client, &server, path, &body);
+            assert_eq!(status, StatusCode::OK, "{path}: {reply}");
+        }
+        let cheap = started.elapsed();
+        let analyses: Vec<Duration> = analyses.into_iter().map(|a| a.join().unwrap()).collect();
+        (analyses, cheap)
+    });
+    println!("cheap requests answered after {cheap:?}; analyses after {analyses:?}");
+    for finished in analyses {
+        assert!(cheap < finished, "{cheap:?} vs {finished:?}");
+    }
+}
+
+/// Refusals are plain words: no Rust debug text, no axum texts.
+#[test]
+fn refusals_are_plain_words() {
+    let server = Server::start();
+    let client = Client::new();
+    let mut game = AnyGame::new(AnyRuleset::parse("regency").unwrap());
+    game.play_random(&mut senet::rng::seeded(11, 0), senet::DEFAULT_TURN_CAP);
+    assert!(matches!(game.phase(), Phase::Over(_)));
+    let over = game.record_text();
+    let plain = |path: &str, body: Value, status: u16, needle: &str| {
+        let (got, reply) = post(&client, &server, path, &body);
+        let reason = reply["error"].as_str().unwrap_or_default();
+        assert_eq!(got.as_u16(), status, "{path} {body}: {reply}");
+        assert!(reason.contains(needle), "{reason:?} should say {needle:?}");
+        for debug in [
+            "Over(",
+            "Outcome {",
+            "Some(",
+            "Failed to",
+            " at line 1 column",
+            "{",
+        ] {
+            assert!(!reason.contains(debug), "{path}: {reason:?}");
+        }
+    };
+    plain(
+        "/api/move",
+        json!({ "record": over, "move": "1-3" }),
+        400,
+        "the game is over",
+    );
+    plain(
+        "/api/throw",
+        json!({ "record": over }),
+        400,
+        "the game is over: ",
+    );
+    plain(
+        "/api/hint",
+        json!({ "record": over, "player": "greedy" }),
+        400,
+        "the game is over",
+    );
+    let computer = json!({ "record": over, "player": "greedy" });
+    plain("/api/computer", computer, 400, "the game is over");
+    plain(
+        "/api/throw",
+        json!({ "record": "rules regency\nthrow 2\n" }),
+        400,
+        "Black is to move",
+    );
+    plain("/api/game", json!({ "rules": 7 }), 422, "field `rules`");
+    plain(
+        "/api/game",
+        json!({ "rules": "regency", "colour": 1 }),
+        422,
+        "unknown field `colour`",
+    );
+    let response = client
+        .post(format!("{}api/game", server.url))
+        .header("content-type", "application/json")
+        .body("{\"rules\": ")
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let reply: Value = response.json().unwrap();
+    assert_eq!(
+        reply["error"],
+        "the request is not valid JSON (at `rules`): EOF while parsing a value"
+    );
+    let response = client
+        .post(format!("{}api/game", server.url))
+        .body("{}")
+        .send()
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 415);
+    let reply: Value = response.json().unwrap();
+    assert!(
+        reply["error"]
+            .as_str()
+            .unwrap()
+            .contains("Content-Type: application/json")
     );
 }

@@ -1,13 +1,17 @@
 //! The routes: the page's assets and the JSON API.
 
 use std::hash::{BuildHasher, RandomState};
+use std::net::{IpAddr, SocketAddr};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use axum::body::Body;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -25,8 +29,8 @@ use super::view::{
     GameView, HintView, RulesetView, hint, narrated, replay_narrated, rulesets, view,
 };
 use crate::limits::{
-    MAX_COMPUTER_QUEUE, MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_DEPTH, MAX_WEB_NODES,
-    MAX_WEB_PERFECT_PIECES, MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
+    MAX_COMPUTER_QUEUE, MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_ACTIONS, MAX_WEB_DEPTH,
+    MAX_WEB_NODES, MAX_WEB_PERFECT_PIECES, MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
 };
 use senet::Throw;
 
@@ -52,21 +56,95 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The refusal of a request larger than [`MAX_REQUEST_BYTES`].
+fn too_large() -> ApiError {
+    ApiError(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "the request is larger than the server's limit of {MAX_REQUEST_BYTES} bytes \
+             (room for a record of {MAX_WEB_ACTIONS} actions)"
+        ),
+    )
+}
+
+/// serde_json's message without its position (the request is one line of JSON).
+fn without_position(text: &str) -> &str {
+    text.rfind(" at line ").map_or(text, |at| &text[..at])
+}
+
 impl From<JsonRejection> for ApiError {
+    /// axum's texts ("Failed to deserialize the JSON body into the target type: …") in the
+    /// API's words, naming the field at fault.
     fn from(rejection: JsonRejection) -> ApiError {
         let status = rejection.status();
         let text = rejection.body_text().replace(['\n', '\r'], " ");
-        ApiError(status, text)
+        let detail = text.split_once(": ").map_or("", |(_, rest)| rest);
+        let reason = match rejection {
+            JsonRejection::JsonDataError(_) => match without_position(detail).split_once(": ") {
+                // serde_path_to_error's path, `.` for the body itself.
+                Some((_, error)) if error.starts_with("unknown field") => {
+                    format!("the request has an {error}")
+                }
+                Some((field, error)) if field != "." => format!("field `{field}`: {error}"),
+                Some((_, error)) => format!("the request: {error}"),
+                None => format!("the request: {}", without_position(detail)),
+            },
+            JsonRejection::JsonSyntaxError(_) => match without_position(detail).split_once(": ") {
+                Some((path, error)) if path != "." && !path.contains(' ') => {
+                    format!("the request is not valid JSON (at `{path}`): {error}")
+                }
+                Some((_, error)) => format!("the request is not valid JSON: {error}"),
+                None => format!(
+                    "the request is not valid JSON: {}",
+                    without_position(detail)
+                ),
+            },
+            JsonRejection::MissingJsonContentType(_) => {
+                "send the request as JSON, with the header Content-Type: application/json"
+                    .to_string()
+            }
+            _ if status == StatusCode::PAYLOAD_TOO_LARGE => return too_large(),
+            _ => "the request's body could not be read".to_string(),
+        };
+        ApiError(status, reason)
     }
 }
 
-/// What the server shares between requests: the bounds on computer work running and waiting, and
-/// the endgame tables solved so far.
+/// Who may use the server besides its own address, and how long a body may take to arrive.
+pub(crate) struct Access {
+    /// Host names given with `--allow-host`, in lower case, without ports.
+    pub(crate) names: Vec<String>,
+    /// The longest wait for a request's body once its headers are in.
+    pub(crate) body_timeout: Duration,
+}
+
+/// The local address a request's connection came to, set by the server for the Host check.
+#[derive(Clone, Copy)]
+pub(crate) struct LocalAddr(pub(crate) SocketAddr);
+
+/// One queue of computer work: a bound on the decisions running and on the requests held.
 #[derive(Clone)]
-struct Shared {
+struct Lane {
     computing: Arc<Semaphore>,
     /// Computer requests waiting or running.
     in_line: Arc<AtomicUsize>,
+}
+
+impl Lane {
+    fn new() -> Lane {
+        Lane {
+            computing: Arc::new(Semaphore::new(MAX_COMPUTING)),
+            in_line: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+}
+
+/// What the server shares between requests: the two lanes of computer work (cheap decisions
+/// never wait behind searches) and the endgame tables solved so far.
+#[derive(Clone)]
+struct Shared {
+    cheap: Lane,
+    costly: Lane,
     tables: Arc<TableCache>,
 }
 
@@ -83,6 +161,14 @@ struct TableCache {
 }
 
 impl TableCache {
+    /// Whether the tables of `rules` with `pieces` pieces a side are kept.
+    fn has(&self, rules: &AnyRuleset, pieces: u8) -> bool {
+        let key = (rules.to_string(), pieces);
+        self.solved
+            .lock()
+            .is_ok_and(|solved| solved.iter().any(|(k, _)| *k == key))
+    }
+
     /// The tables of `rules` with up to `pieces` pieces a side, solved now unless kept.
     fn get(&self, rules: &AnyRuleset, pieces: u8) -> Result<AnyTables, EndgameError> {
         let key = (rules.to_string(), pieces);
@@ -109,13 +195,15 @@ impl TableCache {
     }
 }
 
-/// The router of `senet serve`, for the command and the tests.
-pub(crate) fn router() -> Router {
+/// The router of `senet serve`: the routes behind the Host check and the body's size and time
+/// limits.
+pub(crate) fn router(access: Access) -> Router {
     let shared = Shared {
-        computing: Arc::new(Semaphore::new(MAX_COMPUTING)),
-        in_line: Arc::new(AtomicUsize::new(0)),
+        cheap: Lane::new(),
+        costly: Lane::new(),
         tables: Arc::new(TableCache::default()),
     };
+    let access = Arc::new(access);
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX)))
         .route(
@@ -126,6 +214,7 @@ pub(crate) fn router() -> Router {
             "/style.css",
             get(|| asset("text/css; charset=utf-8", STYLE)),
         )
+        .route("/favicon.svg", get(|| asset("image/svg+xml", FAVICON)))
         .route("/api/rulesets", get(list_rulesets))
         .route("/api/game", post(game))
         .route("/api/throw", post(throw))
@@ -147,11 +236,113 @@ pub(crate) fn router() -> Router {
         })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .with_state(shared)
+        .layer(middleware::from_fn_with_state(access.clone(), read_body))
+        .layer(middleware::from_fn_with_state(access, check_host))
+}
+
+/// Whether `host` (a `Host` header) names this server for a connection that came to `local`:
+/// its address, `localhost` when that is a loopback address, or a name of `names`, with the
+/// port the connection came to (or none on port 80). A page of another site whose name was
+/// made to resolve to this machine (DNS rebinding) sends its own name, and is refused.
+fn host_allowed(host: &str, local: SocketAddr, names: &[String]) -> bool {
+    let host = host.trim().to_ascii_lowercase();
+    let (name, port) = match host.rfind(':') {
+        Some(at) if !host[at..].contains(']') => (&host[..at], Some(&host[at + 1..])),
+        _ => (host.as_str(), None),
+    };
+    let port_fits = match port {
+        Some(port) => port.parse::<u16>() == Ok(local.port()),
+        None => local.port() == 80,
+    };
+    let name = name.strip_suffix('.').unwrap_or(name);
+    let here = local.ip().to_canonical();
+    let address = name
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse::<IpAddr>()
+        .ok()
+        .map(|ip| ip.to_canonical());
+    let name_fits = address == Some(here)
+        || (here.is_loopback()
+            && (name == "localhost" || address.is_some_and(|a| a.is_loopback())))
+        || names.iter().any(|n| n == name);
+    port_fits && name_fits
+}
+
+/// Refuses (421) a request whose `Host` does not name this server: see [`host_allowed`].
+async fn check_host(State(access): State<Arc<Access>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok());
+    let local = request.extensions().get::<LocalAddr>().map(|l| l.0);
+    let Some(host) = host else {
+        return ApiError::bad("the request has no Host header").into_response();
+    };
+    match local {
+        Some(local) if host_allowed(host, local, &access.names) => next.run(request).await,
+        _ => {
+            let answers = match local {
+                Some(local) if local.ip().to_canonical().is_loopback() => {
+                    format!("{local} and localhost:{}", local.port())
+                }
+                Some(local) => local.to_string(),
+                None => "its address".to_string(),
+            };
+            ApiError(
+                StatusCode::MISDIRECTED_REQUEST,
+                format!(
+                    "this server answers to {answers} and to names given with --allow-host, \
+                     not to the host {} (a page of another site may be trying to use it)",
+                    senet::shorten(host)
+                ),
+            )
+            .into_response()
+        }
+    }
+}
+
+/// Reads the whole body before the routes see it: refuses at once (413) a body declared
+/// larger than [`MAX_REQUEST_BYTES`], and (408) one that has not arrived within the body
+/// timeout, so that no slow client holds the server's attention for long.
+async fn read_body(State(access): State<Arc<Access>>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    // The connection is closed after these refusals: the rest of the body is not read.
+    let closing = |refusal: ApiError| ([(header::CONNECTION, "close")], refusal).into_response();
+    if declared.is_some_and(|length| length > MAX_REQUEST_BYTES as u64) {
+        return closing(too_large());
+    }
+    let limited = http_body_util::Limited::new(body, MAX_REQUEST_BYTES);
+    let read = http_body_util::BodyExt::collect(limited);
+    let bytes = match tokio::time::timeout(access.body_timeout, read).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return closing(too_large());
+        }
+        Ok(Err(_)) => return closing(ApiError::bad("the request's body broke off")),
+        Err(_) => {
+            return closing(ApiError(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request's body did not arrive within {} s",
+                    access.body_timeout.as_secs_f64()
+                ),
+            ));
+        }
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 const INDEX: &str = include_str!("../../assets/index.html");
 const APP: &str = include_str!("../../assets/app.js");
 const STYLE: &str = include_str!("../../assets/style.css");
+const FAVICON: &str = include_str!("../../assets/favicon.svg");
 
 async fn asset(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
@@ -216,12 +407,37 @@ struct GameRequest {
     player: Option<String>,
 }
 
+/// Refuses a record of more than [`MAX_WEB_ACTIONS`] actions, which the server would not
+/// have written.
+fn check_length(game: &AnyGame) -> Result<(), ApiError> {
+    let actions = game.history().len();
+    if actions > MAX_WEB_ACTIONS {
+        return Err(ApiError::bad(format!(
+            "the record has {actions} actions, more than the server's limit of \
+             {MAX_WEB_ACTIONS}; play it on with `senet play --resume FILE`"
+        )));
+    }
+    Ok(())
+}
+
+/// What the game waits for, in words.
+fn phase_words(phase: Phase) -> String {
+    match phase {
+        Phase::Throw(side) => format!("{side} is to throw"),
+        Phase::Move(side) => format!("{side} is to move"),
+        Phase::Over(outcome) => format!("the game is over: {outcome}"),
+    }
+}
+
 impl GameRequest {
     /// The game the request names, replayed and checked.
     fn game(&self) -> Result<AnyGame, ApiError> {
         match (&self.record, &self.rules) {
             (Some(record), None) => {
-                AnyGame::from_record_text(record).map_err(|e| ApiError::bad(format!("record: {e}")))
+                let game = AnyGame::from_record_text(record)
+                    .map_err(|e| ApiError::bad(format!("record: {e}")))?;
+                check_length(&game)?;
+                Ok(game)
             }
             (None, Some(rules)) => AnyRuleset::parse(rules)
                 .map(AnyGame::new)
@@ -290,36 +506,71 @@ type Reply<T> = Result<Json<T>, ApiError>;
 /// view, with the constants of its configuration.
 async fn game(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
-    let (game, log) = match (&request.record, &request.rules) {
-        (Some(record), None) => {
-            replay_narrated(record).map_err(|e| ApiError::bad(format!("record: {e}")))?
-        }
-        _ => (request.game()?, Vec::new()),
-    };
-    Ok(Json(view(&game, 0, log, true)))
+    off_workers(move || {
+        let (game, log) = match (&request.record, &request.rules) {
+            (Some(record), None) => {
+                let replayed =
+                    replay_narrated(record).map_err(|e| ApiError::bad(format!("record: {e}")))?;
+                check_length(&replayed.0)?;
+                replayed
+            }
+            _ => (request.game()?, Vec::new()),
+        };
+        Ok(Json(view(&game, 0, log, true)))
+    })
+    .await
 }
 
-/// `game` after `action`: the view with the narration of that action alone.
+/// The request's game, replayed off the async workers, and the request.
+async fn replayed(request: GameRequest) -> Result<(AnyGame, GameRequest), ApiError> {
+    off_workers(move || Ok((request.game()?, request))).await
+}
+
+/// Runs `work`, which replays a record, on a blocking thread: a record at the cap takes a
+/// tenth of a second or more, which would hold up one of the two async workers.
+async fn off_workers<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        Err(ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server failed on this request".to_string(),
+        ))
+    })
+}
+
+/// `game` after `action`: the view with the narration of that action alone. A game at
+/// [`MAX_WEB_ACTIONS`] goes no further here, so that every record the server writes fits in a
+/// request.
 fn after(mut game: AnyGame, action: Action) -> Result<GameView, ApiError> {
     let from = game.history().len();
+    if from >= MAX_WEB_ACTIONS {
+        return Err(ApiError::bad(format!(
+            "this game has reached the server's limit of {MAX_WEB_ACTIONS} actions; save it \
+             and play it on with `senet play --resume FILE`"
+        )));
+    }
     let entry = narrated(&mut game, action).map_err(ApiError::bad)?;
     Ok(view(&game, from, vec![entry], false))
 }
 
 async fn throw(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
-    let game = request.game()?;
-    if !matches!(game.phase(), Phase::Throw(_)) {
-        return Err(ApiError::bad(format!(
-            "no throw is due: the game is in phase {:?}",
-            game.phase()
-        )));
-    }
-    let value = match request.value {
-        Some(value) => value,
-        None => server_throw(&game),
-    };
-    Ok(Json(after(game, Action::Throw(value))?))
+    off_workers(move || {
+        let game = request.game()?;
+        if !matches!(game.phase(), Phase::Throw(_)) {
+            return Err(ApiError::bad(format!(
+                "no throw is due: {}",
+                phase_words(game.phase())
+            )));
+        }
+        let value = match request.value {
+            Some(value) => value,
+            None => server_throw(&game),
+        };
+        Ok(Json(after(game, Action::Throw(value))?))
+    })
+    .await
 }
 
 /// A throw of the game's device, drawn afresh by the server.
@@ -330,9 +581,12 @@ fn server_throw(game: &AnyGame) -> Throw {
 
 async fn play_move(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
-    let game = request.game()?;
-    let mv: Move = required(request.mv.as_deref(), "move", "9-12")?;
-    Ok(Json(after(game, Action::Move(mv))?))
+    off_workers(move || {
+        let game = request.game()?;
+        let mv: Move = required(request.mv.as_deref(), "move", "9-12")?;
+        Ok(Json(after(game, Action::Move(mv))?))
+    })
+    .await
 }
 
 /// Counts a computer request from its arrival to its answer.
@@ -344,21 +598,42 @@ impl Drop for InLine {
     }
 }
 
-/// Runs `work` on a blocking thread, at most [`MAX_COMPUTING`] at once: later requests wait
-/// in a queue of at most [`MAX_COMPUTER_QUEUE`], and a request that finds the queue full, or
-/// is not answered within [`WEB_COMPUTE_SECONDS`] of its arrival, gets a 503.
+/// Whether one decision of `spec` for games of `rules` is cheap: a move chosen without a
+/// search, a search one move deep, or a look-up in tables already solved. Cheap requests have
+/// a lane of their own, so that they never wait behind searches and analyses.
+fn is_cheap(shared: &Shared, spec: &PlayerSpec, rules: &AnyRuleset) -> bool {
+    match *spec {
+        PlayerSpec::Random | PlayerSpec::Greedy => true,
+        PlayerSpec::Expectiminimax(Budget::Depth(d)) | PlayerSpec::Learned(d) => d <= 1,
+        PlayerSpec::Perfect(pieces) => shared.tables.has(rules, pieces),
+        PlayerSpec::Expectiminimax(Budget::Nodes(_)) | PlayerSpec::Mcts(_) => false,
+    }
+}
+
+/// The lane of the decisions of `spec` (see [`is_cheap`]).
+fn lane_for<'a>(shared: &'a Shared, spec: &PlayerSpec, rules: &AnyRuleset) -> &'a Lane {
+    if is_cheap(shared, spec, rules) {
+        &shared.cheap
+    } else {
+        &shared.costly
+    }
+}
+
+/// Runs `work` on a blocking thread in `lane`, at most [`MAX_COMPUTING`] at once: later
+/// requests wait in a queue of at most [`MAX_COMPUTER_QUEUE`], and a request that finds the
+/// queue full, or is not answered within [`WEB_COMPUTE_SECONDS`] of its arrival, gets a 503.
 async fn compute<T: Send + 'static>(
-    shared: &Shared,
+    lane: &Lane,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let unavailable = |reason: String| ApiError(StatusCode::SERVICE_UNAVAILABLE, reason);
-    let _in_line = InLine(shared.in_line.clone());
-    if shared.in_line.fetch_add(1, Ordering::Relaxed) >= MAX_COMPUTER_QUEUE {
+    let _in_line = InLine(lane.in_line.clone());
+    if lane.in_line.fetch_add(1, Ordering::Relaxed) >= MAX_COMPUTER_QUEUE {
         return Err(unavailable(format!(
             "the server is busy: {MAX_COMPUTER_QUEUE} computer moves are waiting; try again"
         )));
     }
-    let computing = shared.computing.clone();
+    let computing = lane.computing.clone();
     let run = async move {
         let permit = computing.acquire_owned().await.ok();
         tokio::task::spawn_blocking(move || {
@@ -410,7 +685,7 @@ async fn computer(
     body: Result<Json<GameRequest>, JsonRejection>,
 ) -> Reply<GameView> {
     let Json(request) = body?;
-    let game = request.game()?;
+    let (game, request) = replayed(request).await?;
     let spec = request.player()?;
     match game.phase() {
         Phase::Throw(_) => {
@@ -420,7 +695,8 @@ async fn computer(
         Phase::Move(_) => {
             let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
             let worker = shared.clone();
-            let view = compute(&shared, move || {
+            let lane = lane_for(&shared, &spec, game.rules());
+            let view = compute(lane, move || {
                 let mut player = build_player(&worker, &spec, game.rules())?;
                 let mv = player.choose(&game, &mut rng).map_err(ApiError::bad)?;
                 after(game, Action::Move(mv))
@@ -428,7 +704,10 @@ async fn computer(
             .await?;
             Ok(Json(view))
         }
-        Phase::Over(_) => Err(ApiError::bad("the game is over")),
+        Phase::Over(_) => Err(ApiError::bad(format!(
+            "the computer has nothing to do: {}",
+            phase_words(game.phase())
+        ))),
     }
 }
 
@@ -437,17 +716,18 @@ async fn hint_moves(
     body: Result<Json<GameRequest>, JsonRejection>,
 ) -> Reply<HintView> {
     let Json(request) = body?;
-    let game = request.game()?;
+    let (game, request) = replayed(request).await?;
     let spec = request.player()?;
     let Phase::Move(side) = game.phase() else {
         return Err(ApiError::bad(format!(
-            "hints are for moves: the game is in phase {:?}",
-            game.phase()
+            "hints are for moves: {}",
+            phase_words(game.phase())
         )));
     };
     let mut rng = ChaCha8Rng::seed_from_u64(fresh_seed());
     let worker = shared.clone();
-    let hints = compute(&shared, move || {
+    let lane = lane_for(&shared, &spec, game.rules());
+    let hints = compute(lane, move || {
         let mut player = build_player(&worker, &spec, game.rules())?;
         let analysis = player.analyse(&game, &mut rng).map_err(ApiError::bad)?;
         Ok(hint(player.name(), side, &analysis))
@@ -527,10 +807,11 @@ async fn analyse_game(
     body: Result<Json<GameRequest>, JsonRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(request) = body?;
-    let game = request.game()?;
+    let (game, request) = replayed(request).await?;
     let evaluator = analysis_evaluator(&request, &game)?;
     let worker = shared.clone();
-    let answer = compute(&shared, move || {
+    // A whole game's worth of decisions: never cheap.
+    let answer = compute(&shared.costly, move || {
         let rules = game.rules();
         // The tables `Tables::OnDemand` would solve, from the cache.
         let tables = if rules.supports_endgame() {
@@ -558,4 +839,72 @@ async fn analyse_game(
     })
     .await?;
     Ok(Json(answer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Lane, Shared, TableCache, host_allowed, is_cheap};
+    use senet::registry::AnyRuleset;
+    use std::net::SocketAddr;
+    use std::sync::Arc;
+
+    #[test]
+    fn decisions_without_a_search_take_the_cheap_lane() {
+        let shared = Shared {
+            cheap: Lane::new(),
+            costly: Lane::new(),
+            tables: Arc::new(TableCache::default()),
+        };
+        let rules = AnyRuleset::parse("regency").unwrap();
+        let cheap = |spec: &str| is_cheap(&shared, &spec.parse().unwrap(), &rules);
+        for spec in ["random", "greedy", "expectiminimax:1", "learned:1"] {
+            assert!(cheap(spec), "{spec}");
+        }
+        for spec in [
+            "expectiminimax:2",
+            "expectiminimax:nodes=1000",
+            "mcts:300",
+            "learned:2",
+            "perfect:2",
+        ] {
+            assert!(!cheap(spec), "{spec}");
+        }
+        // Once its tables are kept, a perfect player only looks values up.
+        shared.tables.get(&rules, 1).unwrap();
+        assert!(cheap("perfect:1"));
+        assert!(!cheap("perfect:2"));
+    }
+
+    #[test]
+    fn the_host_check_accepts_the_address_localhost_on_loopback_and_the_names_given() {
+        let names = ["senet.example".to_string()];
+        let loopback: SocketAddr = "127.0.0.1:8421".parse().unwrap();
+        let network: SocketAddr = "192.168.1.5:8421".parse().unwrap();
+        let v6: SocketAddr = "[fe80::1]:80".parse().unwrap();
+        for (host, local, allowed) in [
+            ("localhost:8421", loopback, true),
+            ("localhost.:8421", loopback, true),
+            ("127.0.0.1:8421", loopback, true),
+            ("[::1]:8421", loopback, true),
+            ("senet.example:8421", loopback, true),
+            ("evil.example:8421", loopback, false),
+            ("localhost:8422", loopback, false),
+            ("localhost", loopback, false),
+            ("localhost:", loopback, false),
+            ("192.168.1.5:8421", network, true),
+            ("senet.example:8421", network, true),
+            ("localhost:8421", network, false),
+            ("127.0.0.1:8421", network, false),
+            ("192.168.1.6:8421", network, false),
+            ("[fe80::1]", v6, true),
+            ("[fe80::1]:80", v6, true),
+            ("[fe80::2]", v6, false),
+        ] {
+            assert_eq!(
+                host_allowed(host, local, &names),
+                allowed,
+                "{host} at {local}"
+            );
+        }
+    }
 }

@@ -8,12 +8,20 @@ mod view;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
 
+use axum::http::Request;
 use clap::Args;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::sync::Semaphore;
 
 use crate::error::CliError;
+use crate::limits::{MAX_CONNECTIONS, WEB_BODY_SECONDS, WEB_HEADER_SECONDS};
 
 pub(crate) use api::router;
+use api::{Access, LocalAddr};
 
 /// Play in a web browser: a local server for one page with the board, every ruleset and
 /// computer player, the rules in prose, hints with their odds, undo, saving, replays and an
@@ -26,12 +34,23 @@ pub(crate) struct ServeArgs {
     /// The port to listen on (0: any free port, printed at start).
     #[arg(long, default_value_t = 8421)]
     port: u16,
-    /// The address to listen on; 0.0.0.0 opens the game to the whole network.
+    /// The address to listen on; 0.0.0.0 opens the game to the whole network (no accounts:
+    /// anyone who reaches it can play and use this computer's processors).
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     host: IpAddr,
+    /// A host name the page may be reached under besides the address (repeatable), such as
+    /// this machine's name on the network; requests naming any other host are refused.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
     /// Open the page in the default browser once the server listens.
     #[arg(long)]
     open: bool,
+    /// For tests: the header and idle timeout in milliseconds, at most the default.
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..=WEB_HEADER_SECONDS * 1000))]
+    header_timeout_ms: Option<u64>,
+    /// For tests: the body timeout in milliseconds, at most the default.
+    #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..=WEB_BODY_SECONDS * 1000))]
+    body_timeout_ms: Option<u64>,
 }
 
 /// Asks the desktop to open `url`; failing to is not an error, the address is printed.
@@ -48,7 +67,47 @@ fn open_browser(url: &str) {
     }
 }
 
+/// Checks a name given with `--allow-host`: a DNS name or an address, as a `Host` header
+/// writes it, without the port. Returns it in lower case.
+fn allowed_name(name: &str) -> Result<String, CliError> {
+    let name = name.trim().trim_end_matches('.').to_ascii_lowercase();
+    let unbracketed = name.trim_start_matches('[').trim_end_matches(']');
+    let is_address = unbracketed.parse::<IpAddr>().is_ok();
+    let is_dns_name = !name.is_empty()
+        && name.len() <= 253
+        && name
+            .split('.')
+            .all(|label| !label.is_empty() && label.len() <= 63)
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    if is_address || is_dns_name {
+        Ok(name)
+    } else {
+        Err(CliError::input(format!(
+            "--allow-host {}: give a host name (letters, digits, '-' and '.') or an address, \
+             without the port",
+            senet::shorten(&name)
+        )))
+    }
+}
+
 pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let names = args
+        .allow_host
+        .iter()
+        .map(|n| allowed_name(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let header_timeout = args.header_timeout_ms.map_or(
+        Duration::from_secs(WEB_HEADER_SECONDS),
+        Duration::from_millis,
+    );
+    let access = Access {
+        names,
+        body_timeout: args
+            .body_timeout_ms
+            .map_or(Duration::from_secs(WEB_BODY_SECONDS), Duration::from_millis),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -60,20 +119,73 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
             .await
             .map_err(|e| CliError::input(format!("cannot listen on {address}: {e}")))?;
         let bound = listener.local_addr()?;
+        if !args.host.is_loopback() {
+            // The page has no accounts: whoever reaches the port plays and spends the CPU.
+            eprintln!(
+                "senet: warning: listening on {}, not on this computer alone: anyone who can \
+                 reach this address can use the game and this computer's processors (there are \
+                 no accounts); use --host 127.0.0.1 to keep it local",
+                args.host
+            );
+        }
         let url = format!("http://{bound}/");
         writeln!(out, "senet: serving the game on {url} (Ctrl-C stops)")?;
         out.flush()?;
         if args.open {
             open_browser(&url);
         }
-        axum::serve(listener, router())
-            .with_graceful_shutdown(async {
-                // Without a signal handler the server runs until it is killed.
-                if tokio::signal::ctrl_c().await.is_err() {
-                    std::future::pending::<()>().await;
-                }
-            })
-            .await?;
+        serve(listener, router(access), header_timeout).await;
         Ok(())
     })
+}
+
+/// Accepts connections until Ctrl-C, at most [`MAX_CONNECTIONS`] open at once, each served by
+/// hyper with the header timeout (which also closes idle connections); then lets the requests
+/// under way finish for a few seconds.
+async fn serve(listener: tokio::net::TcpListener, app: axum::Router, header_timeout: Duration) {
+    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let stop = async {
+        // Without a signal handler the server runs until it is killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut stop => break,
+            accepted = async {
+                let permit = connections.clone().acquire_owned().await;
+                (permit, listener.accept().await)
+            } => accepted,
+        };
+        let (Ok(permit), Ok((stream, _))) = accepted else {
+            // Out of file descriptors or a connection reset before it was accepted: wait a
+            // little rather than spin.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        let Ok(local) = stream.local_addr() else {
+            continue;
+        };
+        let app = app.clone();
+        let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
+            // The address the connection came to, for the Host check.
+            request.extensions_mut().insert(LocalAddr(local));
+            tower::Service::call(&mut app.clone(), request)
+        });
+        let connection = hyper::server::conn::http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // A client that breaks off is no error of the server's.
+            let _ = connection.await;
+            drop(permit);
+        });
+    }
+    drop(listener);
+    let _ = tokio::time::timeout(Duration::from_secs(5), graceful.shutdown()).await;
 }

@@ -13,8 +13,14 @@ pub(crate) struct Server {
 impl Server {
     /// Starts the server on port 0 and reads the address it printed.
     pub(crate) fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// Starts the server on port 0 with the further arguments `args`.
+    pub(crate) fn start_with(args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
             .args(["serve", "--port", "0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -30,6 +36,13 @@ impl Server {
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_string();
         Server { child, url }
+    }
+
+    /// The port the server listens on.
+    pub(crate) fn port(&self) -> u16 {
+        let address = self.url.trim_start_matches("http://").trim_end_matches('/');
+        let port = address.rsplit(':').next().expect("a port");
+        port.parse().expect("a port number")
     }
 }
 
