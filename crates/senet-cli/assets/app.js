@@ -1,5 +1,6 @@
 // The page of `senet serve`. The server keeps no game: every call sends the record, which it
-// replays and checks; the page keeps the record, the redo stack and who plays each side.
+// replays and checks; the page keeps the record, the redo stack and who plays each side, and
+// keeps them across reloads (localStorage, and the address: `#record=` links reopen a game).
 
 const $ = (id) => document.getElementById(id);
 
@@ -7,11 +8,22 @@ const $ = (id) => document.getElementById(id);
 // address (the browser test) plays at full speed.
 const PACE = Number(new URLSearchParams(location.search).get("pace") ?? 350) || 0;
 
+// The computer's levels, weakest first, each one of the catalogue's players; their measured
+// strengths are in docs/players.md ("Ratings"). Expert needs the ruleset's learned weights.
+const LEVELS = [
+  { name: "easy", spec: "greedy" },
+  { name: "medium", spec: "expectiminimax:2" },
+  { name: "hard", spec: "expectiminimax:3" },
+  { name: "expert", spec: "learned:2" },
+];
+const DEFAULT_OPPONENT = "expectiminimax:2";
+const STORE = "senet.game";
+
 const state = {
   catalogue: null,
   ruleset: null, // the constants of the configuration played (name, pieces, throws, special squares, rules)
   view: null,
-  players: { black: "human", white: "random" },
+  players: { black: "human", white: DEFAULT_OPPONENT },
   redo: [], // chunks of record lines taken back by undo, last taken back last
   selected: null, // the square (or "hand") whose moves are shown
   busy: false,
@@ -28,8 +40,19 @@ async function api(path, body) {
     body: JSON.stringify(body),
   };
   const response = await fetch(path, options);
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  const text = await response.text();
+  let data = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    // The server's one-line reason; anything else (a proxy's page) by its status alone.
+    const reason = data && typeof data.error === "string" ? data.error : `${response.status} ${response.statusText}`;
+    throw new Error(reason.split("\n")[0]);
+  }
+  if (data === null) throw new Error("the server's answer is not JSON");
   return data;
 }
 
@@ -40,42 +63,94 @@ function showError(error) {
 }
 
 function escapeHtml(text) {
-  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-// Bold, code and nothing else: the rules' Markdown uses no more inline markup.
+// Inline Markdown on escaped text: code, bold, emphasis, and links shown as their text.
 function inline(text) {
-  return escapeHtml(text)
+  const codes = [];
+  let html = escapeHtml(text).replace(/`([^`]+)`/g, (_, code) => {
+    codes.push(code);
+    return `\u0000${codes.length - 1}\u0000`;
+  });
+  html = html
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
     .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
-    .replace(/`(.+?)`/g, "<code>$1</code>");
+    .replace(/__(.+?)__/g, "<strong>$1</strong>")
+    .replace(/(^|[^\w*])\*(?!\s)(.+?)\*(?!\w)/g, "$1<em>$2</em>")
+    .replace(/(^|[^\w])_(?!\s)(.+?)_(?!\w)/g, "$1<em>$2</em>");
+  return html.replace(/\u0000(\d+)\u0000/g, (_, k) => `<code>${codes[Number(k)]}</code>`);
 }
 
+// The cells of a Markdown table row: `| a | b |`.
+const tableCells = (line) => line.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+
+// A small Markdown renderer for the rules' prose: headings, paragraphs, lists (with
+// continuation lines), tables, code blocks and inline markup; every text is escaped.
 function renderMarkdown(text) {
   const out = [];
-  let list = false;
+  const lines = text.split("\n");
+  let list = null; // "ul" or "ol"
   let item = null;
-  const flush = () => {
+  let para = [];
+  const flushItem = () => {
     if (item !== null) out.push(`<li>${inline(item)}</li>`);
     item = null;
   };
-  for (const line of text.split("\n")) {
-    if (line.startsWith("- ")) {
-      if (!list) out.push("<ul>");
-      list = true;
-      flush();
-      item = line.slice(2);
-    } else if (line.startsWith("  ") && item !== null) {
+  const flushList = () => {
+    flushItem();
+    if (list) out.push(`</${list}>`);
+    list = null;
+  };
+  const flushPara = () => {
+    if (para.length) out.push(`<p>${inline(para.join(" "))}</p>`);
+    para = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const bullet = line.match(/^\s{0,3}([-*+]|\d+[.)])\s+(.*)$/);
+    if (line.startsWith("```")) {
+      flushPara();
+      flushList();
+      const code = [];
+      for (i++; i < lines.length && !lines[i].startsWith("```"); i++) code.push(lines[i]);
+      out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
+    } else if (/^\s*\|/.test(line) && i + 1 < lines.length && /^\s*\|?\s*:?-{2,}/.test(lines[i + 1])) {
+      flushPara();
+      flushList();
+      const head = tableCells(line);
+      const rows = [];
+      for (i += 2; i < lines.length && /^\s*\|/.test(lines[i]); i++) rows.push(tableCells(lines[i]));
+      i--;
+      out.push(`<div class="table-wrap"><table><thead><tr>${head.map((c) => `<th scope="col">${inline(c)}</th>`).join("")}</tr></thead>`
+        + `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${inline(c)}</td>`).join("")}</tr>`).join("")}</tbody></table></div>`);
+    } else if (/^#{1,6}\s/.test(line)) {
+      flushPara();
+      flushList();
+      const level = Math.min(6, line.match(/^#+/)[0].length + 1);
+      out.push(`<h${Math.max(3, level)}>${inline(line.replace(/^#+\s*/, ""))}</h${Math.max(3, level)}>`);
+    } else if (bullet) {
+      flushPara();
+      const kind = /\d/.test(bullet[1]) ? "ol" : "ul";
+      if (list !== kind) {
+        flushList();
+        out.push(`<${kind}>`);
+        list = kind;
+      }
+      flushItem();
+      item = bullet[2];
+    } else if (/^\s+\S/.test(line) && item !== null) {
       item += " " + line.trim();
+    } else if (!line.trim()) {
+      flushPara();
+      flushList();
     } else {
-      flush();
-      if (list) out.push("</ul>");
-      list = false;
-      if (line.startsWith("## ")) out.push(`<h3>${inline(line.slice(3))}</h3>`);
-      else if (line.trim()) out.push(`<p>${inline(line)}</p>`);
+      flushList();
+      para.push(line.trim());
     }
   }
-  flush();
-  if (list) out.push("</ul>");
+  flushPara();
+  flushList();
   return out.join("\n");
 }
 
@@ -86,11 +161,45 @@ function cell(square) {
   return { row: 3, col: square - 20 };
 }
 
+// ---- The signs of the squares: simple line drawings of our own, traditional for each house.
+const SIGNS = {
+  // The House of Rebirth: an ankh.
+  15: { name: "House of Rebirth", draw: '<ellipse cx="12" cy="6.5" rx="3.6" ry="4.3"/><path d="M5 12.5H19M12 10.8V22"/>' },
+  // The House of Happiness (of Beauty): nefer, a heart and windpipe.
+  26: { name: "House of Happiness", draw: '<circle cx="12" cy="16" r="5"/><path d="M12 2.5V11M8.5 6.5H15.5"/>' },
+  // The House of Water: three zigzag waves.
+  27: { name: "House of Water", draw: '<path d="M2.5 7l3.2-2.6 3.2 2.6 3.1-2.6 3.2 2.6 3.1-2.6 3.2 2.6M2.5 13l3.2-2.6 3.2 2.6 3.1-2.6 3.2 2.6 3.1-2.6 3.2 2.6M2.5 19l3.2-2.6 3.2 2.6 3.1-2.6 3.2 2.6 3.1-2.6 3.2 2.6"/>' },
+  // The House of the Three Truths: three strokes.
+  28: { name: "House of the Three Truths", draw: '<path d="M6.5 5V19M12 5V19M17.5 5V19"/>' },
+  // The House of Re-Atum (the Two Truths): two strokes.
+  29: { name: "House of Re-Atum (the Two Truths)", draw: '<path d="M9 5V19M15 5V19"/>' },
+  // The last square: a sun disc.
+  30: { name: "the last square", draw: '<circle cx="12" cy="12" r="7.5"/><circle cx="12" cy="12" r="1.8" class="fill"/>' },
+};
+
+function signSvg(square, size = 24) {
+  const sign = SIGNS[square];
+  if (!sign) return "";
+  return `<svg class="sign" width="${size}" height="${size}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${sign.draw}</svg>`;
+}
+
+// The direction of travel: an arrow drawn pointing right, turned by the stylesheet.
+const ARROW = '<svg class="dir" viewBox="0 0 10 10" aria-hidden="true" focusable="false"><path d="M1.5 5H8M5.5 2.5 8 5 5.5 7.5"/></svg>';
+
 const sideName = (side) => (side === "black" ? "Black" : "White");
 const pieceCode = (side) => (side === "black" ? "B" : "W");
 
 function isComputer(side) {
   return state.players[side] !== "human";
+}
+
+const humans = () => ["black", "white"].filter((s) => !isComputer(s));
+
+// A player as the page names it: a person, or the computer at a level or by algorithm.
+function playerName(spec) {
+  if (spec === "human") return "a person";
+  const level = LEVELS.find((l) => l.spec === spec);
+  return level ? `the computer, ${level.name}` : `the computer, ${spec}`;
 }
 
 function buildBoard() {
@@ -99,15 +208,22 @@ function buildBoard() {
   for (let square = 1; square <= 30; square++) {
     const button = document.createElement("button");
     button.type = "button";
+    const { row, col } = cell(square);
     button.className = "square";
     button.id = `sq-${square}`;
     button.dataset.square = String(square);
-    const { row, col } = cell(square);
-    button.style.gridRow = row;
-    button.style.gridColumn = col;
+    button.style.setProperty("--row", row);
+    button.style.setProperty("--col", col);
     button.addEventListener("click", () => clickPlace(String(square)));
     board.append(button);
   }
+}
+
+// The direction class of a square's arrow: on along its row, or down to the next row.
+function direction(square) {
+  if (square === 10 || square === 20) return "turn";
+  if (square === 30) return "";
+  return square > 10 && square < 20 ? "back" : "fwd";
 }
 
 // Where a move's piece ends: the last step's landing.
@@ -140,6 +256,15 @@ function clickPlace(place) {
   render();
 }
 
+// The steps of a move as the record writes it (`move 9-12`, `move 3-5,8-10`, `move 12-14/2`,
+// `move enter`, `move hand-3`, `move 28-off`, `move pass/4`): [from, to] places, the throw
+// suffix (`/n`, the throw spent) left out.
+function moveSteps(action) {
+  const text = action.replace(/^move\s+/, "").replace(/\/\d+$/, "");
+  if (text === "pass") return [];
+  return text.split(",").map((step) => (step === "enter" ? ["hand", "1"] : step.split("-")));
+}
+
 function renderSquares() {
   const v = state.view;
   const special = new Map(v.special.map((s) => [s.square, s]));
@@ -147,13 +272,13 @@ function renderSquares() {
   const targets = new Set(selectedMoves.map(ending));
   const movable = new Set(humanToMove() ? v.moves.filter((m) => m.steps.length).map(origin) : []);
   const lastMove = [...v.log].reverse().find((e) => e.action.startsWith("move "));
-  const lastSquares = new Set(lastMove ? lastMove.action.slice(5).split(/[-,/]/) : []);
+  const lastSquares = new Set(lastMove ? moveSteps(lastMove.action).flat() : []);
   for (let square = 1; square <= 30; square++) {
     const button = $(`sq-${square}`);
     const piece = v.board[square - 1];
     const mark = special.get(square);
     const place = String(square);
-    button.className = "square";
+    button.className = `square ${direction(square)}`;
     if (mark) button.classList.add("special");
     if (movable.has(place)) button.classList.add("movable");
     if (state.selected === place) button.classList.add("selected");
@@ -161,37 +286,43 @@ function renderSquares() {
     if (lastSquares.has(place)) button.classList.add("last");
     button.dataset.piece = piece === "." ? "" : piece;
     const who = piece === "B" ? "Black piece" : piece === "W" ? "White piece" : "empty";
-    button.title = `${square}${mark ? `: ${mark.text}` : ""}`;
-    button.setAttribute("aria-label", `square ${square}, ${who}${mark ? `, ${mark.text}` : ""}`);
+    const meaning = mark ? `: ${mark.text}` : "";
+    button.title = `${square}${SIGNS[square] && mark ? ` (${SIGNS[square].name})` : ""}${meaning}`;
+    let label = `square ${square}, ${who}${mark ? `, ${mark.text}` : ""}`;
+    if (movable.has(place)) label += ", can move";
+    if (targets.has(place)) label += ", a destination";
+    button.setAttribute("aria-label", label);
+    const sign = mark ? (SIGNS[square] ? signSvg(square) : `<span class="text-mark">${escapeHtml(mark.mark)}</span>`) : "";
     button.innerHTML = `<span class="num">${square}</span>`
-      + (piece === "." ? "" : `<span class="piece ${piece}"></span>`)
-      + (mark ? `<span class="mark">${escapeHtml(mark.mark)}</span>` : "");
+      + (direction(square) ? ARROW : "")
+      + (sign ? `<span class="mark">${sign}</span>` : "")
+      + (piece === "." ? "" : `<span class="piece ${piece}"></span>`);
   }
 }
 
-// One line per kind of special square: its sign, what it does and where.
+// The way the pieces go, then one line per kind of special square: its sign, what it does and where.
 function renderLegend() {
-  const kinds = new Map();
+  const items = [`<li class="way">${ARROW.replace('class="dir"', 'class="dir legend-dir"')}`
+    + "The pieces go 1 to 10 left to right, 11 to 20 right to left, 21 to 30 left to right, then off the board.</li>"];
   for (const s of state.view.special) {
-    const key = `${s.mark}\u0000${s.text}`;
-    if (!kinds.has(key)) kinds.set(key, { mark: s.mark, text: s.text, squares: [] });
-    kinds.get(key).squares.push(s.square);
+    const sign = SIGNS[s.square] ? signSvg(s.square, 20) : `<b>${escapeHtml(s.mark)}</b>`;
+    const name = SIGNS[s.square] ? ` (${SIGNS[s.square].name})` : "";
+    items.push(`<li><span class="legend-sign">${sign}</span><b>${s.square}</b>${escapeHtml(name)}: ${escapeHtml(s.text)}</li>`);
   }
-  $("legend").innerHTML = [...kinds.values()]
-    .map((k) => `<li><b>${escapeHtml(k.mark)}</b>${escapeHtml(k.text)}: ${k.squares.join(", ")}</li>`)
-    .join("");
+  $("legend").innerHTML = items.join("");
 }
 
 function renderTrays() {
   const v = state.view;
   const selectedMoves = state.selected === null ? [] : movesFrom(state.selected);
+  const one = humans().length === 1;
   for (const side of ["black", "white"]) {
     const tray = $(`tray-${side}`);
-    const parts = [`<span class="piece ${pieceCode(side)}"></span> <strong>${sideName(side)}</strong>`,
+    const who = one && !isComputer(side) ? "you" : playerName(state.players[side]);
+    const parts = [`<span class="piece ${pieceCode(side)}"></span> <strong>${sideName(side)}</strong> (${escapeHtml(who)})`,
       `off ${v.off[side]}/${v.pieces}`];
     if (v.in_hand[side] > 0) parts.push(`in hand ${v.in_hand[side]}`);
     if (v.captured[side] > 0) parts.push(`captured ${v.captured[side]}`);
-    parts.push(`(${escapeHtml(state.players[side])})`);
     tray.innerHTML = parts.join(" · ");
     const toMove = v.phase.kind === "move" && v.phase.side === side && humanToMove();
     if (toMove && movesFrom("hand").length > 0) {
@@ -213,35 +344,48 @@ function placeButton(place, label, target) {
   return button;
 }
 
+const isDie = (v) => v.throws.every((t) => t.weight === v.throws[0].weight);
+
 // Four sticks, the marked (flat) sides dark; a throw of 5 or 6 shows none marked. A die
 // (equal weights) is drawn as a square with its value.
+function sticksSvg(value, die) {
+  if (die) {
+    return `<svg width="48" height="48" viewBox="0 0 48 48" role="img" aria-label="die showing ${value}">`
+      + `<rect class="die" x="2" y="2" width="44" height="44" rx="8"/>`
+      + `<text x="24" y="33" text-anchor="middle" font-size="24" font-weight="700">${value}</text></svg>`;
+  }
+  const marked = value <= 4 ? value : 0;
+  let svg = `<svg width="92" height="56" viewBox="0 0 92 56" role="img" aria-label="${marked} of 4 sticks marked side up: a throw of ${value}">`;
+  for (let i = 0; i < 4; i++) {
+    const x = 4 + i * 22;
+    const up = i < marked;
+    svg += `<rect class="stick${up ? " up" : ""}" x="${x}" y="4" width="14" height="48" rx="7"/>`;
+    if (!up) svg += `<line class="grain" x1="${x + 7}" y1="10" x2="${x + 7}" y2="46"/>`;
+  }
+  return svg + "</svg>";
+}
+
 function renderSticks() {
   const v = state.view;
-  const value = v.last_throw;
-  const die = v.throws.every((t) => t.weight === v.throws[0].weight);
+  const die = isDie(v);
   const box = $("sticks");
-  if (value === null || value === undefined) {
-    box.innerHTML = `<span>${die ? "The die" : "The sticks"} wait${die ? "s" : ""} for a throw</span>`;
-  } else if (die) {
-    box.innerHTML = `<svg width="48" height="48" viewBox="0 0 48 48" role="img" aria-label="die showing ${value}">`
-      + `<rect x="2" y="2" width="44" height="44" rx="8" fill="#fffaf0" stroke="#2b2118" stroke-width="3"/>`
-      + `<text x="24" y="33" text-anchor="middle" font-size="24" font-weight="700">${value}</text></svg>`
-      + `<span class="value">${value}</span>`;
+  const device = die ? "die" : "sticks";
+  // The throw the side to move spends: the one it holds, else the last thrown.
+  const value = v.held.length === 1 ? v.held[0] : v.last_throw;
+  if (v.outcome) {
+    box.innerHTML = `<span>The game is over: no more throws</span>`;
+  } else if (value === null || value === undefined) {
+    box.innerHTML = `<span>${sideName(v.phase.side)} to throw the ${device}</span>`;
   } else {
-    const marked = value <= 4 ? value : 0;
-    let svg = `<svg width="92" height="56" viewBox="0 0 92 56" role="img" aria-label="${marked} of 4 sticks marked side up">`;
-    for (let i = 0; i < 4; i++) {
-      const x = 4 + i * 22;
-      const up = i < marked;
-      svg += `<rect x="${x}" y="4" width="14" height="48" rx="7" fill="${up ? "#2b2118" : "#f0d9a8"}" stroke="#2b2118" stroke-width="2"/>`;
-      if (!up) svg += `<line x1="${x + 7}" y1="10" x2="${x + 7}" y2="46" stroke="#8a6d3b" stroke-width="2"/>`;
-    }
-    box.innerHTML = svg + `</svg><span class="value">${value}</span>`;
+    const held = v.held.length > 1 || (v.held.length === 1 && v.phase.kind === "throw")
+      ? `<span class="held">holding ${v.held.join(", ")}</span>` : "";
+    box.innerHTML = sticksSvg(value, die) + `<span class="value">${value}</span>` + held;
   }
   const total = v.throws.reduce((sum, t) => sum + t.weight, 0);
   const row = (f) => v.throws.map(f).join("");
-  $("chances").innerHTML = `<tr><th>throw</th>${row((t) => `<td class="${t.value === value ? "now" : ""}">${t.value}</td>`)}</tr>`
-    + `<tr><th>chance</th>${row((t) => `<td title="${(100 * t.weight / total).toFixed(2)}%">${t.weight}/${total}</td>`)}</tr>`;
+  const now = v.outcome ? null : value;
+  $("chances").innerHTML = `<tr><th scope="row">throw</th>${row((t) => `<td class="${t.value === now ? "now" : ""}">${t.value}</td>`)}</tr>`
+    + `<tr><th scope="row">chance</th>${row((t) => `<td title="${(100 * t.weight / total).toFixed(2)}%">${t.weight}/${total}</td>`)}</tr>`;
 }
 
 function moveLabel(move) {
@@ -267,15 +411,60 @@ function renderMoves(list) {
   }
 }
 
+// The throws the side to move may spend, in words.
+function heldWords(v) {
+  if (v.held.length === 0) return "the throws stored";
+  if (v.held.length === 1) return `a throw of ${v.held[0]}`;
+  return `the throws ${v.held.join(", ")}`;
+}
+
 function renderStatus() {
   const v = state.view;
   let text;
-  if (v.outcome) text = v.outcome.text;
+  if (v.outcome) text = `The game is over: ${v.outcome.summary}.`;
   else if (v.phase.kind === "throw") text = `${sideName(v.phase.side)} to throw`;
-  else text = `${sideName(v.phase.side)} to move with ${v.last_throw ?? "the throws stored"}`;
+  else text = `${sideName(v.phase.side)} to move with ${heldWords(v)}`;
   if (state.replay) text = `Replay: ${text}`;
-  else if (!v.outcome && isComputer(v.phase.side)) text += ` (${state.players[v.phase.side]} is thinking)`;
   $("status").textContent = text;
+  $("guide").textContent = guide(v);
+}
+
+// One line for a first-time player: what to do now.
+function guide(v) {
+  if (state.replay) return "Replay: step through the game with ◀ and ▶; “Back to the game” returns to it.";
+  if (v.outcome) return "";
+  const side = v.phase.side;
+  const who = sideName(side);
+  if (isComputer(side)) return `${who} (${playerName(state.players[side])}) is thinking…`;
+  const you = humans().length === 1 ? `You are ${who}` : `${who} to play`;
+  const device = isDie(v) ? "die" : "sticks";
+  if (v.phase.kind === "throw") return `${you}: throw the ${device} (the Throw button, or the key t).`;
+  if (state.selected !== null) return `${you}: click a square framed in green to move there (Esc to choose again).`;
+  if (v.moves.length > 0 && v.moves.every((m) => m.steps.length === 0)) return `${you}: no piece can move; click ${moveLabel(v.moves[0])}.`;
+  if (movesFrom("hand").length > 0 && !v.moves.some((m) => m.steps.length && origin(m) !== "hand")) {
+    return `${you}: click “Enter from hand”, then the piece's destination.`;
+  }
+  return `${you}: click a framed piece, then its destination.`;
+}
+
+// The result banner: who won in the players' terms, what decided it, and the score where the
+// ruleset keeps one.
+function renderResult() {
+  const v = state.view;
+  const box = $("result");
+  const o = v.outcome;
+  box.hidden = !o || state.replay !== null;
+  if (!o) return;
+  const people = humans();
+  let title;
+  if (!o.winner) title = "A draw";
+  else if (people.length === 1) title = o.winner === people[0] ? "You won" : "You lost";
+  else title = `${sideName(o.winner)} wins`;
+  box.className = o.winner && people.length === 1 ? (o.winner === people[0] ? "won" : "lost") : "";
+  $("result-title").textContent = title;
+  $("result-summary").textContent = `${o.summary}.`;
+  $("result-score").textContent = o.score ? `${o.score}.` : "";
+  $("result-score").hidden = !o.score;
 }
 
 function renderControls() {
@@ -308,20 +497,27 @@ function renderControls() {
   }
 }
 
+// The log: only the new entries are added when the game went on from the one drawn.
+let logDrawn = []; // the entries the list shows
 function renderLog() {
   const log = $("log");
-  log.textContent = "";
-  for (const entry of state.view.log) {
+  const entries = state.view.log;
+  let from = logDrawn.length <= entries.length && logDrawn.every((e, k) => e === entries[k]) ? logDrawn.length : 0;
+  if (from !== log.children.length) from = 0;
+  if (from === 0) log.textContent = "";
+  for (const entry of entries.slice(from)) {
     const li = document.createElement("li");
     li.className = entry.side;
     li.textContent = entry.text;
     log.append(li);
   }
-  log.scrollTop = log.scrollHeight;
+  logDrawn = entries;
+  if (from < entries.length) log.scrollTop = log.scrollHeight;
 }
 
 function render() {
   renderStatus();
+  renderResult();
   renderSquares();
   renderTrays();
   renderSticks();
@@ -332,13 +528,56 @@ function render() {
   renderAnalysisPlace();
 }
 
+// A record split into its header lines and its actions (`throw 3`, `move 9-12`).
+function splitRecord(record) {
+  const lines = record.split("\n").filter((l) => l.trim() !== "");
+  const first = lines.findIndex((l) => /^(throw|move)\s/.test(l));
+  const at = first < 0 ? lines.length : first;
+  return { header: lines.slice(0, at).join("\n"), actions: lines.slice(at) };
+}
+
 // An answer of the API joined to what the page holds: the configuration's constants come
 // once, with a game loaded or started (`ruleset`), and the answer to an action carries only
-// the log lines from `log_from` on.
+// the log lines from `log_from` on. The board is the position's first 30 characters, and the
+// header and actions are the record's lines.
 function joined(view) {
   if (view.ruleset) state.ruleset = view.ruleset;
   const earlier = state.view && view.log_from > 0 ? state.view.log.slice(0, view.log_from) : [];
-  return { ...view, ...state.ruleset, log: [...earlier, ...view.log] };
+  const { ruleset, ...rest } = view;
+  return {
+    ...rest,
+    ...state.ruleset,
+    board: view.position.slice(0, 30),
+    ...splitRecord(view.record),
+    log: [...earlier, ...view.log],
+  };
+}
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Slides the pieces of the moves among `entries` from where they stood to where they landed.
+function animate(entries) {
+  if (reducedMotion()) return;
+  for (const entry of entries) {
+    if (!entry.action.startsWith("move ")) continue;
+    const steps = moveSteps(entry.action);
+    if (steps.length === 0) continue;
+    const from = steps[0][0];
+    const to = steps[steps.length - 1][1];
+    const target = /^\d+$/.test(to) ? $(`sq-${to}`) : null;
+    const piece = target && target.querySelector(".piece");
+    if (!piece) continue;
+    if (/^\d+$/.test(from)) {
+      const a = $(`sq-${from}`).getBoundingClientRect();
+      const b = target.getBoundingClientRect();
+      piece.animate([
+        { transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` },
+        { transform: "translate(0, 0)" },
+      ], { duration: 260, easing: "ease-out" });
+    } else {
+      piece.animate([{ transform: "scale(0.3)", opacity: 0 }, { transform: "scale(1)", opacity: 1 }], { duration: 220, easing: "ease-out" });
+    }
+  }
 }
 
 // A new view of the game; `keepRedo` is set by redo itself.
@@ -355,7 +594,72 @@ function show(answer, keepRedo = false) {
   $("hints").textContent = "";
   showError(null);
   render();
+  if (answer.log_from > 0) animate(answer.log);
+  persist();
   computerTurn();
+}
+
+// ---- Keeping the game: in localStorage and in the address, so that a reload or a link
+// reopens it.
+
+function base64url(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromBase64url(text) {
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+function persist() {
+  const game = theGame();
+  if (!game) return;
+  try {
+    localStorage.setItem(STORE, JSON.stringify({ record: game.record, players: state.players }));
+  } catch {
+    // Storage full or refused: the address still holds the game.
+  }
+  // The address at most every 300 ms: browsers ignore history calls made faster for long.
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(() => {
+    const now = theGame();
+    if (!now) return;
+    const params = new URLSearchParams({ black: state.players.black, white: state.players.white });
+    history.replaceState(null, "", `${location.pathname}${location.search}#record=${base64url(now.record)}&${params}`);
+  }, 300);
+}
+let addressTimer = null;
+
+// The game the address or the storage holds: { record } or { rules }, with the players.
+function savedGame() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const players = {};
+  for (const side of ["black", "white"]) if (hash.get(side)) players[side] = hash.get(side);
+  if (hash.get("record")) {
+    try {
+      return { record: fromBase64url(hash.get("record")), players };
+    } catch {
+      return { players };
+    }
+  }
+  if (hash.get("rules")) return { rules: hash.get("rules"), players };
+  try {
+    const stored = JSON.parse(localStorage.getItem(STORE) || "null");
+    if (stored && typeof stored.record === "string") return { record: stored.record, players: stored.players || {} };
+  } catch {
+    // Nothing usable stored.
+  }
+  return { players };
+}
+
+// Whether starting afresh would lose a game under way; asks the person if so.
+function mayDiscard() {
+  const game = theGame();
+  if (!game || game.outcome || game.actions.length === 0) return true;
+  return window.confirm("Discard the game under way? (Save record keeps it.)");
 }
 
 async function act(path, extra, keepRedo = false) {
@@ -368,6 +672,7 @@ async function act(path, extra, keepRedo = false) {
     state.busy = false;
     show(view, keepRedo);
   } catch (error) {
+    if (generation !== state.generation) return;
     state.busy = false;
     showError(error);
     render();
@@ -430,9 +735,11 @@ async function load(record, keepRedo = false) {
     const view = await api("/api/game", { record });
     state.busy = false;
     show(view, keepRedo);
+    return true;
   } catch (error) {
     state.busy = false;
     showError(error);
+    return false;
   }
 }
 
@@ -447,7 +754,7 @@ async function hint() {
       + `<td><button type="button" class="hint-move" data-move="${escapeHtml(m.move)}">${escapeHtml(m.move)}</button></td>`
       + `<td>${escapeHtml(m.shown)}</td></tr>`).join("");
     box.innerHTML = `<p>${escapeHtml(h.player)}: the values are ${escapeHtml(h.meaning)}.</p>`
-      + `<table><tr><th>move</th><th>value</th></tr>${rows}</table>`;
+      + `<table><tr><th scope="col">move</th><th scope="col">value</th></tr>${rows}</table>`;
     for (const button of box.querySelectorAll(".hint-move")) {
       button.addEventListener("click", () => play(button.dataset.move));
     }
@@ -471,10 +778,11 @@ async function loadFile(event) {
   if (!file) return;
   const text = await file.text();
   event.target.value = "";
+  if (!mayDiscard()) return;
   state.generation++;
   state.replay = null;
   closeAnalysis();
-  await load(text);
+  if (await load(text)) syncSetup(state.view.rules);
 }
 
 async function replayTo(at) {
@@ -794,19 +1102,19 @@ async function showPoint(at) {
 /** The hint player where the ruleset has learned weights. */
 const LEARNED_HINTS = "learned:2";
 
+const rulesetInfo = () => state.catalogue.rulesets.find((r) => r.id === $("ruleset").value);
+
 function rulesSpec() {
-  const id = $("ruleset").value;
-  const info = state.catalogue.rulesets.find((r) => r.id === id);
+  const info = rulesetInfo();
   const options = info.options
     .map((o) => [o.name, $(`option-${o.name}`).value, o.values[0]])
     .filter(([, value, byDefault]) => value !== byDefault)
     .map(([name, value]) => `${name}=${value}`);
-  return options.length ? `${id}(${options.join(",")})` : id;
+  return options.length ? `${info.id}(${options.join(",")})` : info.id;
 }
 
 function renderOptions() {
-  const id = $("ruleset").value;
-  const info = state.catalogue.rulesets.find((r) => r.id === id);
+  const info = rulesetInfo();
   const box = $("options");
   box.textContent = "";
   $("options-box").hidden = info.options.length === 0;
@@ -818,8 +1126,8 @@ function renderOptions() {
     const select = document.createElement("select");
     select.id = `option-${option.name}`;
     for (const value of option.values) select.append(new Option(value, value));
-    // The learned player has weights for some option values only.
-    select.addEventListener("change", () => fillPlayers(info));
+    // A change of option is a new game of the new configuration.
+    select.addEventListener("change", rulesChosen);
     label.append(select);
     box.append(label);
   }
@@ -833,15 +1141,31 @@ function offeredPlayers(info) {
     (!p.spec.startsWith("perfect") || info.perfect) && (!p.spec.startsWith("learned") || learned));
 }
 
+// Each side's menu: a person, the computer's levels, and the other players by algorithm.
 function fillPlayers(info) {
   const players = offeredPlayers(info);
+  const offered = new Set(players.map((p) => p.spec));
+  const levels = LEVELS.filter((l) => offered.has(l.spec));
   for (const side of ["black", "white"]) {
     const select = $(`player-${side}`);
-    const before = select.value || state.players[side];
+    const before = state.players[side];
     select.textContent = "";
-    select.append(new Option("human", "human"));
-    for (const p of players) select.append(new Option(p.description, p.spec));
-    select.value = [...select.options].some((o) => o.value === before) ? before : "human";
+    select.append(new Option("a person", "human"));
+    const group = document.createElement("optgroup");
+    group.label = "the computer";
+    for (const l of levels) group.append(new Option(`computer: ${l.name}`, l.spec));
+    select.append(group);
+    const others = document.createElement("optgroup");
+    others.label = "other players";
+    for (const p of players.filter((p) => !levels.some((l) => l.spec === p.spec))) {
+      others.append(new Option(p.description, p.spec));
+    }
+    select.append(others);
+    if (![...select.options].some((o) => o.value === before)) {
+      // A player this configuration lacks (the learned one): the nearest level there is.
+      state.players[side] = before === "human" ? "human" : (levels.at(-1)?.spec ?? DEFAULT_OPPONENT);
+    }
+    select.value = state.players[side];
   }
   // Hints come from the strongest player there is for the ruleset unless another was chosen.
   const strongest = players.some((p) => p.spec === LEARNED_HINTS) ? LEARNED_HINTS : "expectiminimax:2";
@@ -852,8 +1176,45 @@ function fillPlayers(info) {
   hints.value = [...hints.options].some((o) => o.value === before) && before !== "expectiminimax:2" ? before : strongest;
 }
 
-async function newGame(event) {
+// The menus set to the configuration `spec` (`kendall(pieces=5)`): after a record is loaded,
+// they show the loaded game's ruleset.
+function syncSetup(spec) {
+  const match = spec.match(/^([^(]+)(?:\((.*)\))?$/);
+  if (!match || !state.catalogue.rulesets.some((r) => r.id === match[1])) return;
+  $("ruleset").value = match[1];
+  renderOptions();
+  for (const pair of (match[2] || "").split(",").filter(Boolean)) {
+    const [name, value] = pair.split("=");
+    const select = $(`option-${name.trim()}`);
+    if (select && [...select.options].some((o) => o.value === value.trim())) select.value = value.trim();
+  }
+  fillPlayers(rulesetInfo());
+}
+
+// The ruleset or an option changed: a new game of it, once the person agrees to leave the
+// game under way; else the menus go back to the game's configuration.
+async function rulesChosen() {
+  if (!mayDiscard()) {
+    syncSetup(theGame().rules);
+    return;
+  }
+  if (this && this.id === "ruleset") renderOptions();
+  else fillPlayers(rulesetInfo());
+  await newGame(null, true);
+}
+
+// Who plays a side changes at once, in the game under way.
+function playerChosen(side) {
+  state.players[side] = $(`player-${side}`).value;
+  if (!state.view) return;
+  persist();
+  render();
+  computerTurn();
+}
+
+async function newGame(event, agreed = false) {
   if (event) event.preventDefault();
+  if (!agreed && !mayDiscard()) return;
   state.generation++;
   state.busy = false;
   state.replay = null;
@@ -885,7 +1246,37 @@ function keys(event) {
   }
 }
 
+// Light or dark: the system's choice unless the person picked one with the button (kept).
+function applyTheme(theme) {
+  const dark = theme ? theme === "dark" : window.matchMedia("(prefers-color-scheme: dark)").matches;
+  if (theme) document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+  const button = $("theme");
+  button.setAttribute("aria-pressed", String(dark));
+  button.textContent = dark ? "Light" : "Dark";
+  button.title = dark ? "Switch to light colours" : "Switch to dark colours";
+}
+
+function toggleTheme() {
+  const dark = $("theme").getAttribute("aria-pressed") === "true";
+  const theme = dark ? "light" : "dark";
+  try {
+    localStorage.setItem("senet.theme", theme);
+  } catch {
+    // Not kept: it still applies now.
+  }
+  applyTheme(theme);
+}
+
 async function start() {
+  let theme = null;
+  try {
+    theme = localStorage.getItem("senet.theme");
+  } catch {
+    theme = null;
+  }
+  applyTheme(theme);
+  $("theme").addEventListener("click", toggleTheme);
   buildBoard();
   try {
     state.catalogue = await api("/api/rulesets");
@@ -895,11 +1286,17 @@ async function start() {
   }
   const rules = $("ruleset");
   for (const r of state.catalogue.rulesets) rules.append(new Option(r.name, r.id));
-  rules.addEventListener("change", renderOptions);
+  rules.addEventListener("change", rulesChosen);
+  const saved = savedGame();
+  for (const side of ["black", "white"]) {
+    if (saved.players[side]) state.players[side] = saved.players[side];
+  }
   renderOptions();
-  $("player-black").value = "human";
-  $("player-white").value = "random";
   $("setup").addEventListener("submit", newGame);
+  for (const side of ["black", "white"]) {
+    $(`player-${side}`).addEventListener("change", () => playerChosen(side));
+  }
+  $("play-again").addEventListener("click", () => newGame(null, true));
   $("throw").addEventListener("click", () => doThrow());
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
@@ -926,7 +1323,13 @@ async function start() {
     }, 100);
   });
   document.addEventListener("keydown", keys);
-  await newGame();
+  // The game of the address or the storage, else a new one.
+  if (saved.record && await load(saved.record)) {
+    syncSetup(state.view.rules);
+    return;
+  }
+  if (saved.rules) syncSetup(saved.rules);
+  await newGame(null, true);
 }
 
 start();

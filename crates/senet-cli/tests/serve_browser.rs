@@ -1,12 +1,25 @@
 //! `senet serve`'s page in a real browser: headless Chromium driven over WebDriver
 //! (Debian's `chromium` and `chromium-driver`, which `.ci/run` installs). They are found on
-//! `PATH`, or through `SENET_CHROMIUM` and `SENET_CHROMEDRIVER`; without them the test passes
-//! after one skip line, unless `SENET_REQUIRE_BROWSER=1` (set by `.ci/run`). A person plays
-//! Black in a Regency game against the random player by clicking pieces and their
-//! destinations until the game ends; after every change the board drawn in the page must be
-//! the engine's board for the record the page holds, and the log must narrate every action.
-//! A finished game loaded from a file is analysed, and the analysis view's chart and lists
-//! must show the positions the server's analysis names.
+//! `PATH`, or through `SENET_CHROMIUM` and `SENET_CHROMEDRIVER`; without them the tests pass
+//! after one skip line, unless `SENET_REQUIRE_BROWSER=1` (set by `.ci/run`).
+//!
+//! - Every registered ruleset is played to its end in the page: a person clicks pieces and
+//!   their destinations (16 moves of Regency, with a hint, 3 of the others), after which the
+//!   page's own player menu hands Black to the computer too; after every change
+//!   the board drawn must be the engine's board for the record the page holds, the log must
+//!   narrate every action, and at the end the result banner must give the engine's result
+//!   (and the score, for the rulesets that score). A reload keeps the finished game.
+//! - A finished game loaded from a file is analysed, and the analysis view's chart and lists
+//!   must show the positions the server's analysis names.
+//! - axe-core audits the page (a game under way, dark, a finished game opened by its link, a
+//!   phone's width): no violation of impact serious or critical. axe-core is read from
+//!   `SENET_AXE_CORE` or from where `.ci/run` installs it (`npm install --no-save --prefix
+//!   target/axe axe-core@4`); without it that test passes after one skip line, unless
+//!   `SENET_REQUIRE_AXE=1` (set by `.ci/run`).
+//!
+//! With `SENET_SCREENSHOTS=DIR` (e.g. `docs`) the screenshots `web-start.png`,
+//! `web-mid-game.png`, `web-end.png`, `web-dark.png` and `web-phone.png` are written there;
+//! otherwise they, and the others, go to `target/tmp/`.
 
 mod common;
 
@@ -19,7 +32,7 @@ use common::server::Server;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use senet::registry::AnyRuleset;
+use senet::registry::{AnyRuleset, RULESETS};
 use senet::{AnyGame, Phase, Side};
 use senet_testkit::external::BROWSER;
 use serde_json::{Value, json};
@@ -101,7 +114,8 @@ return {
   board: squares,
   record: document.getElementById('record').textContent,
   status: document.getElementById('status').textContent,
-  log: [...document.querySelectorAll('#log li')].map((li) => li.textContent),
+  logLength: document.querySelectorAll('#log li').length,
+  lastLog: document.querySelector('#log li:last-child')?.textContent ?? null,
   canThrow: !document.getElementById('throw').disabled,
   movable: document.querySelectorAll('#board .square.movable').length,
   moveButtons: document.querySelectorAll('#moves button').length,
@@ -113,7 +127,9 @@ struct Snapshot {
     board: String,
     record: String,
     status: String,
-    log: Vec<String>,
+    /// The log's number of lines, and its last.
+    log_length: usize,
+    last_log: Option<String>,
     can_throw: bool,
     movable: u64,
     move_buttons: u64,
@@ -126,12 +142,8 @@ async fn snapshot(client: &Client) -> Snapshot {
         board: v["board"].as_str().unwrap().to_string(),
         record: v["record"].as_str().unwrap().to_string(),
         status: v["status"].as_str().unwrap().to_string(),
-        log: v["log"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|l| l.as_str().unwrap().to_string())
-            .collect(),
+        log_length: v["logLength"].as_u64().unwrap() as usize,
+        last_log: v["lastLog"].as_str().map(str::to_string),
         can_throw: v["canThrow"].as_bool().unwrap(),
         movable: v["movable"].as_u64().unwrap(),
         move_buttons: v["moveButtons"].as_u64().unwrap(),
@@ -148,15 +160,33 @@ fn check(page: &Snapshot) -> AnyGame {
         "the page's board is not the engine's"
     );
     assert_eq!(
-        page.log.len(),
+        page.log_length,
         game.history().len(),
         "one log line per action"
     );
     game
 }
 
+/// Where the screenshot `name` goes: the `web-*.png` ones to `SENET_SCREENSHOTS` when set
+/// (`docs` for the pictures of `docs/web.md` and README.md; relative to the workspace),
+/// everything else to `target/tmp/`.
 fn screenshot_path(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+    match std::env::var_os("SENET_SCREENSHOTS") {
+        Some(dir) if name.starts_with("web-") && !dir.is_empty() => {
+            // A relative directory is the workspace's (tests run in the crate's directory).
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            dir.join(name)
+        }
+        _ => Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
+    }
+}
+
+async fn screenshot(client: &Client, name: &str) {
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_path(name), png).unwrap();
 }
 
 async fn click(client: &Client, css: &str) {
@@ -166,11 +196,132 @@ async fn click(client: &Client, css: &str) {
         .unwrap_or_else(|e| panic!("{css}: {e}"))
         .click()
         .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"));
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+}
+
+/// Opens a new page on a new game of `rules`, Black a person, White `white`.
+async fn open_game(client: &Client, server: &Server, rules: &str, white: &str) {
+    client.goto("about:blank").await.unwrap();
+    client
+        .goto(&format!(
+            "{}?pace=0#rules={rules}&black=human&white={white}",
+            server.url
+        ))
+        .await
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let page = snapshot(client).await;
+        if !page.record.is_empty() && page.record.starts_with(&format!("rules {rules}\n")) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no game of {rules}: {}",
+            page.record
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+/// Chooses `player` for `side` in the page's menu, as a person would.
+async fn choose_player(client: &Client, side: &str, player: &str) {
+    client
+        .execute(
+            "const select = document.getElementById(arguments[0]);
+             select.value = arguments[1];
+             select.dispatchEvent(new Event('change'));",
+            vec![json!(format!("player-{side}")), json!(player)],
+        )
+        .await
+        .unwrap();
+}
+
+/// The result banner against the engine's outcome of `game`; `person` is the side a person
+/// plays alone, if any ("You won"), else the banner names the winner.
+async fn check_banner(client: &Client, game: &AnyGame, person: Option<Side>) {
+    let outcome = game.outcome().expect("the game is over");
+    let banner = client
+        .execute(
+            "const r = document.getElementById('result');
+             return { hidden: r.hidden,
+               title: document.getElementById('result-title').textContent,
+               summary: document.getElementById('result-summary').textContent,
+               score: document.getElementById('result-score').hidden ? ''
+                 : document.getElementById('result-score').textContent,
+               sticks: document.getElementById('sticks').textContent };",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let text = |k: &str| banner[k].as_str().unwrap().to_string();
+    assert_eq!(banner["hidden"], false, "no result banner: {banner}");
+    let title = match (outcome.winner, person) {
+        (None, _) => "A draw".to_string(),
+        (Some(w), Some(p)) if w == p => "You won".to_string(),
+        (Some(_), Some(_)) => "You lost".to_string(),
+        (Some(w), None) => format!("{w} wins"),
+    };
+    assert_eq!(text("title"), title, "{banner}");
+    let rules = game.rules();
+    let summary = text("summary");
+    if let Some(w) = outcome.winner {
+        assert!(summary.starts_with(&w.to_string()), "{summary}");
+    }
+    let ancient = rules.to_string().contains("ancient=true");
+    if rules.id() != "bell" && !ancient {
+        let all = format!("bore off all {} pieces first", rules.pieces_per_side());
+        assert!(summary.contains(&all), "{summary}");
+    }
+    let score = text("score");
+    let winner = outcome.winner.unwrap_or(Side::Black);
+    match rules.id() {
+        "regency" | "jequier" => {
+            let p = outcome.points_of(winner);
+            assert!(score.contains(&format!("scores {p} point")), "{score}");
+        }
+        "botermans" => {
+            let p = -outcome.points_of(!winner);
+            assert!(score.contains(&format!("penalty of {p} point")), "{score}");
+        }
+        _ => assert_eq!(score, "", "{} keeps no score", rules.id()),
+    }
+    assert!(
+        !text("sticks").contains("to throw"),
+        "the sticks wait for a throw after the end: {}",
+        text("sticks")
+    );
+}
+
+/// Clicks one move for Black: a framed piece and its destination (or the only buttons when
+/// no piece can move), and waits until it is drawn.
+async fn click_a_move(client: &Client, page: &Snapshot) {
+    if page.movable > 0 {
+        click(client, "#board .square.movable").await;
+        let targets = client
+            .find_all(Locator::Css("#board .square.target, #trays button.target"))
+            .await
+            .unwrap();
+        if let Some(target) = targets.first() {
+            target.click().await.unwrap();
+        } else {
+            click(client, "#moves button").await;
+        }
+    } else {
+        click(client, "#moves button").await;
+    }
+    wait_for_change(client, &page.record).await;
+}
+
+/// How many of Black's moves a person clicks in each ruleset before the computer takes
+/// Black too: enough in Regency for a hint and a picture of a game well under way, a few in
+/// the others. (The banner's "You won" or "You lost" is checked by the accessibility test.)
+fn person_moves(rules: &str) -> usize {
+    if rules == "regency" { 16 } else { 3 }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_person_plays_regency_against_the_random_player_to_the_end() {
+async fn every_ruleset_is_played_to_its_end_in_the_page() {
     let Some([chromium, chromedriver]) = BROWSER
         .find("serve_browser")
         .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
@@ -180,111 +331,164 @@ async fn a_person_plays_regency_against_the_random_player_to_the_end() {
     let server = Server::start();
     let driver = Driver::start(chromium, &chromedriver);
     let client = driver.connect().await;
-    client
-        .goto(&format!("{}?pace=0", server.url))
-        .await
-        .unwrap();
-
-    let started = Instant::now();
-    let mut last_record = String::new();
-    let mut human_moves = 0;
-    let mut shot = false;
-    let mut changed = Instant::now();
-    loop {
-        assert!(
-            started.elapsed() < Duration::from_secs(1200),
-            "the game did not end in 20 minutes"
-        );
-        let page = snapshot(&client).await;
-        if page.record.is_empty() {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
+    let all_started = Instant::now();
+    for info in RULESETS {
+        let rules = info.id;
+        open_game(&client, &server, rules, "greedy").await;
+        let started = Instant::now();
+        let mut last_record = String::new();
+        let mut human_moves = 0;
+        let mut person = Some(Side::Black);
+        let mut shot = false;
+        let mut changed = Instant::now();
+        if rules == "regency" {
+            screenshot(&client, "web-start.png").await;
         }
-        let game = check(&page);
-        if changed.elapsed() > Duration::from_secs(20) {
-            let png = client.screenshot().await.unwrap();
-            std::fs::write(screenshot_path("senet-serve-stuck.png"), png).unwrap();
-            panic!(
-                "the page is stuck: {} (can throw: {}, movable: {}, buttons: {})\n{}",
-                page.status, page.can_throw, page.movable, page.move_buttons, page.record
+        let game = loop {
+            assert!(
+                started.elapsed() < Duration::from_secs(300),
+                "{rules}: the game did not end in 5 minutes"
             );
-        }
-        if page.record != last_record {
-            changed = Instant::now();
-            last_record = page.record.clone();
-            // The narration of the last action names who acted.
-            if let Some(line) = page.log.last() {
-                assert!(
-                    line.starts_with("Black ") || line.starts_with("White "),
-                    "{line}"
+            let page = snapshot(&client).await;
+            let game = check(&page);
+            if changed.elapsed() > Duration::from_secs(20) {
+                screenshot(&client, "senet-serve-stuck.png").await;
+                panic!(
+                    "{rules}: the page is stuck: {} (can throw: {}, movable: {}, buttons: {})\n{}",
+                    page.status, page.can_throw, page.movable, page.move_buttons, page.record
                 );
             }
-        }
-        match game.phase() {
-            Phase::Over(_) => {
-                assert!(page.status.contains("The game is over"), "{}", page.status);
-                assert!(page.log.last().unwrap().contains("The game is over"));
-                break;
+            if page.record != last_record {
+                changed = Instant::now();
+                last_record = page.record.clone();
+                // The narration of the last action names who acted.
+                if let Some(line) = &page.last_log {
+                    assert!(
+                        line.starts_with("Black ") || line.starts_with("White "),
+                        "{line}"
+                    );
+                }
             }
-            Phase::Throw(Side::Black) if page.can_throw => click(&client, "#throw").await,
-            Phase::Move(Side::Black) if page.movable > 0 => {
-                if human_moves >= 12 && !shot {
-                    // A game well under way with the hints open: for the README and for a
-                    // look at the layout. A turn with one legal move has nothing to
-                    // weigh, so the picture waits for a turn with a choice.
-                    click(&client, "#hint").await;
-                    let hints = client
-                        .wait()
-                        .for_element(Locator::Css("#hints table"))
-                        .await
-                        .unwrap();
-                    let text = hints.text().await.unwrap();
-                    if text.contains("forced") {
-                        assert_eq!(text.lines().count(), 2, "{text}");
-                    } else {
-                        assert!(text.contains("% to win"), "{text}");
-                        let png = client.screenshot().await.unwrap();
-                        std::fs::write(screenshot_path("senet-serve.png"), png).unwrap();
-                        shot = true;
+            if person.is_some() && human_moves >= person_moves(rules) {
+                // The person hands Black to the computer, which plays both sides to the end.
+                choose_player(&client, "black", "greedy").await;
+                person = None;
+                continue;
+            }
+            match game.phase() {
+                Phase::Over(_) => {
+                    assert!(page.status.contains("The game is over"), "{}", page.status);
+                    assert!(page.last_log.unwrap().contains("The game is over"));
+                    break game;
+                }
+                Phase::Throw(Side::Black) if person.is_some() && page.can_throw => {
+                    click(&client, "#throw").await;
+                    wait_for_change(&client, &page.record).await;
+                }
+                Phase::Move(Side::Black)
+                    if person.is_some() && (page.movable > 0 || page.move_buttons > 0) =>
+                {
+                    if rules == "regency" && human_moves >= 12 && !shot && page.movable > 0 {
+                        // A game well under way with the hints open: for the README and
+                        // for a look at the layout. A turn with one legal move has nothing
+                        // to weigh, so the picture waits for a turn with a choice.
+                        click(&client, "#hint").await;
+                        let hints = client
+                            .wait()
+                            .for_element(Locator::Css("#hints table"))
+                            .await
+                            .unwrap();
+                        let text = hints.text().await.unwrap();
+                        if text.contains("forced") {
+                            assert_eq!(text.lines().count(), 2, "{text}");
+                        } else {
+                            assert!(text.contains("% to win"), "{text}");
+                            screenshot(&client, "web-mid-game.png").await;
+                            shot = true;
+                        }
                     }
+                    if rules == "kendall" && human_moves == 2 && page.movable > 0 {
+                        // Dark colours, chosen with the page's button.
+                        click(&client, "#theme").await;
+                        screenshot(&client, "web-dark.png").await;
+                        click(&client, "#theme").await;
+                    }
+                    if rules == "piccione" && human_moves == 2 {
+                        // A phone's screen: the board upright, every square large enough
+                        // to touch, and the whole page within the width.
+                        client.set_window_size(390, 844).await.unwrap();
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        check_phone(&client).await;
+                        screenshot(&client, "web-phone.png").await;
+                        client.set_window_size(1280, 1000).await.unwrap();
+                    }
+                    click_a_move(&client, &page).await;
+                    human_moves += 1;
                 }
-                click(&client, "#board .square.movable").await;
-                let targets = client
-                    .find_all(Locator::Css("#board .square.target, #trays button.target"))
-                    .await
-                    .unwrap();
-                if let Some(target) = targets.first() {
-                    target.click().await.unwrap();
-                } else {
-                    click(&client, "#moves button").await;
-                }
-                human_moves += 1;
-                // Wait for the move to be drawn before the next look.
-                wait_for_change(&client, &page.record).await;
+                // The computer plays: a look every 100 ms leaves the cores to it.
+                _ if person.is_none() => tokio::time::sleep(Duration::from_millis(100)).await,
+                _ => tokio::time::sleep(Duration::from_millis(20)).await,
             }
-            Phase::Move(Side::Black) if page.move_buttons > 0 => {
-                // No piece can move: the only moves are passes, offered as buttons.
-                click(&client, "#moves button").await;
-                wait_for_change(&client, &page.record).await;
-            }
-            _ => tokio::time::sleep(Duration::from_millis(30)).await,
+        };
+        check_banner(&client, &game, person).await;
+        assert!(human_moves >= 3.min(person_moves(rules)), "{rules}");
+        if rules == "regency" {
+            assert!(human_moves > 5, "{human_moves} moves clicked");
+            assert!(
+                shot,
+                "no turn after the twelfth move offered a choice to hint at"
+            );
+            regency_after_the_end(&client, &game).await;
         }
+        eprintln!(
+            "{rules}: {} actions, {human_moves} clicked, {:.1} s",
+            game.history().len(),
+            started.elapsed().as_secs_f64()
+        );
     }
-    assert!(human_moves > 5, "{human_moves} moves clicked");
-    assert!(
-        shot,
-        "no turn after the twelfth move offered a choice to hint at"
+    eprintln!(
+        "every ruleset played in {:.1} s",
+        all_started.elapsed().as_secs_f64()
     );
+    client.close().await.unwrap();
+}
 
-    // The game just played, analysed: a chart point a position.
-    click(&client, "#analyse").await;
+/// On a phone's width: the board fits, its squares are at least 40 pixels each way, and the
+/// page does not scroll sideways.
+async fn check_phone(client: &Client) {
+    let sizes = client
+        .execute(
+            "const board = document.getElementById('board').getBoundingClientRect();
+             const square = document.getElementById('sq-1').getBoundingClientRect();
+             return [board.right, document.documentElement.clientWidth,
+               square.width, square.height, document.documentElement.scrollWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let [right, width, w, h, scroll] = [0, 1, 2, 3, 4].map(|k| sizes[k].as_f64().unwrap());
+    assert!(
+        right <= width,
+        "the board ({right}) must fit the phone's width ({width})"
+    );
+    assert!(w >= 40.0 && h >= 40.0, "squares of {w}×{h} px on a phone");
+    assert!(
+        scroll <= width,
+        "the page scrolls sideways on a phone ({scroll} > {width})"
+    );
+}
+
+/// The Regency game just finished: analysed (a chart point a position), an undo and a redo,
+/// and a reload that keeps the game.
+async fn regency_after_the_end(client: &Client, game: &AnyGame) {
+    click(client, "#analyse").await;
     client
         .wait()
         .at_most(Duration::from_secs(60))
         .for_element(Locator::Css("#analysis-chart .point"))
         .await
         .unwrap();
-    let played = check(&snapshot(&client).await).history().len();
+    let played = check(&snapshot(client).await).history().len();
     let dots = client
         .find_all(Locator::Css("#analysis-chart .point"))
         .await
@@ -292,11 +496,14 @@ async fn a_person_plays_regency_against_the_random_player_to_the_end() {
     assert_eq!(dots.len(), played + 1, "one point a position");
 
     // Undo takes back Black's last move and what followed, keeping the throw it spent; redo
-    // puts it all back.
-    let finished = snapshot(&client).await.record;
-    click(&client, "#undo").await;
-    wait_for_change(&client, &finished).await;
-    let undone = snapshot(&client).await;
+    // puts it all back. (A person plays Black again: undo takes back a person's moves.)
+    choose_player(client, "black", "human").await;
+    check_banner(client, game, Some(Side::Black)).await;
+    screenshot(client, "web-end.png").await;
+    let finished = snapshot(client).await.record;
+    click(client, "#undo").await;
+    wait_for_change(client, &finished).await;
+    let undone = snapshot(client).await;
     check(&undone);
     assert!(
         finished.starts_with(&undone.record),
@@ -307,30 +514,31 @@ async fn a_person_plays_regency_against_the_random_player_to_the_end() {
         last.starts_with("throw "),
         "the throw stays after an undo: {last}"
     );
-    click(&client, "#redo").await;
-    wait_for_change(&client, &undone.record).await;
-    assert_eq!(snapshot(&client).await.record, finished);
+    click(client, "#redo").await;
+    wait_for_change(client, &undone.record).await;
+    assert_eq!(snapshot(client).await.record, finished);
 
-    // The same page on a phone-sized screen.
-    client.set_window_size(390, 844).await.unwrap();
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("senet-serve-phone.png"), png).unwrap();
-    let width = client
-        .execute(
-            "return document.getElementById('board').getBoundingClientRect().right;",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let viewport = client
-        .execute("return document.documentElement.clientWidth;", vec![])
-        .await
-        .unwrap();
-    assert!(
-        width.as_f64().unwrap() <= viewport.as_f64().unwrap(),
-        "the board ({width}) must fit a phone's width ({viewport})"
-    );
-    client.close().await.unwrap();
+    // A reload opens the same game, from the address (which the page updates within 300 ms).
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    client.refresh().await.unwrap();
+    let started = Instant::now();
+    loop {
+        let page = snapshot(client).await;
+        if page.record == finished {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            screenshot(client, "senet-serve-reload.png").await;
+            let url = client.current_url().await.unwrap();
+            let tail = |r: &str| r.lines().rev().take(4).collect::<Vec<_>>().join(" | ");
+            panic!(
+                "a reload lost the game: {url}\nnow: {}\nwas: {}",
+                tail(&page.record),
+                tail(&finished)
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 async fn wait_for_change(client: &Client, record: &str) {
@@ -551,8 +759,7 @@ async fn the_analysis_view_charts_a_loaded_game_and_shows_its_positions() {
         !page.can_throw && page.movable == 0 && page.move_buttons == 0,
         "the view is read-only"
     );
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("senet-analysis.png"), png).unwrap();
+    screenshot(&client, "senet-analysis.png").await;
 
     // A costly move clicked: the position where it was chosen.
     if let Some(first) = costly.first() {
@@ -581,8 +788,7 @@ async fn the_analysis_view_charts_a_loaded_game_and_shows_its_positions() {
         )
         .await
         .unwrap();
-    let png = client.screenshot().await.unwrap();
-    std::fs::write(screenshot_path("senet-analysis-phone.png"), png).unwrap();
+    screenshot(&client, "senet-analysis-phone.png").await;
 
     // Back to the game: its last position, and the replay controls gone.
     click(&client, "#replay-leave").await;
@@ -603,6 +809,170 @@ async fn the_analysis_view_charts_a_loaded_game_and_shows_its_positions() {
         assert!(
             started.elapsed() < Duration::from_secs(20),
             "not back to the game"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    client.close().await.unwrap();
+}
+
+/// Where `.ci/run` installs axe-core (`npm install --no-save --prefix target/axe axe-core@4`).
+const AXE_INSTALL: &str = "npm install --no-save --prefix target/axe axe-core@4";
+
+/// axe-core's script: from `SENET_AXE_CORE`, or where `.ci/run` installs it; `None` after one
+/// skip line when it is missing, unless `SENET_REQUIRE_AXE=1` (set by `.ci/run`).
+fn axe_core() -> Option<String> {
+    let path = match std::env::var_os("SENET_AXE_CORE") {
+        Some(path) => PathBuf::from(path),
+        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/axe/node_modules/axe-core/axe.min.js"),
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(script) => Some(script),
+        Err(e) => {
+            let required = std::env::var_os("SENET_REQUIRE_AXE").is_some_and(|v| v != "0");
+            assert!(
+                !required,
+                "SENET_REQUIRE_AXE is set, but axe-core is not at {}: {e}; install: {AXE_INSTALL}",
+                path.display()
+            );
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "skipped serve_browser accessibility: axe-core not found at {} (install: \
+                 {AXE_INSTALL}, or set SENET_AXE_CORE; SENET_REQUIRE_AXE=1 makes this a failure)",
+                path.display()
+            );
+            None
+        }
+    }
+}
+
+/// Runs axe-core on the page as it is and fails on any violation of impact serious or
+/// critical, naming `when`.
+async fn audit(client: &Client, axe: &str, when: &str) {
+    let loaded = client
+        .execute("return typeof axe !== 'undefined';", vec![])
+        .await
+        .unwrap();
+    if loaded != true {
+        client
+            .execute(&format!("{axe}\n;return true;"), vec![])
+            .await
+            .unwrap();
+    }
+    let violations = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] }).then((r) => done(
+               r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                 .map((v) => `${v.impact} ${v.id}: ${v.help} at `
+                   + v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', '))),
+               (e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let list: Vec<String> = violations
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(list.is_empty(), "{when}: {}", list.join("\n"));
+}
+
+/// axe-core's audit of the page: a game under way, light and dark, a finished game opened
+/// by its link (the result banner), and a phone's width.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_passes_an_accessibility_audit() {
+    let Some([chromium, chromedriver]) = BROWSER
+        .find("serve_browser accessibility")
+        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
+    else {
+        return;
+    };
+    let Some(axe) = axe_core() else {
+        return;
+    };
+    let server = Server::start();
+    let driver = Driver::start(chromium, &chromedriver);
+    let client = driver.connect().await;
+    open_game(&client, &server, "regency", "greedy").await;
+    click(&client, "#throw").await;
+    wait_for_change(&client, "rules regency\nrevision 1\n").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    audit(&client, &axe, "a new game").await;
+    click(&client, "#theme").await;
+    audit(&client, &axe, "a new game, dark").await;
+    click(&client, "#theme").await;
+
+    // A finished game, opened by its link: the banner.
+    let game = (0..)
+        .map(|seed| {
+            let mut game = AnyGame::new(AnyRuleset::parse("kendall").unwrap());
+            game.play_random(&mut senet::rng::seeded(seed, 0), senet::DEFAULT_TURN_CAP);
+            game
+        })
+        .find(|g| matches!(g.phase(), Phase::Over(_)))
+        .unwrap();
+    let link = client
+        .execute(
+            "const bytes = new TextEncoder().encode(arguments[0]);
+             let binary = '';
+             for (const b of bytes) binary += String.fromCharCode(b);
+             return btoa(binary).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');",
+            vec![json!(game.record_text())],
+        )
+        .await
+        .unwrap();
+    client.goto("about:blank").await.unwrap();
+    client
+        .goto(&format!(
+            "{}?pace=0#record={}&black=human&white=greedy",
+            server.url,
+            link.as_str().unwrap()
+        ))
+        .await
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let page = snapshot(&client).await;
+        if !page.record.is_empty() && check(&page).history() == game.history() {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the link did not open the game"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    check_banner(&client, &game, Some(Side::Black)).await;
+    // The menus show the game's ruleset.
+    let menu = client
+        .execute("return document.getElementById('ruleset').value;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(menu, "kendall");
+    audit(&client, &axe, "a finished game").await;
+    client.set_window_size(390, 844).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    audit(&client, &axe, "a phone's width").await;
+
+    // Play again: a new game of the same configuration, the banner gone.
+    click(&client, "#play-again").await;
+    let started = Instant::now();
+    loop {
+        let page = snapshot(&client).await;
+        let hidden = client
+            .execute("return document.getElementById('result').hidden;", vec![])
+            .await
+            .unwrap();
+        if page.record.starts_with("rules kendall\n") && page.log_length == 0 && hidden == true {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "Play again did not start a new game"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

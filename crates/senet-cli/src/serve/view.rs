@@ -134,8 +134,108 @@ pub(crate) struct ThrowView {
 #[derive(Serialize)]
 pub(crate) struct OutcomeView {
     winner: Option<&'static str>,
+    /// The ruleset's own points (their meaning is the ruleset's: see `score`).
     points: PerSide<i32>,
     text: String,
+    /// What decided the game, in plain words: "Black bore off all 5 pieces first".
+    summary: String,
+    /// The score in the ruleset's own terms, for the rulesets that score a game (none for
+    /// those where the points only repeat who won).
+    score: Option<String>,
+}
+
+/// `side` as a sentence names it.
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Black => "Black",
+        Side::White => "White",
+    }
+}
+
+/// "1 piece", "5 pieces".
+fn pieces(n: u8) -> String {
+    if n == 1 {
+        "1 piece".to_string()
+    } else {
+        format!("{n} pieces")
+    }
+}
+
+/// The summary and the score of a finished `game`, in each ruleset's terms (the meaning of
+/// `Outcome::points` is each ruleset's own: `crates/senet-*/src/lib.rs`).
+fn outcome_words(game: &AnyGame, outcome: &senet::Outcome) -> (String, Option<String>) {
+    let rules = game.rules();
+    let board = game.board();
+    let all = rules.pieces_per_side();
+    let points = |s: Side| outcome.points_of(s);
+    let Some(winner) = outcome.winner else {
+        // Bell's draw: equal numbers borne off once the board is empty (Be-9).
+        let off = board.off(Side::Black);
+        return (
+            format!(
+                "A draw: the board is empty and both sides bore off {}",
+                pieces(off)
+            ),
+            None,
+        );
+    };
+    let loser = !winner;
+    let (w, l) = (side_word(winner), side_word(loser));
+    let first = format!("{w} bore off all {} first", pieces(all));
+    let plural = |n: i32| if n == 1 { "point" } else { "points" };
+    match rules.id() {
+        "regency" => {
+            let p = points(winner);
+            (
+                first,
+                Some(format!(
+                    "{w} scores {p} {}: 3 for each {l} piece left in row 1, 2 in row 2, 1 in row 3",
+                    plural(p)
+                )),
+            )
+        }
+        "jequier" => {
+            let p = points(winner);
+            (
+                first,
+                Some(format!(
+                    "{w} scores {p} {}: 3 for each {l} piece left on 1–10, 2 on 11–20, 1 on 21–30",
+                    plural(p)
+                )),
+            )
+        }
+        "botermans" => {
+            let p = -points(loser);
+            (
+                first,
+                Some(format!(
+                    "{l} pays a penalty of {p} {}: 3 for each piece left on 1–10, 2 on 11–20, \
+                     1 on 21–30",
+                    plural(p)
+                )),
+            )
+        }
+        "bell" => (
+            format!(
+                "{w} bore off more pieces than {l}, {} to {}, once the board was empty",
+                board.off(winner),
+                board.off(loser)
+            ),
+            None,
+        ),
+        "cemea" if rules.to_string().contains("ancient=true") => (
+            format!(
+                "{w} finished first, in {} turns; {l} finished in {} turns",
+                points(winner),
+                points(loser)
+            ),
+            None,
+        ),
+        _ => (
+            format!("{first}; {l} had borne off {}", board.off(loser)),
+            None,
+        ),
+    }
 }
 
 /// What a ruleset configuration shows whatever the game: sent once, with the first view of a
@@ -179,22 +279,19 @@ pub(crate) struct GameView {
     /// the answer to an action, whose configuration the page has already.
     #[serde(skip_serializing_if = "Option::is_none")]
     ruleset: Option<RulesView>,
-    /// The record: `header` lines then one line per action.
+    /// The record: its header lines then one line per action (the page splits it).
     record: String,
-    /// The record's header (everything before the first action).
-    header: String,
-    /// The actions, as record lines.
-    actions: Vec<String>,
-    /// The position notation.
+    /// The position notation; its first 30 characters are the squares, `B`, `W` or `.`.
     position: String,
-    /// The 30 squares, `B`, `W` or `.`.
-    board: String,
     off: PerSide<u8>,
     in_hand: PerSide<u8>,
     captured: PerSide<u8>,
     phase: PhaseView,
     /// The last throw made, if the side to act is spending it (or has stored throws).
     last_throw: Option<Throw>,
+    /// The throws the side to act holds now (stored or collected throws, or the one throw
+    /// it is spending), in the order held.
+    held: Vec<u8>,
     /// The legal moves (empty unless a move is due).
     moves: Vec<MoveView>,
     outcome: Option<OutcomeView>,
@@ -202,19 +299,6 @@ pub(crate) struct GameView {
     /// new ones for the answer to an action (the page has the earlier ones).
     log_from: usize,
     log: Vec<LogEntry>,
-}
-
-/// The record's header lines: everything before its first action.
-fn header(record: &GameRecord) -> String {
-    let mut header = GameRecord {
-        actions: Vec::new(),
-        ..record.clone()
-    }
-    .to_string();
-    while header.ends_with('\n') {
-        header.pop();
-    }
-    header
 }
 
 /// Applies `action` to `game` and narrates it.
@@ -277,35 +361,62 @@ pub(crate) fn view(
             side: None,
         },
     };
-    let last_throw = match game.phase() {
-        Phase::Move(_) => game.history().iter().rev().find_map(|a| match a {
+    // Stored or collected throws are in the position's `throws=` field.
+    let stored: Vec<u8> = position
+        .split_whitespace()
+        .find_map(|field| field.strip_prefix("throws="))
+        .map(|digits| {
+            digits
+                .chars()
+                .filter_map(|c| c.to_digit(10))
+                .map(|d| d as u8)
+                .collect()
+        })
+        .unwrap_or_default();
+    let thrown = || {
+        game.history().iter().rev().find_map(|a| match a {
             Action::Throw(v) => Some(*v),
             Action::Move(_) => None,
-        }),
-        _ => None,
+        })
+    };
+    let (last_throw, held) = match game.phase() {
+        Phase::Move(_) => {
+            let last = thrown();
+            let held = if stored.is_empty() {
+                last.map(|t| vec![t.get()]).unwrap_or_default()
+            } else {
+                stored
+            };
+            (last, held)
+        }
+        Phase::Throw(_) if !stored.is_empty() => (thrown(), stored),
+        _ => (None, Vec::new()),
     };
     GameView {
         rules: rules.to_string(),
         ruleset: with_rules.then(|| rules_view(rules)),
         record: record.to_string(),
-        header: header(&record),
-        actions: record.actions.iter().map(|a| a.to_string()).collect(),
-        board: position.chars().take(30).collect(),
         position,
         off: PerSide::of(|s| board.off(s)),
         in_hand: PerSide::of(|s| board.in_hand(s)),
         captured: PerSide::of(|s| game.captured(s)),
         phase,
         last_throw,
+        held,
         moves: game
             .legal_moves()
             .iter()
             .map(|&m| MoveView::of(m))
             .collect(),
-        outcome: game.outcome().map(|o| OutcomeView {
-            winner: o.winner.map(side_id),
-            points: PerSide::of(|s| o.points_of(s)),
-            text: game_over(&o),
+        outcome: game.outcome().map(|o| {
+            let (summary, score) = outcome_words(game, &o);
+            OutcomeView {
+                winner: o.winner.map(side_id),
+                points: PerSide::of(|s| o.points_of(s)),
+                text: game_over(&o),
+                summary,
+                score,
+            }
         }),
         log_from,
         log,
