@@ -53,14 +53,112 @@ pub(crate) fn narrate(before: &AnyGame, action: Action, after: &AnyGame) -> Stri
     }
     if let Some(outcome) = after.outcome() {
         text.push_str(". ");
-        text.push_str(&game_over(&outcome));
+        text.push_str(&game_over(after, &outcome));
     }
     text
 }
 
-/// The end of the game in words: who won and the points.
-pub(crate) fn game_over(outcome: &Outcome) -> String {
-    format!("The game is over: {outcome}")
+/// The end of `game` in words: what decided it and, where the ruleset scores games, the
+/// score (see [`outcome_words`]).
+pub(crate) fn game_over(game: &AnyGame, outcome: &Outcome) -> String {
+    match outcome_words(game, outcome) {
+        (summary, Some(score)) => format!("The game is over: {summary}. {score}"),
+        (summary, None) => format!("The game is over: {summary}"),
+    }
+}
+
+/// `side` as a sentence names it.
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Black => "Black",
+        Side::White => "White",
+    }
+}
+
+/// "1 piece", "5 pieces".
+fn pieces(n: u8) -> String {
+    if n == 1 {
+        "1 piece".to_string()
+    } else {
+        format!("{n} pieces")
+    }
+}
+
+/// The summary and the score of a finished `game`, in each ruleset's terms (the meaning of
+/// `Outcome::points` is each ruleset's own: `crates/senet-*/src/lib.rs`).
+pub(crate) fn outcome_words(game: &AnyGame, outcome: &Outcome) -> (String, Option<String>) {
+    let rules = game.rules();
+    let board = game.board();
+    let all = rules.pieces_per_side();
+    let points = |s: Side| outcome.points_of(s);
+    let Some(winner) = outcome.winner else {
+        // Bell's draw: equal numbers borne off once the board is empty (Be-9).
+        let off = board.off(Side::Black);
+        return (
+            format!(
+                "A draw: the board is empty and both sides bore off {}",
+                pieces(off)
+            ),
+            None,
+        );
+    };
+    let loser = !winner;
+    let (w, l) = (side_word(winner), side_word(loser));
+    let first = format!("{w} bore off all {} first", pieces(all));
+    let plural = |n: i32| if n == 1 { "point" } else { "points" };
+    match rules.id() {
+        "regency" => {
+            let p = points(winner);
+            (
+                first,
+                Some(format!(
+                    "{w} scores {p} {}: 3 for each {l} piece left in row 1, 2 in row 2, 1 in row 3",
+                    plural(p)
+                )),
+            )
+        }
+        "jequier" => {
+            let p = points(winner);
+            (
+                first,
+                Some(format!(
+                    "{w} scores {p} {}: 3 for each {l} piece left on 1–10, 2 on 11–20, 1 on 21–30",
+                    plural(p)
+                )),
+            )
+        }
+        "botermans" => {
+            let p = -points(loser);
+            (
+                first,
+                Some(format!(
+                    "{l} pays a penalty of {p} {}: 3 for each piece left on 1–10, 2 on 11–20, \
+                     1 on 21–30",
+                    plural(p)
+                )),
+            )
+        }
+        "bell" => (
+            format!(
+                "{w} bore off more pieces than {l}, {} to {}, once the board was empty",
+                board.off(winner),
+                board.off(loser)
+            ),
+            None,
+        ),
+        "cemea" if rules.to_string().contains("ancient=true") => (
+            format!(
+                "{w} finished first, in {} turns; {l} finished in {} turns",
+                points(winner),
+                points(loser)
+            ),
+            None,
+        ),
+        _ => (
+            format!("{first}; {l} had borne off {}", board.off(loser)),
+            None,
+        ),
+    }
 }
 
 fn narrate_move(before: &AnyGame, mv: Move, after: &AnyGame, side: Side) -> String {
@@ -221,6 +319,13 @@ mod tests {
         let text = play(&mut game, &format!("move {mv}"));
         assert!(text.starts_with("Black bears off from 28"), "{text}");
         assert!(text.contains("(5 of 5 borne off)"), "{text}");
-        assert!(text.contains("The game is over: Black wins"), "{text}");
+        // White's five pieces on 1, 3, ..., 9 are all in row 1: 3 points each (R-15).
+        assert!(
+            text.ends_with(
+                "The game is over: Black bore off all 5 pieces first. Black scores 15 points: \
+                 3 for each White piece left in row 1, 2 in row 2, 1 in row 3"
+            ),
+            "{text}"
+        );
     }
 }

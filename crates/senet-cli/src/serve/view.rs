@@ -7,7 +7,7 @@ use senet::registry::{AnyRuleset, RULESETS};
 use senet::{Action, AnyGame, GameRecord, Move, Phase, Place, PlayError, RecordError, Side};
 use senet_ai::{Analysis, ValueKind};
 
-use crate::narrate::{game_over, narrate, show_value, value_meaning};
+use crate::narrate::{game_over, narrate, outcome_words, show_value, value_meaning};
 use senet::Throw;
 
 /// A side as the API names it.
@@ -142,100 +142,6 @@ pub(crate) struct OutcomeView {
     /// The score in the ruleset's own terms, for the rulesets that score a game (none for
     /// those where the points only repeat who won).
     score: Option<String>,
-}
-
-/// `side` as a sentence names it.
-fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::Black => "Black",
-        Side::White => "White",
-    }
-}
-
-/// "1 piece", "5 pieces".
-fn pieces(n: u8) -> String {
-    if n == 1 {
-        "1 piece".to_string()
-    } else {
-        format!("{n} pieces")
-    }
-}
-
-/// The summary and the score of a finished `game`, in each ruleset's terms (the meaning of
-/// `Outcome::points` is each ruleset's own: `crates/senet-*/src/lib.rs`).
-fn outcome_words(game: &AnyGame, outcome: &senet::Outcome) -> (String, Option<String>) {
-    let rules = game.rules();
-    let board = game.board();
-    let all = rules.pieces_per_side();
-    let points = |s: Side| outcome.points_of(s);
-    let Some(winner) = outcome.winner else {
-        // Bell's draw: equal numbers borne off once the board is empty (Be-9).
-        let off = board.off(Side::Black);
-        return (
-            format!(
-                "A draw: the board is empty and both sides bore off {}",
-                pieces(off)
-            ),
-            None,
-        );
-    };
-    let loser = !winner;
-    let (w, l) = (side_word(winner), side_word(loser));
-    let first = format!("{w} bore off all {} first", pieces(all));
-    let plural = |n: i32| if n == 1 { "point" } else { "points" };
-    match rules.id() {
-        "regency" => {
-            let p = points(winner);
-            (
-                first,
-                Some(format!(
-                    "{w} scores {p} {}: 3 for each {l} piece left in row 1, 2 in row 2, 1 in row 3",
-                    plural(p)
-                )),
-            )
-        }
-        "jequier" => {
-            let p = points(winner);
-            (
-                first,
-                Some(format!(
-                    "{w} scores {p} {}: 3 for each {l} piece left on 1–10, 2 on 11–20, 1 on 21–30",
-                    plural(p)
-                )),
-            )
-        }
-        "botermans" => {
-            let p = -points(loser);
-            (
-                first,
-                Some(format!(
-                    "{l} pays a penalty of {p} {}: 3 for each piece left on 1–10, 2 on 11–20, \
-                     1 on 21–30",
-                    plural(p)
-                )),
-            )
-        }
-        "bell" => (
-            format!(
-                "{w} bore off more pieces than {l}, {} to {}, once the board was empty",
-                board.off(winner),
-                board.off(loser)
-            ),
-            None,
-        ),
-        "cemea" if rules.to_string().contains("ancient=true") => (
-            format!(
-                "{w} finished first, in {} turns; {l} finished in {} turns",
-                points(winner),
-                points(loser)
-            ),
-            None,
-        ),
-        _ => (
-            format!("{first}; {l} had borne off {}", board.off(loser)),
-            None,
-        ),
-    }
 }
 
 /// What a ruleset configuration shows whatever the game: sent once, with the first view of a
@@ -413,7 +319,7 @@ pub(crate) fn view(
             OutcomeView {
                 winner: o.winner.map(side_id),
                 points: PerSide::of(|s| o.points_of(s)),
-                text: game_over(&o),
+                text: game_over(game, &o),
                 summary,
                 score,
             }
