@@ -3,14 +3,14 @@
 
 use std::path::PathBuf;
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use senet::AnyGame;
 use senet::analysis::{AnalyseError, AnalysisError, AnalysisOptions, Tables as TablesChoice};
 
+use crate::args::{Arg, describe, str_arg};
 use crate::errors::{PlayerError, RecordError, SenetError, TablesError};
-use crate::game::Game;
+use crate::game::{Game, one_line};
 use crate::players::{Tables, parse_spec, read_tables, tables_arg};
 
 /// The `tables` argument, sorted before the game's ruleset is known.
@@ -40,34 +40,28 @@ impl<'a, 'py> FromPyObject<'a, 'py> for TablesArg {
         {
             return Ok(TablesArg::Auto);
         }
-        obj.extract::<PathBuf>().map(TablesArg::File).map_err(|_| {
-            PyTypeError::new_err(
-                "tables must be \"auto\", None, a path to a `senet solve` file or a senet.Tables",
-            )
-        })
+        let refuse = || {
+            TablesError::new_err(format!(
+                "tables: expected \"auto\", None, a path to a `senet solve` file or a senet.Tables, not {}",
+                describe(&obj.to_owned())
+            ))
+        };
+        if obj.is_instance_of::<pyo3::types::PyBytes>() {
+            return Err(refuse());
+        }
+        match obj.extract::<PathBuf>() {
+            Ok(path) if !path.as_os_str().is_empty() => Ok(TablesArg::File(path)),
+            _ => Err(refuse()),
+        }
     }
 }
 
-/// The `seed` argument: any int from 0 to 2**64 − 1; one out of range is a `SenetError`
-/// (a `ValueError`) rather than pyo3's `OverflowError`.
-struct Seed(u64);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Seed {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if let Ok(seed) = obj.extract::<u64>() {
-            return Ok(Seed(seed));
-        }
-        if obj.is_instance_of::<pyo3::types::PyInt>() {
-            let text = obj.str()?;
-            return Err(SenetError::new_err(format!(
-                "seed: {} is not from 0 to 2**64 - 1",
-                senet::shorten(&text.to_cow()?)
-            )));
-        }
-        Err(PyTypeError::new_err("seed must be an int"))
-    }
+/// Which tables the analysis uses, decided before its thread starts.
+#[derive(Clone, Copy)]
+enum Choice {
+    Given,
+    OnDemand,
+    None,
 }
 
 /// The game to analyse: a `senet.Game`, or a record in the text or the JSON form (told
@@ -77,9 +71,10 @@ fn game_arg(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
         return Ok(game.borrow().inner.clone());
     }
     let Ok(text) = value.extract::<String>() else {
-        return Err(PyTypeError::new_err(
-            "game_or_record must be a senet.Game or a record (its text or JSON form)",
-        ));
+        return Err(RecordError::new_err(format!(
+            "game_or_record: expected a senet.Game or a record (its text or JSON form), not {}",
+            describe(value)
+        )));
     };
     let parsed = py.detach(|| {
         if text.trim_start().starts_with('{') {
@@ -89,13 +84,7 @@ fn game_arg(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<AnyGame> {
             AnyGame::from_record_text(&text).map_err(|e| e.to_string())
         }
     });
-    parsed.map_err(|e| RecordError::new_err(format!("game_or_record: {e}")))
-}
-
-/// `error` with the argument it is about named first, keeping its exception class.
-fn named(py: Python<'_>, argument: &str, error: PyErr) -> PyErr {
-    let message = error.value(py).to_string();
-    PyErr::from_type(error.get_type(py), format!("{argument}: {message}"))
+    parsed.map_err(|e| RecordError::new_err(one_line("game_or_record", &e)))
 }
 
 /// A refused analysis as the exception of the argument at fault.
@@ -123,42 +112,76 @@ fn analyse_error(error: AnalyseError) -> PyErr {
 /// plus `"summary"`, the short text account. Runs without the interpreter lock.
 #[pyfunction]
 #[pyo3(
-    signature = (game_or_record, player = None, tables = TablesArg::Auto, seed = Seed(0)),
+    signature = (game_or_record, player = None, tables = Arg::Default, seed = Arg::Default),
     text_signature = "(game_or_record, player=None, tables=\"auto\", seed=0)"
 )]
 fn analyse<'py>(
     py: Python<'py>,
     game_or_record: &Bound<'py, PyAny>,
-    player: Option<&str>,
-    tables: TablesArg,
-    seed: Seed,
+    player: Option<&Bound<'py, PyAny>>,
+    tables: Arg<'py>,
+    seed: Arg<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let game = game_arg(py, game_or_record)?;
-    let evaluator = player
-        .map(parse_spec)
-        .transpose()
-        .map_err(|e| named(py, "player", e))?;
+    let evaluator = match player {
+        Some(player) if !player.is_none() => {
+            let text = str_arg(player, "player")
+                .map_err(|e| PlayerError::new_err(e.value(py).to_string()))?;
+            Some(parse_spec(&text, "player")?)
+        }
+        _ => None,
+    };
+    let tables = match tables {
+        Arg::Default => TablesArg::Auto,
+        Arg::Given(value) => value.extract::<TablesArg>()?,
+    };
+    let seed = seed.u64("seed", 0)?;
     let given = match &tables {
         TablesArg::Given(tables) => tables_arg(game.rules(), Some(tables.bind(py).as_any()))?,
         TablesArg::File(path) => {
             let path = path.to_string_lossy();
-            let read = py.detach(|| read_tables(game.rules(), &path));
-            Some(read.map_err(|e| named(py, "tables", e))?)
+            Some(py.detach(|| read_tables(game.rules(), &path, "tables"))?)
         }
         TablesArg::Auto | TablesArg::Off => None,
     };
-    let options = AnalysisOptions {
-        evaluator,
-        tables: match (&tables, &given) {
-            (_, Some(given)) => TablesChoice::Given(given),
-            (TablesArg::Auto, None) => TablesChoice::OnDemand,
-            (_, None) => TablesChoice::None,
-        },
-        seed: seed.0,
+    let choice = match (&tables, &given) {
+        (_, Some(_)) => Choice::Given,
+        (TablesArg::Auto, None) => Choice::OnDemand,
+        (_, None) => Choice::None,
     };
-    let analysis = py
-        .detach(|| senet::analysis::analyse(&game, &options))
-        .map_err(analyse_error)?;
+    // On a thread of its own, so that Ctrl-C returns at once (`KeyboardInterrupt`); an
+    // interrupted analysis runs on to its end in the background, its result dropped.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("senet-analyse".to_string())
+        .spawn(move || {
+            let options = AnalysisOptions {
+                evaluator,
+                tables: match (choice, &given) {
+                    (Choice::Given, Some(given)) => TablesChoice::Given(given),
+                    (Choice::OnDemand, _) => TablesChoice::OnDemand,
+                    _ => TablesChoice::None,
+                },
+                seed,
+            };
+            let _ = sender.send(senet::analysis::analyse(&game, &options));
+        })
+        .map_err(|e| SenetError::new_err(format!("cannot start the analysis: {e}")))?;
+    let mut receiver = receiver;
+    let analysis = loop {
+        let (back, got) = py.detach(move || {
+            let got = receiver.recv_timeout(std::time::Duration::from_millis(50));
+            (receiver, got)
+        });
+        receiver = back;
+        match got {
+            Ok(result) => break result.map_err(analyse_error)?,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(SenetError::new_err("the analysis failed"));
+            }
+        }
+    };
     // Through JSON, so that the dict is the command's output to the last bit of each float.
     let json = serde_json::to_string(&analysis).map_err(|e| SenetError::new_err(e.to_string()))?;
     let result = py.import("json")?.call_method1("loads", (json,))?;

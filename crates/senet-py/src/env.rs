@@ -13,10 +13,13 @@ use senet::simulation::random_pick;
 use senet::{AnyGame, AnyPlayer, AnyTables, MOVE_LIST_CAPACITY, MoveList, Phase, Side};
 use senet_ai::PlayerSpec;
 
+use std::time::{Duration, Instant};
+
+use crate::args::{Arg, int_arg};
 use crate::errors::{MoveError, PlayerError, SenetError};
 use crate::game::{Game, rules_arg};
 use crate::obs::{Layout, write_mask};
-use crate::players::{parse_spec, perfect_tables, tables_arg};
+use crate::players::{parse_spec, perfect_tables, tables_arg, turn_cap_arg};
 
 /// The built-in player the agent plays against.
 enum Opponent {
@@ -224,6 +227,8 @@ impl Episode {
     /// it was.
     fn forfeit(&mut self) -> Step {
         self.ended = true;
+        self.moves.clear();
+        self.partial = CodeList::new();
         Step {
             reward: -1.0,
             terminated: true,
@@ -287,16 +292,84 @@ fn opponent_setup(
     opponent: &str,
     tables: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(PlayerSpec, Option<AnyTables>)> {
-    let spec = parse_spec(opponent)?;
-    let tables = perfect_tables(py, rules, &[spec], tables_arg(rules, tables)?)?;
+    let spec = parse_spec(opponent, "opponent")?;
+    let tables = perfect_tables(py, rules, &[spec], tables_arg(rules, tables)?, "opponent")?;
     Ok((spec, tables))
 }
 
-/// One game against a built-in player, for `senet.envs.SenetEnv`.
-/// The most games one vector environment steps (each holds a game and an opponent player,
-/// a few kilobytes; a million is far past what one batch of a learner uses).
-const MAX_ENVS: usize = 1 << 20;
+/// The most games one vector environment steps: 65,536 Regency games against random
+/// players take about 0.7 GB with fixed codes (measured: docs/python.md).
+pub(crate) const MAX_ENVS: usize = 1 << 16;
 
+/// The most action-mask values (`num_envs` x actions) of one vector environment: the masks
+/// grow the memory by about 6 bytes a value (measured: docs/python.md), so configurations
+/// with more actions than Regency's 963 take fewer games (Kendall's 4,812: 13,946).
+pub(crate) const MAX_MASK_VALUES: usize = 1 << 26;
+
+/// The most games of a vector environment with `actions` actions.
+pub(crate) fn max_envs(actions: usize) -> usize {
+    MAX_ENVS.min(MAX_MASK_VALUES / actions.max(1))
+}
+
+/// The string arguments of the environments' cores.
+struct EnvArgs {
+    opponent: String,
+    agent: Side,
+    turn_cap: u32,
+    lose_on_illegal: bool,
+    codes: Option<ActionCodes>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn env_args(
+    rules: &AnyRuleset,
+    opponent: &Arg<'_>,
+    agent: &Arg<'_>,
+    turn_cap: &Arg<'_>,
+    illegal: &Arg<'_>,
+    action_encoding: &Arg<'_>,
+) -> PyResult<EnvArgs> {
+    let opponent = opponent.string("opponent", "random")?;
+    Ok(EnvArgs {
+        agent: agent_side(&agent.string("agent", "black")?)?,
+        turn_cap: turn_cap_arg(turn_cap)?,
+        lose_on_illegal: lose_on_illegal(&illegal.string("illegal", "lose")?)?,
+        codes: action_codes(rules, &action_encoding.string("action_encoding", "fixed")?)?,
+        opponent,
+    })
+}
+
+/// Checks for signals (Ctrl-C) every 50 ms from a loop that runs without the interpreter
+/// lock.
+struct Signals {
+    last: Instant,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        Signals {
+            last: Instant::now(),
+        }
+    }
+
+    fn check(&mut self) -> PyResult<()> {
+        if self.last.elapsed() < Duration::from_millis(50) {
+            return Ok(());
+        }
+        self.last = Instant::now();
+        Python::attach(|py| py.check_signals())
+    }
+}
+
+/// How a batch call without the interpreter lock stopped early.
+enum Stop {
+    /// An action refused, naming its environment.
+    Refused(String),
+    /// A signal's exception (`KeyboardInterrupt`).
+    Signal(PyErr),
+}
+
+/// One game against a built-in player, for `senet.envs.SenetEnv`.
 #[pyclass(module = "senet._senet")]
 pub(crate) struct EnvCore {
     episode: Episode,
@@ -307,28 +380,33 @@ pub(crate) struct EnvCore {
 #[pymethods]
 impl EnvCore {
     #[new]
-    #[pyo3(signature = (rules, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose", action_encoding = "fixed"))]
+    #[pyo3(signature = (rules, opponent = Arg::Default, agent = Arg::Default, turn_cap = Arg::Default, tables = None, illegal = Arg::Default, action_encoding = Arg::Default))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
-        opponent: &str,
-        agent: &str,
-        turn_cap: u32,
+        opponent: Arg<'_>,
+        agent: Arg<'_>,
+        turn_cap: Arg<'_>,
         tables: Option<&Bound<'_, PyAny>>,
-        illegal: &str,
-        action_encoding: &str,
+        illegal: Arg<'_>,
+        action_encoding: Arg<'_>,
     ) -> PyResult<EnvCore> {
         let rules = rules_arg(rules)?;
-        let codes = action_codes(&rules, action_encoding)?;
-        let lose_on_illegal = lose_on_illegal(illegal)?;
-        let agent = agent_side(agent)?;
-        let (spec, tables) = opponent_setup(py, &rules, opponent, tables)?;
+        let args = env_args(
+            &rules,
+            &opponent,
+            &agent,
+            &turn_cap,
+            &illegal,
+            &action_encoding,
+        )?;
+        let (spec, tables) = opponent_setup(py, &rules, &args.opponent, tables)?;
         let opponent = Opponent::new(spec, &rules, tables.as_ref())?;
         Ok(EnvCore {
             layout: Layout::new(&rules),
-            episode: Episode::new(rules, agent, turn_cap, opponent, codes),
-            lose_on_illegal,
+            episode: Episode::new(rules, args.agent, args.turn_cap, opponent, args.codes),
+            lose_on_illegal: args.lose_on_illegal,
         })
     }
 
@@ -417,6 +495,9 @@ impl EnvCore {
 #[pyclass(module = "senet._senet")]
 pub(crate) struct VecEnvCore {
     episodes: Vec<Episode>,
+    /// Set when a reset or a step was interrupted (Ctrl-C) part way: the games are then in
+    /// no consistent state until the next reset.
+    interrupted: bool,
     layout: Layout,
     lose_on_illegal: bool,
     /// Actions per environment (the mask's row length).
@@ -434,29 +515,44 @@ pub(crate) fn write_partial(partial: &[u32], out: &mut [i64]) {
 #[pymethods]
 impl VecEnvCore {
     #[new]
-    #[pyo3(signature = (rules, num_envs, opponent = "random", agent = "black", turn_cap = senet::DEFAULT_TURN_CAP, tables = None, illegal = "lose", action_encoding = "fixed"))]
+    #[pyo3(signature = (rules, num_envs, opponent = Arg::Default, agent = Arg::Default, turn_cap = Arg::Default, tables = None, illegal = Arg::Default, action_encoding = Arg::Default))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         rules: &Bound<'_, PyAny>,
-        num_envs: usize,
-        opponent: &str,
-        agent: &str,
-        turn_cap: u32,
+        num_envs: &Bound<'_, PyAny>,
+        opponent: Arg<'_>,
+        agent: Arg<'_>,
+        turn_cap: Arg<'_>,
         tables: Option<&Bound<'_, PyAny>>,
-        illegal: &str,
-        action_encoding: &str,
+        illegal: Arg<'_>,
+        action_encoding: Arg<'_>,
     ) -> PyResult<VecEnvCore> {
+        let num = num_envs;
         let rules = rules_arg(rules)?;
-        let codes = action_codes(&rules, action_encoding)?;
-        let lose_on_illegal = lose_on_illegal(illegal)?;
-        let agent = agent_side(agent)?;
-        if !(1..=MAX_ENVS).contains(&num_envs) {
-            return Err(SenetError::new_err(format!(
-                "num_envs {num_envs}: from 1 to {MAX_ENVS}"
-            )));
-        }
-        let (spec, tables) = opponent_setup(py, &rules, opponent, tables)?;
+        let EnvArgs {
+            opponent,
+            agent,
+            turn_cap,
+            lose_on_illegal,
+            codes,
+        } = env_args(
+            &rules,
+            &opponent,
+            &agent,
+            &turn_cap,
+            &illegal,
+            &action_encoding,
+        )?;
+        let actions = codes.map_or(MOVE_LIST_CAPACITY, |c| c.count() as usize);
+        let cap = max_envs(actions);
+        let num_envs: usize = int_arg(num, "num_envs", 1, cap as i128).map_err(|_| {
+            SenetError::new_err(format!(
+                "num_envs: expected an integer from 1 to {cap} (at most {MAX_ENVS} games and {MAX_MASK_VALUES} mask values, {actions} actions a game: memory), not {}",
+                crate::args::describe(num)
+            ))
+        })?;
+        let (spec, tables) = opponent_setup(py, &rules, &opponent, tables)?;
         let episodes = (0..num_envs)
             .map(|_| {
                 Opponent::new(spec, &rules, tables.as_ref())
@@ -465,6 +561,7 @@ impl VecEnvCore {
             .collect::<PyResult<_>>()?;
         Ok(VecEnvCore {
             episodes,
+            interrupted: false,
             layout: Layout::new(&rules),
             lose_on_illegal,
             mask_len: codes.map_or(MOVE_LIST_CAPACITY, |c| c.count() as usize),
@@ -512,8 +609,11 @@ impl VecEnvCore {
         let mask = slice_of(mask.as_slice_mut())?;
         self.check_len(obs.len(), mask.len(), self.episodes.len())?;
         let (episodes, layout, mask_len) = (&mut self.episodes, &self.layout, self.mask_len);
+        self.interrupted = true;
         py.detach(|| {
+            let mut signals = Signals::new();
             for (i, episode) in episodes.iter_mut().enumerate() {
+                signals.check()?;
                 let mut step = episode.reset(seeded(seed, i as u64));
                 // An episode that ends before the agent moves starts again at once.
                 while step.terminated || step.truncated {
@@ -521,14 +621,19 @@ impl VecEnvCore {
                 }
                 write(layout, mask_len, episode, i, obs, mask);
             }
-        });
+            Ok::<(), PyErr>(())
+        })?;
+        self.interrupted = false;
         Ok(())
     }
 
     /// Plays `actions[i]` in episode `i`, writes the observations, masks, rewards and ends,
     /// and starts a finished episode again in the same step (its observation is then the
-    /// new episode's first). An illegal action loses its episode, or, with
-    /// `illegal="raise"`, refuses the whole step, changing nothing.
+    /// new episode's first; the finished game's last observation goes to row `i` of
+    /// `final_obs`, and `illegal[i]` says whether an illegal action ended it). An illegal
+    /// action loses its episode, or, with `illegal="raise"`, refuses the whole step,
+    /// changing nothing. A step interrupted by a signal (Ctrl-C, checked every 50 ms)
+    /// raises its exception and leaves the games to be reset.
     #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,
@@ -539,7 +644,14 @@ impl VecEnvCore {
         mut rewards: PyReadwriteArray1<'_, f32>,
         mut terminated: PyReadwriteArray1<'_, bool>,
         mut truncated: PyReadwriteArray1<'_, bool>,
+        mut final_obs: PyReadwriteArray2<'_, f32>,
+        mut illegal: PyReadwriteArray1<'_, bool>,
     ) -> PyResult<()> {
+        if self.interrupted {
+            return Err(SenetError::new_err(
+                "actions: a reset or step was interrupted: call reset() first",
+            ));
+        }
         let actions = actions
             .as_slice()
             .map_err(|e| SenetError::new_err(e.to_string()))?;
@@ -548,6 +660,8 @@ impl VecEnvCore {
         let rewards = slice_of(rewards.as_slice_mut())?;
         let terminated = slice_of(terminated.as_slice_mut())?;
         let truncated = slice_of(truncated.as_slice_mut())?;
+        let final_obs = slice_of(final_obs.as_slice_mut())?;
+        let illegal = slice_of(illegal.as_slice_mut())?;
         let n = self.episodes.len();
         self.check_len(obs.len(), mask.len(), n)?;
         if [
@@ -555,10 +669,12 @@ impl VecEnvCore {
             rewards.len(),
             terminated.len(),
             truncated.len(),
-        ] != [n; 4]
+            illegal.len(),
+        ] != [n; 5]
+            || final_obs.len() != obs.len()
         {
             return Err(SenetError::new_err(format!(
-                "actions, rewards, terminated and truncated need {n} values each"
+                "actions: actions, rewards, terminated, truncated and illegal need {n} values each, final_obs the shape of obs"
             )));
         }
         let (episodes, layout, lose, mask_len) = (
@@ -567,37 +683,60 @@ impl VecEnvCore {
             self.lose_on_illegal,
             self.mask_len,
         );
+        let interrupted = &mut self.interrupted;
         py.detach(|| {
             if !lose {
                 for (i, (episode, &action)) in episodes.iter().zip(actions).enumerate() {
-                    episode.check(action).map_err(|e| format!("env {i}: {e}"))?;
+                    episode
+                        .check(action)
+                        .map_err(|e| Stop::Refused(format!("actions[{i}]: {e}")))?;
                 }
             }
+            let mut signals = Signals::new();
             for (i, (episode, &action)) in episodes.iter_mut().zip(actions).enumerate() {
-                let (step, _) = episode
-                    .act(action, lose)
-                    .map_err(|e| format!("env {i}: {e}"))?;
+                if let Err(e) = signals.check() {
+                    *interrupted = true;
+                    return Err(Stop::Signal(e));
+                }
+                let (step, refused) = match episode.act(action, lose) {
+                    Ok(done) => done,
+                    Err(e) => {
+                        // Only an ended episode refuses here; the earlier ones have moved.
+                        *interrupted = i > 0;
+                        return Err(Stop::Refused(format!("actions[{i}]: {e}")));
+                    }
+                };
                 rewards[i] = step.reward;
                 terminated[i] = step.terminated;
                 truncated[i] = step.truncated;
+                illegal[i] = refused;
                 let mut ended = step.terminated || step.truncated;
+                if ended {
+                    let size = layout.size();
+                    layout.write(&episode.game, &mut final_obs[i * size..(i + 1) * size]);
+                }
                 while ended {
                     let next = episode.reset(episode.rng.clone());
                     ended = next.terminated || next.truncated;
                 }
                 write(layout, mask_len, episode, i, obs, mask);
             }
-            Ok::<(), String>(())
+            Ok(())
         })
-        .map_err(MoveError::new_err)
+        .map_err(|stop| match stop {
+            Stop::Refused(e) => MoveError::new_err(e),
+            Stop::Signal(e) => e,
+        })
     }
 
     /// A copy of the game of episode `index`.
-    fn game(&self, index: usize) -> PyResult<Game> {
+    fn game(&self, index: &Bound<'_, PyAny>) -> PyResult<Game> {
+        let last = self.episodes.len() as i128 - 1;
+        let index: usize = int_arg(index, "index", 0, last)?;
         self.episodes
             .get(index)
             .map(|e| Game::wrap(e.game.clone()))
-            .ok_or_else(|| SenetError::new_err(format!("no env {index}")))
+            .ok_or_else(|| SenetError::new_err(format!("index: no env {index}")))
     }
 }
 

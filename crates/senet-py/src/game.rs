@@ -1,13 +1,13 @@
 //! `Rng`, `Ruleset`, `Game` and `rulesets()`.
 
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use senet::registry::{AnyRuleset, RULESETS, RulesetInfo};
 use senet::rng::{ChaCha8Rng, Rng as _};
 use senet::{Action, AnyGame, MOVE_LIST_CAPACITY, Move, Outcome, Phase, Side};
 
+use crate::args::{Arg, describe, opt_int_arg, str_arg, u64_arg};
 use crate::errors::{MoveError, PositionError, RecordError, RulesetError, SenetError};
 use crate::obs::{Layout, write_mask};
 use pyo3::types::PyBool;
@@ -25,11 +25,11 @@ pub(crate) struct Rng {
 #[pymethods]
 impl Rng {
     #[new]
-    #[pyo3(signature = (seed, stream = 0))]
-    fn new(seed: u64, stream: u64) -> Rng {
-        Rng {
-            inner: senet::rng::seeded(seed, stream),
-        }
+    #[pyo3(signature = (seed, stream = Arg::Default), text_signature = "(seed, stream=0)")]
+    fn new(seed: &Bound<'_, PyAny>, stream: Arg<'_>) -> PyResult<Rng> {
+        Ok(Rng {
+            inner: senet::rng::seeded(u64_arg(seed, "seed")?, stream.u64("stream", 0)?),
+        })
     }
 
     /// The next 64 random bits.
@@ -51,6 +51,21 @@ impl Rng {
     }
 }
 
+/// `error` as a one-line message naming the argument `name`.
+pub(crate) fn one_line(name: &str, error: &dyn std::fmt::Display) -> String {
+    format!("{name}: {}", error.to_string().replace('\n', " "))
+}
+
+/// An `Rng` argument named `name`.
+pub(crate) fn rng_arg<'py>(value: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, Rng>> {
+    value.cast::<Rng>().cloned().map_err(|_| {
+        SenetError::new_err(format!(
+            "{name}: expected a senet.Rng, not {}",
+            describe(value)
+        ))
+    })
+}
+
 pub(crate) fn side_name(side: Side) -> &'static str {
     match side {
         Side::Black => "black",
@@ -58,8 +73,9 @@ pub(crate) fn side_name(side: Side) -> &'static str {
     }
 }
 
-pub(crate) fn parse_rules(spec: &str) -> PyResult<AnyRuleset> {
-    AnyRuleset::parse(spec).map_err(|e| RulesetError::new_err(e.to_string()))
+pub(crate) fn parse_rules(spec: &str, name: &str) -> PyResult<AnyRuleset> {
+    AnyRuleset::parse(spec)
+        .map_err(|e| RulesetError::new_err(format!("{name}: {}", e.to_string().replace('\n', " "))))
 }
 
 /// A ruleset argument: a specification string or a `Ruleset`.
@@ -67,11 +83,12 @@ pub(crate) fn rules_arg(value: &Bound<'_, PyAny>) -> PyResult<AnyRuleset> {
     if let Ok(rules) = value.cast::<Ruleset>() {
         return Ok(rules.borrow().inner.clone());
     }
-    match value.extract::<String>() {
-        Ok(spec) => parse_rules(&spec),
-        Err(_) => Err(PyTypeError::new_err(
-            "rules must be a specification such as \"kendall(trap=true)\" or a senet.Ruleset",
-        )),
+    match value.cast::<pyo3::types::PyString>() {
+        Ok(spec) => parse_rules(&spec.to_cow()?, "rules"),
+        Err(_) => Err(RulesetError::new_err(format!(
+            "rules: expected a specification such as \"kendall(trap=true)\" or a senet.Ruleset, not {}",
+            describe(value)
+        ))),
     }
 }
 
@@ -79,7 +96,7 @@ pub(crate) fn rules_arg(value: &Bound<'_, PyAny>) -> PyResult<AnyRuleset> {
 pub(crate) fn rules_or_default(value: Option<&Bound<'_, PyAny>>) -> PyResult<AnyRuleset> {
     match value {
         Some(rules) => rules_arg(rules),
-        None => parse_rules(senet::registry::DEFAULT_RULESET),
+        None => parse_rules(senet::registry::DEFAULT_RULESET, "rules"),
     }
 }
 
@@ -128,9 +145,11 @@ pub(crate) struct Ruleset {
 #[pymethods]
 impl Ruleset {
     #[new]
-    fn new(spec: &str) -> PyResult<Ruleset> {
+    fn new(spec: &Bound<'_, PyAny>) -> PyResult<Ruleset> {
+        let spec = str_arg(spec, "spec")
+            .map_err(|e| RulesetError::new_err(e.value(spec.py()).to_string()))?;
         Ok(Ruleset {
-            inner: parse_rules(spec)?,
+            inner: parse_rules(&spec, "spec")?,
         })
     }
 
@@ -203,7 +222,8 @@ impl Ruleset {
 
     /// The fixed action codes of a move (its notation): one code, or one per step of a
     /// split move.
-    fn encode_move(&self, mv: &str) -> PyResult<Vec<u32>> {
+    fn encode_move(&self, mv: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        let mv = str_arg(mv, "mv").map_err(|e| MoveError::new_err(e.value(mv.py()).to_string()))?;
         let mv = mv
             .parse::<Move>()
             .map_err(|e| MoveError::new_err(format!("mv: {e}")))?;
@@ -216,6 +236,13 @@ impl Ruleset {
     /// The move (its notation) of a fixed action code, or of the codes of a split move.
     fn decode_action(&self, codes: &Bound<'_, PyAny>) -> PyResult<String> {
         let list: Vec<u32> = if let Ok(seq) = codes.cast::<PyList>() {
+            if seq.len() > senet::MAX_STEPS {
+                return Err(MoveError::new_err(format!(
+                    "codes: at most {} codes make a move, not {}",
+                    senet::MAX_STEPS,
+                    seq.len()
+                )));
+            }
             seq.iter()
                 .map(|c| code_arg(&c, "codes"))
                 .collect::<PyResult<_>>()?
@@ -282,16 +309,27 @@ pub(crate) fn move_arg(game: &AnyGame, value: &Bound<'_, PyAny>) -> PyResult<Mov
             .and_then(|i| moves.get(i).copied())
             .ok_or_else(|| {
                 MoveError::new_err(format!(
-                    "move index {index} is not legal: there are {} legal moves now",
+                    "mv: move index {index} is not legal: there are {} legal moves now",
                     moves.len()
                 ))
             });
     }
-    let text: String = value
-        .extract()
-        .map_err(|_| PyTypeError::new_err("a move is its notation (\"9-12\") or an index"))?;
-    text.parse::<Move>()
-        .map_err(|e| MoveError::new_err(e.to_string()))
+    if value.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(MoveError::new_err(format!(
+            "mv: move index {} is not legal: there are {} legal moves now",
+            describe(value),
+            game.legal_moves().len()
+        )));
+    }
+    let Ok(text) = value.cast::<pyo3::types::PyString>() else {
+        return Err(MoveError::new_err(format!(
+            "mv: a move is its notation (\"9-12\") or an integer index, not {}",
+            describe(value)
+        )));
+    };
+    text.to_cow()?
+        .parse::<Move>()
+        .map_err(|e| MoveError::new_err(format!("mv: {e}")))
 }
 
 /// A game of any ruleset: `Game("kendall(trap=true)")`, or from a position.
@@ -344,11 +382,21 @@ pub(crate) fn code_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u32> {
 impl Game {
     #[new]
     #[pyo3(signature = (rules = None, position = None))]
-    fn new(rules: Option<&Bound<'_, PyAny>>, position: Option<&str>) -> PyResult<Game> {
+    fn new(
+        rules: Option<&Bound<'_, PyAny>>,
+        position: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Game> {
         let rules = rules_or_default(rules)?;
+        let position = match position {
+            Some(p) if !p.is_none() => Some(
+                str_arg(p, "position")
+                    .map_err(|e| PositionError::new_err(e.value(p.py()).to_string()))?,
+            ),
+            _ => None,
+        };
         let game = match position {
-            Some(position) => AnyGame::from_position(rules, position)
-                .map_err(|e| PositionError::new_err(e.to_string()))?,
+            Some(position) => AnyGame::from_position(rules, &position)
+                .map_err(|e| PositionError::new_err(one_line("position", &e)))?,
             None => AnyGame::new(rules),
         };
         Ok(Game::wrap(game))
@@ -356,18 +404,22 @@ impl Game {
 
     /// Loads a record in the text form (`rules …`, `throw N`, `move M` lines).
     #[staticmethod]
-    fn from_record(text: &str) -> PyResult<Game> {
-        AnyGame::from_record_text(text)
-            .map(Game::wrap)
-            .map_err(|e| RecordError::new_err(e.to_string()))
+    fn from_record(text: &Bound<'_, PyAny>) -> PyResult<Game> {
+        let text = str_arg(text, "text")
+            .map_err(|e| RecordError::new_err(e.value(text.py()).to_string()))?;
+        Game::from_record_text(&text)
     }
 
     /// Loads a record in JSON (as `record_json` writes it).
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Game> {
-        serde_json::from_str::<AnyGame>(text)
+    fn from_json(text: &Bound<'_, PyAny>) -> PyResult<Game> {
+        let text = str_arg(text, "text")
+            .map_err(|e| RecordError::new_err(e.value(text.py()).to_string()))?;
+        serde_json::from_str::<AnyGame>(&text)
             .map(Game::wrap)
-            .map_err(|e| RecordError::new_err(e.to_string()))
+            .map_err(|e| {
+                RecordError::new_err(one_line("text", &senet::shorten_quoted(&e.to_string())))
+            })
     }
 
     /// The ruleset.
@@ -411,20 +463,40 @@ impl Game {
 
     /// Throws: `value` if given, else the ruleset's device with `rng`. Returns the value.
     #[pyo3(signature = (value = None, rng = None))]
-    fn throw(&mut self, value: Option<u8>, rng: Option<&Bound<'_, Rng>>) -> PyResult<u8> {
-        self.partial = CodeList::new();
+    fn throw(
+        &mut self,
+        value: Option<&Bound<'_, PyAny>>,
+        rng: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u8> {
+        let value = opt_int_arg::<u8>(value, "value", 0, 255)?;
+        let rng = rng
+            .filter(|r| !r.is_none())
+            .map(|r| rng_arg(r, "rng"))
+            .transpose()?;
         let result = match (value, rng) {
             (Some(value), None) => {
                 let throw = Throw::new(value)
-                    .ok_or_else(|| MoveError::new_err(senet::ZeroThrow.to_string()))?;
-                self.inner.throw(throw).map(|()| throw)
+                    .ok_or_else(|| MoveError::new_err(format!("value: {}", senet::ZeroThrow)))?;
+                self.inner
+                    .throw(throw)
+                    .map(|()| throw)
+                    .map_err(|e| MoveError::new_err(one_line("value", &e)))
             }
-            (None, Some(rng)) => self.inner.throw_random(&mut rng.borrow_mut().inner),
-            _ => return Err(PyTypeError::new_err("give either a value or an rng")),
+            (None, Some(rng)) => self
+                .inner
+                .throw_random(&mut rng.borrow_mut().inner)
+                .map_err(|e| MoveError::new_err(one_line("rng", &e))),
+            (Some(_), Some(_)) => {
+                return Err(MoveError::new_err(
+                    "value: give either a value or an rng, not both",
+                ));
+            }
+            (None, None) => {
+                return Err(MoveError::new_err("value: give either a value or an rng"));
+            }
         };
-        result
-            .map(Throw::get)
-            .map_err(|e| MoveError::new_err(e.to_string()))
+        self.partial = CodeList::new();
+        result.map(Throw::get)
     }
 
     /// Plays a move given by its notation (`"9-12"`, `"pass"`) or its index in
@@ -432,10 +504,11 @@ impl Game {
     #[pyo3(name = "play")]
     fn play_move(&mut self, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let mv = move_arg(&self.inner, mv)?;
-        self.partial = CodeList::new();
         self.inner
             .play(mv)
-            .map_err(|e| MoveError::new_err(e.to_string()))
+            .map_err(|e| MoveError::new_err(one_line("mv", &e)))?;
+        self.partial = CodeList::new();
+        Ok(())
     }
 
     /// Takes back the last action; returns it (`"throw 3"`, `"move 9-12"`), or None at the
@@ -447,14 +520,26 @@ impl Game {
 
     /// Plays on with device throws and uniformly random legal moves drawn from `rng` until
     /// the game ends or a side would start turn `max_turns + 1`; True when it ended.
-    #[pyo3(signature = (rng, max_turns = senet::DEFAULT_TURN_CAP))]
-    fn play_random(&mut self, py: Python<'_>, rng: &Bound<'_, Rng>, max_turns: u32) -> bool {
+    #[pyo3(signature = (rng, max_turns = Arg::Default), text_signature = "(rng, max_turns=10000)")]
+    fn play_random(
+        &mut self,
+        py: Python<'_>,
+        rng: &Bound<'_, PyAny>,
+        max_turns: Arg<'_>,
+    ) -> PyResult<bool> {
+        let max_turns = max_turns.int(
+            "max_turns",
+            0,
+            i128::from(u32::MAX),
+            senet::DEFAULT_TURN_CAP,
+        )?;
+        let rng = rng_arg(rng, "rng")?;
         self.partial = CodeList::new();
         let mut rng = rng.borrow_mut();
         let game = &mut self.inner;
         let rng = &mut rng.inner;
         let end = py.detach(|| game.play_random(rng, max_turns));
-        matches!(end, senet::PlayoutEnd::Finished(_))
+        Ok(matches!(end, senet::PlayoutEnd::Finished(_)))
     }
 
     /// The current position in the position notation.
@@ -494,8 +579,17 @@ impl Game {
     }
 
     #[setter]
-    fn set_seed(&mut self, seed: Option<u64>) {
+    fn set_seed(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let seed = match seed {
+            None => {
+                return Err(SenetError::new_err(
+                    "seed: cannot be deleted; set it to None",
+                ));
+            }
+            Some(seed) => opt_int_arg::<u64>(Some(seed), "seed", 0, i128::from(u64::MAX))?,
+        };
         self.inner.set_seed(seed);
+        Ok(())
     }
 
     /// The record in the text form (see docs/notation.md).
@@ -622,7 +716,7 @@ impl Game {
     /// A game from its record and the codes of a split move chosen so far (pickling).
     #[staticmethod]
     fn _restore(py: Python<'_>, record: &str, partial: Vec<u32>) -> PyResult<Game> {
-        let mut game = Game::from_record(record)?;
+        let mut game = Game::from_record_text(record)?;
         for code in partial {
             game.play_code(&code.into_pyobject(py)?.into_any())?;
         }
@@ -639,6 +733,13 @@ impl Game {
 }
 
 impl Game {
+    /// A game from a record in the text form.
+    pub(crate) fn from_record_text(text: &str) -> PyResult<Game> {
+        AnyGame::from_record_text(text)
+            .map(Game::wrap)
+            .map_err(|e| RecordError::new_err(one_line("text", &e)))
+    }
+
     fn fill_code_mask<T: Copy + From<bool> + PartialEq>(&self, mask: &mut [T]) -> PyResult<()> {
         if !matches!(self.inner.phase(), Phase::Move(_)) {
             mask.fill(T::from(false));

@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 mod analysis;
+mod args;
 mod env;
 mod errors;
 mod game;
@@ -28,5 +29,7 @@ fn _senet(m: &Bound<'_, PyModule>) -> PyResult<()> {
     analysis::register(m)?;
     m.add("MOVE_LIST_CAPACITY", senet::MOVE_LIST_CAPACITY)?;
     m.add("MAX_STEPS", senet::MAX_STEPS)?;
+    m.add("MAX_ENVS", env::MAX_ENVS)?;
+    m.add("MAX_MASK_VALUES", env::MAX_MASK_VALUES)?;
     Ok(())
 }

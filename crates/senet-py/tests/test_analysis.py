@@ -155,12 +155,13 @@ def test_bad_arguments_raise_value_errors_naming_them(game_or_record, kwargs, er
     assert isinstance(raised.value, senet.SenetError) and isinstance(raised.value, ValueError)
 
 
-def test_arguments_of_the_wrong_type_are_type_errors():
+def test_arguments_of_the_wrong_type_are_senet_errors_naming_them():
     game = senet.Game()
     for kwargs in ({"tables": 3}, {"seed": "7"}, {"player": 2}):
-        with pytest.raises(TypeError):
+        (name,) = kwargs
+        with pytest.raises(senet.SenetError, match=f"^{name}: "):
             senet.analyse(game, **kwargs)
-    with pytest.raises(TypeError, match="game_or_record"):
+    with pytest.raises(senet.RecordError, match="^game_or_record: "):
         senet.analyse(42)
 
 

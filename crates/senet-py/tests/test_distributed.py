@@ -13,6 +13,18 @@ def cluster():
     ray.shutdown()
 
 
+def test_simulate_starts_a_local_ray_when_none_runs():
+    """Placed first: no test before it has started Ray."""
+    if ray.is_initialized():
+        ray.shutdown()
+    try:
+        got = senet.distributed.simulate("regency", games=50, seed=5, tasks=2)
+        assert ray.is_initialized()
+        assert got == senet.simulate("regency", games=50, seed=5)
+    finally:
+        ray.shutdown()
+
+
 def test_split_covers_the_games_once_in_order():
     assert senet.distributed.split(10, 3) == [(0, 4), (4, 7), (7, 10)]
     assert senet.distributed.split(2, 5) == [(0, 1), (1, 2)]

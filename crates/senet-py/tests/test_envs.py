@@ -123,7 +123,7 @@ def test_the_vector_env_refuses_bad_actions_whole():
     obs, _ = env.reset(seed=1)
     before = [env.game(i) for i in range(3)]
     actions = np.array([0, 0, 255])
-    with pytest.raises(senet.MoveError, match="env 2"):
+    with pytest.raises(senet.MoveError, match=r"^actions\[2\]: "):
         env.step(actions)
     assert [env.game(i) for i in range(3)] == before
     with pytest.raises(senet.SenetError):

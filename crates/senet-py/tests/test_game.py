@@ -125,7 +125,7 @@ def test_bad_rulesets_positions_and_records_raise_typed_errors():
         senet.Game.from_record("rules regency\nthrow 9\n")
     with pytest.raises(senet.RecordError):
         senet.Game.from_json("{}")
-    with pytest.raises(TypeError):
+    with pytest.raises(senet.RulesetError, match="^rules: "):
         senet.Game(42)
 
 

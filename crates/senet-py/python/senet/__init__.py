@@ -24,6 +24,8 @@ message, and leaves the game unchanged.
 """
 
 from senet._senet import (
+    MAX_ENVS,
+    MAX_MASK_VALUES,
     MAX_STEPS,
     MOVE_LIST_CAPACITY,
     Game,
@@ -68,6 +70,8 @@ _register_gymnasium_envs()
 
 __all__ = [
     "DEFAULT_TURN_CAP",
+    "MAX_ENVS",
+    "MAX_MASK_VALUES",
     "MAX_STEPS",
     "MOVE_LIST_CAPACITY",
     "Game",

@@ -10,6 +10,10 @@ MOVE_LIST_CAPACITY: int
 """The most legal moves a decision can have: the length of an index-encoding action mask."""
 MAX_STEPS: int
 """The most steps one move has (Piccione's split throws): the most codes of one move."""
+MAX_ENVS: int
+"""The most games of one vector environment (65,536)."""
+MAX_MASK_VALUES: int
+"""The most action-mask values (games x actions) of one vector environment (2**26)."""
 
 class SenetError(ValueError):
     """Bad input refused by the engine; the message is the engine's."""
@@ -393,5 +397,7 @@ class VecEnvCore:
         rewards: npt.NDArray[np.float32],
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
+        final_obs: npt.NDArray[np.float32],
+        illegal: npt.NDArray[np.bool_],
     ) -> None: ...
     def game(self, index: int) -> Game: ...

@@ -8,11 +8,13 @@ the partial ``Summary`` objects, which merge exactly. The result is identical to
 of workers and tasks.
 
 Call ``ray.init(...)`` first (``ray.init(address="auto")`` joins a running cluster); without
-it Ray starts a local one.
+it ``simulate`` starts a local one (``ray.init()``), which lasts until ``ray.shutdown()`` or
+the end of the process.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import Any, Optional, Sequence, Union
 
@@ -31,6 +33,23 @@ def _play_part(
 ) -> senet.Summary:
     run = senet.Match(rules, players, seed=seed, turn_cap=turn_cap, tables=tables)
     return run.play(start, stop, threads=threads)
+
+
+def _int(name: str, value: Any, lo: int, hi: int) -> int:
+    """An integer argument from ``lo`` to ``hi`` (not a bool); anything else raises
+    ``SenetError`` naming the argument."""
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            pass
+        else:
+            if lo <= number <= hi:
+                return number
+    text = repr(value).replace("\n", " ")[:60]
+    raise senet.SenetError(
+        f"{name}: expected an integer from {lo} to {hi}, not {type(value).__name__} {text}"
+    )
 
 
 def split(games: int, parts: int) -> list[tuple[int, int]]:
@@ -62,22 +81,30 @@ def simulate(
     the cluster's CPUs) is the number of Ray tasks; each plays its range of games on
     ``threads_per_task`` threads. ``tables`` is the path of a table file for a perfect
     player, readable on every node; without it a perfect player of at most 2 pieces a side
-    solves its tables in each task.
+    solves its tables in each task. Without a running Ray (``ray.is_initialized()``) it
+    starts a local one with ``ray.init()``.
     """
+    # Refuses bad arguments here, before Ray starts or any task does.
+    games = _int("games", games, 1, 10**12)
+    if tasks is not None:
+        tasks = _int("tasks", tasks, 1, 1_000_000)
+    threads_per_task = _int("threads_per_task", threads_per_task, 1, 1024)
+    if isinstance(tables, os.PathLike):
+        tables = os.fspath(tables)
+    run = senet.Match(rules, players, seed=seed, turn_cap=turn_cap, tables=tables)
+    rules = run.rules.spec
+    players = tuple(players.split(",")) if isinstance(players, str) else tuple(players)
+    seed = run.seed
+    turn_cap = run.turn_cap
+
     import ray
 
-    if isinstance(players, str):
-        players = players.split(",")
-    players = tuple(players)
-    rules = str(rules)
-    if tables is not None:
-        tables = os.fspath(tables)
-    # Refuses bad arguments here, before any task starts.
-    run = senet.Match(rules, players, seed=seed, turn_cap=turn_cap, tables=tables)
-    if games < 1:
-        raise senet.SenetError("games must be at least 1")
+    if not ray.is_initialized():
+        ray.init()
     if tasks is None:
         tasks = max(1, int(ray.available_resources().get("CPU", 1)))
+    # A task plays at most 10**9 games (Match.play's limit).
+    tasks = max(tasks, -(-games // 1_000_000_000))
     remote = ray.remote(num_cpus=threads_per_task)(_play_part)
     parts = [
         remote.remote(rules, players, seed, turn_cap, tables, start, stop, threads_per_task)
