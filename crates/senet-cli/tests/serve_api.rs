@@ -753,7 +753,13 @@ fn cheap_requests_do_not_wait_behind_searches() {
                 let (server, record) = (&server, &record);
                 scope.spawn(move || {
                     let body = json!({ "record": record, "player": "expectiminimax:2" });
-                    let (status, reply) = post(&Client::new(), server, "/api/analyse", &body);
+                    // The server answers within its own 30 s limit (503 beyond it), which a
+                    // debug build reaches: the client must not give up first.
+                    let client = Client::builder()
+                        .timeout(Duration::from_secs(300))
+                        .build()
+                        .unwrap();
+                    let (status, reply) = post(&client, server, "/api/analyse", &body);
                     assert!(
                         status == StatusCode::OK || status == StatusCode::SERVICE_UNAVAILABLE,
                         "{status}: {reply}"
