@@ -226,3 +226,62 @@ fn any_game_serialises_as_its_record() {
     assert_eq!(json, serde_json::to_string(&game.record()).unwrap());
     assert_eq!(serde_json::from_str::<AnyGame>(&json).unwrap(), game);
 }
+
+/// `peek_after` shows each legal move's result exactly as playing it would, and leaves the
+/// game as it was, counters included.
+#[test]
+fn peek_after_shows_each_move_played_and_changes_nothing() {
+    for rules in common::configurations() {
+        let mut game = AnyGame::new(rules.clone());
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut peeked = 0;
+        for _ in 0..600 {
+            match game.phase() {
+                Phase::Over(_) => break,
+                Phase::Throw(_) => {
+                    game.throw_random(&mut rng).unwrap();
+                }
+                Phase::Move(_) => {
+                    let before = game.clone();
+                    let (turns, decisions) = (game.turns(), game.decisions());
+                    let legal = game.legal_moves();
+                    for &mv in legal.iter() {
+                        let mut played = before.clone();
+                        played.play(mv).unwrap();
+                        let mut seen = None;
+                        game.peek_after(mv, &mut |after| {
+                            seen = Some((
+                                after.position(),
+                                after.phase(),
+                                after.history().len(),
+                                after.turns(),
+                                after.decisions(),
+                            ));
+                        })
+                        .unwrap();
+                        let expected = (
+                            played.position(),
+                            played.phase(),
+                            played.history().len(),
+                            played.turns(),
+                            played.decisions(),
+                        );
+                        assert_eq!(seen, Some(expected), "{rules} {mv}");
+                        assert_eq!(game, before, "{rules} {mv}");
+                        assert_eq!((game.turns(), game.decisions()), (turns, decisions));
+                        peeked += 1;
+                    }
+                    let pick = senet::uniform_below(&mut rng, legal.len() as u32) as usize;
+                    game.play(legal[pick]).unwrap();
+                }
+            }
+        }
+        assert!(peeked > 20, "{rules}: only {peeked} moves peeked at");
+        // A refused move is refused by peek_after too, without calling the closure.
+        let mut called = false;
+        let refused = game.peek_after("1-2".parse().unwrap(), &mut |_| called = true);
+        if !game.legal_moves().iter().any(|m| m.to_string() == "1-2") {
+            assert!(refused.is_err() && !called, "{rules}");
+        }
+    }
+}

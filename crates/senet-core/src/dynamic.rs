@@ -155,6 +155,10 @@ pub trait DynGame: fmt::Debug + Send + Sync {
     fn apply(&mut self, action: Action) -> Result<(), PlayError>;
     /// Takes back the last action and returns it (`None` at the start).
     fn undo(&mut self) -> Option<Action>;
+    /// Plays `mv`, lets `look` see the game after it and takes the move back in constant
+    /// time ([`Game::peek_after`]).
+    fn peek_after(&mut self, mv: Move, look: &mut dyn FnMut(&dyn DynGame))
+    -> Result<(), PlayError>;
     /// The position `mv` would lead to, in the position notation, without playing it.
     fn position_after(&self, mv: Move) -> Result<String, PlayError>;
     /// Every action so far.
@@ -223,6 +227,13 @@ impl<R: Ruleset> DynGame for Game<R> {
     }
     fn undo(&mut self) -> Option<Action> {
         Game::undo(self)
+    }
+    fn peek_after(
+        &mut self,
+        mv: Move,
+        look: &mut dyn FnMut(&dyn DynGame),
+    ) -> Result<(), PlayError> {
+        Game::peek_after(self, mv, |game| look(game))
     }
     fn position_after(&self, mv: Move) -> Result<String, PlayError> {
         let mut state = *self.state();

@@ -294,6 +294,41 @@ impl<R: Ruleset> Game<R> {
         }
     }
 
+    /// Plays `mv`, lets `look` see the game after it, then takes the move back in constant
+    /// time: how a learner or a search sees each move's result. ([`undo`](Game::undo)
+    /// replays the whole history, as a state does not remember the one before it.) A refused
+    /// move leaves the game unchanged and `look` is not called.
+    ///
+    /// ```
+    /// use senet_core::{Game, Ruleset, Throw};
+    /// # fn demo<R: Ruleset + Default>() {
+    /// let mut game = Game::new(R::default());
+    /// game.throw(Throw::new(2).unwrap()).unwrap();
+    /// let before = game.clone();
+    /// for &mv in game.legal_moves().iter() {
+    ///     let after = game.peek_after(mv, |g| g.position()).unwrap();
+    ///     let mut played = before.clone();
+    ///     played.play(mv).unwrap();
+    ///     assert_eq!(after, played.position());
+    /// }
+    /// assert_eq!(game, before);
+    /// # }
+    /// ```
+    pub fn peek_after<T>(
+        &mut self,
+        mv: Move,
+        look: impl FnOnce(&Self) -> T,
+    ) -> Result<T, PlayError> {
+        let (state, turns, decisions) = (self.state, self.turns, self.decisions);
+        self.play(mv)?;
+        let seen = look(self);
+        self.history.pop();
+        self.state = state;
+        self.turns = turns;
+        self.decisions = decisions;
+        Ok(seen)
+    }
+
     /// Takes back the last action and returns it (`None` at the start).
     pub fn undo(&mut self) -> Option<Action> {
         let last = self.history.pop()?;
