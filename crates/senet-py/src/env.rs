@@ -482,7 +482,7 @@ impl EnvCore {
         py: Python<'py>,
     ) -> (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>) {
         let mut obs = vec![0.0; self.layout.size()];
-        self.layout.write(&self.episode.game, &mut obs);
+        self.layout.write(&*self.episode.game, &mut obs);
         let mut mask = vec![0; self.episode.action_count()];
         self.episode.write_mask(&mut mask);
         (PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask))
@@ -713,7 +713,7 @@ impl VecEnvCore {
                 let mut ended = step.terminated || step.truncated;
                 if ended {
                     let size = layout.size();
-                    layout.write(&episode.game, &mut final_obs[i * size..(i + 1) * size]);
+                    layout.write(&*episode.game, &mut final_obs[i * size..(i + 1) * size]);
                 }
                 while ended {
                     let next = episode.reset(episode.rng.clone());
@@ -767,7 +767,7 @@ fn write(
     mask: &mut [i8],
 ) {
     let size = layout.size();
-    layout.write(&episode.game, &mut obs[i * size..(i + 1) * size]);
+    layout.write(&*episode.game, &mut obs[i * size..(i + 1) * size]);
     episode.write_mask(&mut mask[i * mask_len..(i + 1) * mask_len]);
 }
 

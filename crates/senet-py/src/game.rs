@@ -360,6 +360,9 @@ impl Game {
     }
 }
 
+/// What `Game.afterstates` returns: the moves, one observation row each, their results.
+type Afterstates<'py> = (Vec<String>, Bound<'py, PyAny>, Bound<'py, PyArray1<f32>>);
+
 /// An action code argument named `name`: a non-negative integer (a bool or a float is
 /// refused).
 pub(crate) fn code_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u32> {
@@ -612,8 +615,50 @@ impl Game {
     /// captured per side, the side to act, then the ruleset's position fields.
     fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
         let mut out = vec![0.0; self.layout.size()];
-        self.layout.write(&self.inner, &mut out);
+        self.layout.write(&*self.inner, &mut out);
         PyArray1::from_vec(py, out)
+    }
+
+    /// Every legal move with the position it leaves, for learning values of afterstates (as
+    /// TD-Gammon did): `(moves, observations, results)`, where row `i` of `observations`
+    /// (`float32`, shape `(len(moves), rules.observation_size)`) is `observation()` after
+    /// `moves[i]`, and `results[i]` (`float32`) is 1.0 if that move wins the game for Black,
+    /// 0.0 if White has won, 0.5 if it ends without a winner and NaN if the game goes on.
+    /// Whole moves only (a split move's codes chosen so far are ignored); the game is left as
+    /// it was. Empty unless a move is due.
+    fn afterstates<'py>(&mut self, py: Python<'py>) -> PyResult<Afterstates<'py>> {
+        let legal = self.inner.legal_moves();
+        let size = self.layout.size();
+        let mut observations = vec![0.0; legal.len() * size];
+        let mut results = Vec::with_capacity(legal.len());
+        let layout = &self.layout;
+        for (mv, out) in legal.iter().zip(observations.chunks_exact_mut(size)) {
+            self.inner
+                .peek_after(*mv, &mut |after| {
+                    layout.write(after, out);
+                    results.push(match after.outcome() {
+                        None => f32::NAN,
+                        Some(Outcome {
+                            winner: Some(Side::Black),
+                            ..
+                        }) => 1.0,
+                        Some(Outcome {
+                            winner: Some(Side::White),
+                            ..
+                        }) => 0.0,
+                        Some(_) => 0.5,
+                    });
+                })
+                .map_err(|e| MoveError::new_err(e.to_string()))?;
+        }
+        let observations = PyArray1::from_vec(py, observations)
+            .reshape([legal.len(), size])?
+            .into_any();
+        Ok((
+            legal.iter().map(ToString::to_string).collect(),
+            observations,
+            PyArray1::from_vec(py, results),
+        ))
     }
 
     /// The action mask (`int8`, `MOVE_LIST_CAPACITY` values): 1 at each index of

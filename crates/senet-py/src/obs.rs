@@ -10,7 +10,7 @@
 //! function of the rest of the observation.
 
 use senet::registry::AnyRuleset;
-use senet::{AnyGame, Setup, Side, Square};
+use senet::{DynGame, Setup, Side, Square};
 
 /// Values before the ruleset's fields.
 pub(crate) const BASE: usize = 67;
@@ -130,7 +130,7 @@ impl Layout {
     }
 
     /// Writes the observation of `game` into `out` (`size` values).
-    pub(crate) fn write(&self, game: &AnyGame, out: &mut [f32]) {
+    pub(crate) fn write(&self, game: &dyn DynGame, out: &mut [f32]) {
         out.fill(0.0);
         let board = game.board();
         for (plane, side) in [Side::Black, Side::White].into_iter().enumerate() {
@@ -202,9 +202,9 @@ mod tests {
             let mut out = vec![0.0; layout.size()];
             let mut rng = ChaCha8Rng::seed_from_u64(5);
             for _ in 0..20 {
-                let mut game = AnyGame::new(rules.clone());
+                let mut game = senet::AnyGame::new(rules.clone());
                 for _ in 0..300 {
-                    layout.write(&game, &mut out);
+                    layout.write(&*game, &mut out);
                     let setup = game.setup();
                     for (name, offset) in layout.field_offsets() {
                         let present = setup.field(name).is_some();

@@ -171,6 +171,12 @@ class Game:
         """The environments' observation: piece planes of Black and White over squares
         1..30, pieces off, in hand and captured per side, the side to act, then the
         ruleset's position fields."""
+    def afterstates(
+        self,
+    ) -> tuple[list[str], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """``(moves, observations, results)``: each legal move, the observation after it
+        (one row per move) and its result for Black (1.0 win, 0.0 loss, 0.5 no winner, NaN
+        while the game goes on)."""
     def action_mask(self) -> npt.NDArray[np.int8]:
         """1 at each index of ``legal_moves()``, ``MOVE_LIST_CAPACITY`` values."""
     def legal_action_codes(self) -> list[int]:
