@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod clock;
 mod dispatch;
 #[cfg(feature = "kendall")]
 mod kendall;

@@ -74,7 +74,7 @@
 //! board. The tests check the values against the ruleset's own turn, expanded throw by throw
 //! and move by move.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use senet_core::{Move, MoveList, Phase, Ruleset, Setup, Side, ThrowingDevice};
 use senet_kendall::{Kendall, KendallState};

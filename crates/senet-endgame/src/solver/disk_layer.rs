@@ -1,8 +1,8 @@
 //! The on-disk method's layers: the programs written to a scratch file, then swept whole or
 //! solved component by component from it.
 
+use crate::clock::Instant;
 use core::ops::Range;
-use std::time::Instant;
 
 use super::super::{EndgameError, EndgameSpace};
 use super::bracket::{Places, as_pairs, into_midpoints, into_pairs, lone_bounds};

@@ -2,8 +2,8 @@
 //! and the figures, the same for every method; what a method does with one layer is its
 //! [`LayerMethod`].
 
+use crate::clock::Instant;
 use core::ops::Range;
-use std::time::Instant;
 
 use senet_core::{Ruleset, ThrowingDevice};
 

@@ -1,7 +1,7 @@
 //! The compiled method: each layer's programs held in memory, the layer solved component by
 //! component.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::super::{EndgameError, EndgameSpace};
 use super::bracket::Places;

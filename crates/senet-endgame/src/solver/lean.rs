@@ -1,9 +1,9 @@
 //! The lean method: the equations recomputed from the turn machine, nothing stored but the
 //! values and a sweep order.
 
+use crate::clock::Instant;
 use core::ops::Range;
 use std::sync::Mutex;
-use std::time::Instant;
 
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowingDevice};
 

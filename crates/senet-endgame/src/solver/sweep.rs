@@ -1,6 +1,6 @@
 //! Gauss–Seidel sweeps of a component, and when to settle hot states or take policy steps.
 
-use std::time::Instant;
+use crate::clock::Instant;
 
 use super::super::EndgameError;
 use super::equations::{Equations, Known, Step};
