@@ -33,7 +33,16 @@ const state = {
   generation: 0, // bumped by every new game, so a stale computer reply is dropped
 };
 
+// The static build (crates/senet-wasm/build-static.sh) marks its page for the engine in the
+// page: the same requests, answered by WebAssembly in a worker instead of a server.
+const LOCAL_ENGINE = document.querySelector('meta[name="senet-engine"]')?.content === "local";
+let localApi = null;
+
 async function api(path, body) {
+  if (LOCAL_ENGINE) {
+    localApi ??= (await import("./engine-local.js")).api;
+    return localApi(path, body);
+  }
   const options = body === undefined ? {} : {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -53,10 +53,8 @@ pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, CliError>
         .map_err(|e| CliError::input(format!("--threads {threads}: {e}")))
 }
 
-/// The most actions a game record of `senet serve` holds (far beyond any game played, which
-/// ends in a few thousand): a request that would make a longer record is refused, and the
-/// game goes on with `senet play`.
-pub(crate) const MAX_WEB_ACTIONS: usize = 20_000;
+/// The most actions a game record of `senet serve` holds (shared with the engine in the page).
+pub(crate) use senet_view::web::MAX_WEB_ACTIONS;
 
 /// The longest action line of a record as a JSON string, in bytes: `move `, [`senet::MAX_STEPS`]
 /// steps of at most 8 characters (`hand-off`) with commas between them, `/` and a throw of up
@@ -98,15 +96,5 @@ pub(crate) const WEB_BODY_SECONDS: u64 = 30;
 /// The longest `senet serve` waits for one computer decision, in seconds.
 pub(crate) const WEB_COMPUTE_SECONDS: u64 = 30;
 
-/// The deepest expectiminimax search `senet serve` runs (depth 3 takes well under a second a
-/// decision; see `docs/players.md`).
-pub(crate) const MAX_WEB_DEPTH: u64 = 3;
-
-/// The largest node budget of an expectiminimax search `senet serve` runs.
-pub(crate) const MAX_WEB_NODES: u64 = 2_000_000;
-
-/// The most MCTS playouts a decision `senet serve` runs.
-pub(crate) const MAX_WEB_PLAYOUTS: u64 = 5_000;
-
-/// The most pieces a side of the endgame tables `senet serve` solves for a perfect player.
-pub(crate) const MAX_WEB_PERFECT_PIECES: u64 = 2;
+// The caps on the players of `senet serve` (`MAX_WEB_DEPTH`, `MAX_WEB_NODES`, …) are the
+// page's, the same for the engine in the page: `senet_view::web`.

@@ -18,7 +18,6 @@ mod error;
 mod files;
 mod limits;
 mod moves;
-mod narrate;
 mod play;
 mod players;
 mod rate;

@@ -11,11 +11,11 @@ use senet::{Action, AnyGame, AnyPlayer, DEFAULT_TURN_CAP, Move, Phase, Side};
 
 use crate::error::{CliError, device_values, parse_rules, start_game};
 use crate::files::Durability;
-use crate::narrate::{narrate, show_value, value_meaning};
 use crate::players::{Computer, PlayerKind, Roster};
 use crate::replay::{LoadedRecord, RNG_COMMENT};
 use crate::rules::plain_rules;
 use senet::Throw;
+use senet_view::narrate::{narrate, show_value, value_meaning};
 
 /// Play in the terminal, against a computer player or another person.
 ///

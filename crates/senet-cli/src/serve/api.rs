@@ -2,7 +2,6 @@
 
 use std::hash::{BuildHasher, RandomState};
 use std::net::{IpAddr, SocketAddr};
-use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,33 +14,36 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tokio::sync::Semaphore;
 
-use senet::analysis::{AnalysisOptions, Tables, analyse, default_evaluator};
+use senet::analysis::{AnalysisOptions, Tables, analyse};
 use senet::registry::AnyRuleset;
 use senet::rng::{ChaCha8Rng, SeedableRng};
-use senet::{Action, AnyGame, AnyPlayer, AnyTables, Move, Phase};
+use senet::{Action, AnyGame, AnyPlayer, AnyTables, Phase};
 use senet_ai::endgame::{EndgameError, SolveOptions};
 use senet_ai::{Budget, PlayerSpec};
 
-use super::view::{
-    GameView, HintView, RulesetView, hint, narrated, replay_narrated, rulesets, view,
-};
 use crate::limits::{
-    MAX_COMPUTER_QUEUE, MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_ACTIONS, MAX_WEB_DEPTH,
-    MAX_WEB_NODES, MAX_WEB_PERFECT_PIECES, MAX_WEB_PLAYOUTS, WEB_COMPUTE_SECONDS,
+    MAX_COMPUTER_QUEUE, MAX_COMPUTING, MAX_REQUEST_BYTES, MAX_WEB_ACTIONS, WEB_COMPUTE_SECONDS,
 };
 use senet::Throw;
+use senet_view::view::{GameView, HintView, hint};
+
+use senet_view::web::{ANALYSIS_SEED, Catalogue, GameRequest, after, catalogue, phase_words};
 
 /// A refused request: its status and a one-line reason, sent as `{"error": reason}`.
 #[derive(Debug)]
 pub(crate) struct ApiError(StatusCode, String);
 
 impl ApiError {
-    fn bad(reason: impl std::fmt::Display) -> ApiError {
-        let reason = reason.to_string().replace(['\n', '\r'], " ");
-        ApiError(StatusCode::BAD_REQUEST, reason)
+    pub(super) fn bad(reason: impl std::fmt::Display) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, reason)
+    }
+
+    /// A refusal with `status`, its reason kept to one line.
+    pub(super) fn new(status: StatusCode, reason: impl std::fmt::Display) -> ApiError {
+        ApiError(status, reason.to_string().replace(['\n', '\r'], " "))
     }
 }
 
@@ -124,7 +126,7 @@ pub(crate) struct LocalAddr(pub(crate) SocketAddr);
 
 /// One queue of computer work: a bound on the decisions running and on the requests held.
 #[derive(Clone)]
-struct Lane {
+pub(super) struct Lane {
     computing: Arc<Semaphore>,
     /// Computer requests waiting or running.
     in_line: Arc<AtomicUsize>,
@@ -142,7 +144,7 @@ impl Lane {
 /// What the server shares between requests: the two lanes of computer work (cheap decisions
 /// never wait behind searches) and the endgame tables solved so far.
 #[derive(Clone)]
-struct Shared {
+pub(super) struct Shared {
     cheap: Lane,
     costly: Lane,
     tables: Arc<TableCache>,
@@ -348,149 +350,14 @@ async fn asset(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
-/// The computer players the page offers, weakest first; any other name within the caps is
-/// accepted too.
-const PLAYERS: &[(&str, &str)] = &[
-    ("random", "random: any legal move"),
-    ("greedy", "greedy: the best move one step ahead"),
-    ("expectiminimax:1", "expectiminimax, 1 move deep"),
-    ("expectiminimax:2", "expectiminimax, 2 moves deep"),
-    ("expectiminimax:3", "expectiminimax, 3 moves deep"),
-    ("mcts:300", "Monte Carlo tree search, 300 playouts"),
-    ("mcts:2000", "Monte Carlo tree search, 2000 playouts"),
-    (
-        "perfect:2",
-        "perfect endgames (exact tables up to 2 pieces a side)",
-    ),
-    (
-        "learned:2",
-        "learned: a network trained by self-play, 2 moves deep (the strongest)",
-    ),
-];
-
-#[derive(Serialize)]
-struct PlayerView {
-    spec: &'static str,
-    description: &'static str,
-}
-
-#[derive(Serialize)]
-struct Catalogue {
-    rulesets: Vec<RulesetView>,
-    players: Vec<PlayerView>,
-}
-
 async fn list_rulesets() -> Json<Catalogue> {
-    Json(Catalogue {
-        rulesets: rulesets(),
-        players: PLAYERS
-            .iter()
-            .map(|&(spec, description)| PlayerView { spec, description })
-            .collect(),
-    })
+    Json(catalogue())
 }
 
-/// The body of every game request: the game's record, or a ruleset to start a new game.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GameRequest {
-    /// The record in its text form (`docs/notation.md`).
-    record: Option<String>,
-    /// A ruleset specification, for a new game from its initial position.
-    rules: Option<String>,
-    /// For `/api/throw`: the value thrown with real sticks (else the server throws).
-    value: Option<Throw>,
-    /// For `/api/move`: the move in the move notation.
-    #[serde(rename = "move")]
-    mv: Option<String>,
-    /// For `/api/computer` and `/api/hint`: the player (`greedy`, `expectiminimax:2`, …).
-    player: Option<String>,
-}
-
-/// Refuses a record of more than [`MAX_WEB_ACTIONS`] actions, which the server would not
-/// have written.
-fn check_length(game: &AnyGame) -> Result<(), ApiError> {
-    let actions = game.history().len();
-    if actions > MAX_WEB_ACTIONS {
-        return Err(ApiError::bad(format!(
-            "the record has {actions} actions, more than the server's limit of \
-             {MAX_WEB_ACTIONS}; play it on with `senet play --resume FILE`"
-        )));
-    }
-    Ok(())
-}
-
-/// What the game waits for, in words.
-fn phase_words(phase: Phase) -> String {
-    match phase {
-        Phase::Throw(side) => format!("{side} is to throw"),
-        Phase::Move(side) => format!("{side} is to move"),
-        Phase::Over(outcome) => format!("the game is over: {outcome}"),
-    }
-}
-
-impl GameRequest {
-    /// The game the request names, replayed and checked.
-    fn game(&self) -> Result<AnyGame, ApiError> {
-        match (&self.record, &self.rules) {
-            (Some(record), None) => {
-                let game = AnyGame::from_record_text(record)
-                    .map_err(|e| ApiError::bad(format!("record: {e}")))?;
-                check_length(&game)?;
-                Ok(game)
-            }
-            (None, Some(rules)) => AnyRuleset::parse(rules)
-                .map(AnyGame::new)
-                .map_err(|e| ApiError::bad(format!("rules: {e}"))),
-            (Some(_), Some(_)) => Err(ApiError::bad("give either `record` or `rules`, not both")),
-            (None, None) => Err(ApiError::bad(
-                "give the game's `record` or the `rules` of a new one",
-            )),
-        }
-    }
-
-    fn player(&self) -> Result<PlayerSpec, ApiError> {
-        let spec: PlayerSpec = required(self.player.as_deref(), "player", "greedy")?;
-        check_web_budget(&spec)?;
-        Ok(spec)
-    }
-}
-
-/// Reads the request field `name`, which must be there; `example` shows its form.
-fn required<T: FromStr>(value: Option<&str>, name: &str, example: &str) -> Result<T, ApiError>
-where
-    T::Err: std::fmt::Display,
-{
-    let text =
-        value.ok_or_else(|| ApiError::bad(format!("give the `{name}`, e.g. \"{example}\"")))?;
-    text.parse()
-        .map_err(|e| ApiError::bad(format!("{name}: {e}")))
-}
-
-/// Refuses players whose one decision could keep a core busy for long: the page's caps are
-/// far below the command line's.
-fn check_web_budget(spec: &PlayerSpec) -> Result<(), ApiError> {
-    let too_large = |what: &str, max: u64| {
-        Err(ApiError::bad(format!(
-            "player {spec}: the server allows {what} of at most {max}"
-        )))
-    };
-    match *spec {
-        PlayerSpec::Expectiminimax(Budget::Depth(d)) | PlayerSpec::Learned(d)
-            if u64::from(d) > MAX_WEB_DEPTH =>
-        {
-            too_large("a depth", MAX_WEB_DEPTH)
-        }
-        PlayerSpec::Expectiminimax(Budget::Nodes(n)) if n > MAX_WEB_NODES => {
-            too_large("a node budget", MAX_WEB_NODES)
-        }
-        PlayerSpec::Mcts(n) if u64::from(n) > MAX_WEB_PLAYOUTS => {
-            too_large("a number of playouts", MAX_WEB_PLAYOUTS)
-        }
-        PlayerSpec::Perfect(k) if u64::from(k) > MAX_WEB_PERFECT_PIECES => {
-            too_large("tables of pieces a side", MAX_WEB_PERFECT_PIECES)
-        }
-        _ => Ok(()),
+impl From<String> for ApiError {
+    /// A refusal of the shared request code (`senet_view::web`), as a 400.
+    fn from(reason: String) -> ApiError {
+        ApiError::bad(reason)
     }
 }
 
@@ -506,19 +373,7 @@ type Reply<T> = Result<Json<T>, ApiError>;
 /// view, with the constants of its configuration.
 async fn game(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
-    off_workers(move || {
-        let (game, log) = match (&request.record, &request.rules) {
-            (Some(record), None) => {
-                let replayed =
-                    replay_narrated(record).map_err(|e| ApiError::bad(format!("record: {e}")))?;
-                check_length(&replayed.0)?;
-                replayed
-            }
-            _ => (request.game()?, Vec::new()),
-        };
-        Ok(Json(view(&game, 0, log, true)))
-    })
-    .await
+    off_workers(move || Ok(Json(request.loaded()?))).await
 }
 
 /// The request's game, replayed off the async workers, and the request.
@@ -539,35 +394,11 @@ async fn off_workers<T: Send + 'static>(
     })
 }
 
-/// `game` after `action`: the view with the narration of that action alone. A game at
-/// [`MAX_WEB_ACTIONS`] goes no further here, so that every record the server writes fits in a
-/// request.
-fn after(mut game: AnyGame, action: Action) -> Result<GameView, ApiError> {
-    let from = game.history().len();
-    if from >= MAX_WEB_ACTIONS {
-        return Err(ApiError::bad(format!(
-            "this game has reached the server's limit of {MAX_WEB_ACTIONS} actions; save it \
-             and play it on with `senet play --resume FILE`"
-        )));
-    }
-    let entry = narrated(&mut game, action).map_err(ApiError::bad)?;
-    Ok(view(&game, from, vec![entry], false))
-}
-
 async fn throw(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<GameView> {
     let Json(request) = body?;
     off_workers(move || {
         let game = request.game()?;
-        if !matches!(game.phase(), Phase::Throw(_)) {
-            return Err(ApiError::bad(format!(
-                "no throw is due: {}",
-                phase_words(game.phase())
-            )));
-        }
-        let value = match request.value {
-            Some(value) => value,
-            None => server_throw(&game),
-        };
+        let value = request.throw_value(&game, server_throw)?;
         Ok(Json(after(game, Action::Throw(value))?))
     })
     .await
@@ -583,7 +414,7 @@ async fn play_move(body: Result<Json<GameRequest>, JsonRejection>) -> Reply<Game
     let Json(request) = body?;
     off_workers(move || {
         let game = request.game()?;
-        let mv: Move = required(request.mv.as_deref(), "move", "9-12")?;
+        let mv = request.mv()?;
         Ok(Json(after(game, Action::Move(mv))?))
     })
     .await
@@ -611,7 +442,7 @@ fn is_cheap(shared: &Shared, spec: &PlayerSpec, rules: &AnyRuleset) -> bool {
 }
 
 /// The lane of the decisions of `spec` (see [`is_cheap`]).
-fn lane_for<'a>(shared: &'a Shared, spec: &PlayerSpec, rules: &AnyRuleset) -> &'a Lane {
+pub(super) fn lane_for<'a>(shared: &'a Shared, spec: &PlayerSpec, rules: &AnyRuleset) -> &'a Lane {
     if is_cheap(shared, spec, rules) {
         &shared.cheap
     } else {
@@ -622,7 +453,7 @@ fn lane_for<'a>(shared: &'a Shared, spec: &PlayerSpec, rules: &AnyRuleset) -> &'
 /// Runs `work` on a blocking thread in `lane`, at most [`MAX_COMPUTING`] at once: later
 /// requests wait in a queue of at most [`MAX_COMPUTER_QUEUE`], and a request that finds the
 /// queue full, or is not answered within [`WEB_COMPUTE_SECONDS`] of its arrival, gets a 503.
-async fn compute<T: Send + 'static>(
+pub(super) async fn compute<T: Send + 'static>(
     lane: &Lane,
     work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -658,7 +489,7 @@ async fn compute<T: Send + 'static>(
 
 /// The player `spec` for games of `rules`; a perfect player's tables are solved once per
 /// configuration and kept.
-fn build_player(
+pub(super) fn build_player(
     shared: &Shared,
     spec: &PlayerSpec,
     rules: &AnyRuleset,
@@ -699,7 +530,7 @@ async fn computer(
             let view = compute(lane, move || {
                 let mut player = build_player(&worker, &spec, game.rules())?;
                 let mv = player.choose(&game, &mut rng).map_err(ApiError::bad)?;
-                after(game, Action::Move(mv))
+                Ok(after(game, Action::Move(mv))?)
             })
             .await?;
             Ok(Json(view))
@@ -736,70 +567,6 @@ async fn hint_moves(
     Ok(Json(hints))
 }
 
-/// The most actions of a game `/api/analyse` analyses: more than a request body holds. The
-/// work grows with the actions; Kendall's games, the slowest to value, take about 3 ms an
-/// action at depth 2 (release build, one core), so 24 s at most.
-const MAX_WEB_ANALYSED_ACTIONS: usize = 8_000;
-
-/// The most actions of a game analysed by a search 3 moves deep, which takes Kendall's games
-/// about 8.5 ms an action.
-const MAX_WEB_DEEP_ANALYSED_ACTIONS: usize = 3_000;
-
-/// The most MCTS playouts an analysis may run, counted as playouts a decision times actions
-/// (Kendall's games: about 27 µs each, so 14 s at most).
-const MAX_WEB_ANALYSIS_PLAYOUTS: u64 = 500_000;
-
-/// The most expectiminimax nodes an analysis may search, counted as the node budget of a
-/// decision times actions (Kendall's games: about 0.8 µs each, so 16 s at most).
-const MAX_WEB_ANALYSIS_NODES: u64 = 20_000_000;
-
-/// The seed of the evaluators that draw: `senet analyse`'s default, so that the page and the
-/// command analyse a game alike.
-const ANALYSIS_SEED: u64 = 0;
-
-/// The evaluator an analysis of `game` uses: the request's, or the strongest there is for the
-/// configuration, within the server's caps for one decision and for the whole game.
-fn analysis_evaluator(request: &GameRequest, game: &AnyGame) -> Result<PlayerSpec, ApiError> {
-    let spec = match request.player.as_deref() {
-        Some(text) => text
-            .parse::<PlayerSpec>()
-            .map_err(|e| ApiError::bad(format!("player: {e}")))?,
-        None => default_evaluator(game.rules()),
-    };
-    check_web_budget(&spec)?;
-    let actions = game.history().len();
-    let too_long = |most: usize, by: &str| {
-        Err(ApiError::bad(format!(
-            "the game has {actions} actions; the server analyses at most {most}{by} \
-             (`senet analyse` takes any game)"
-        )))
-    };
-    let whole = |per_decision: u64, max: u64, what: &str| {
-        let total = per_decision.saturating_mul(actions as u64);
-        if total > max {
-            Err(ApiError::bad(format!(
-                "player {spec}: {per_decision} {what} a decision over {actions} actions make \
-                 {total}; the server analyses with at most {max}"
-            )))
-        } else {
-            Ok(spec)
-        }
-    };
-    if actions > MAX_WEB_ANALYSED_ACTIONS {
-        return too_long(MAX_WEB_ANALYSED_ACTIONS, "");
-    }
-    match spec {
-        PlayerSpec::Expectiminimax(Budget::Depth(d)) | PlayerSpec::Learned(d)
-            if d > 2 && actions > MAX_WEB_DEEP_ANALYSED_ACTIONS =>
-        {
-            too_long(MAX_WEB_DEEP_ANALYSED_ACTIONS, &format!(" with {spec}"))
-        }
-        PlayerSpec::Mcts(n) => whole(u64::from(n), MAX_WEB_ANALYSIS_PLAYOUTS, "playouts"),
-        PlayerSpec::Expectiminimax(Budget::Nodes(n)) => whole(n, MAX_WEB_ANALYSIS_NODES, "nodes"),
-        _ => Ok(spec),
-    }
-}
-
 /// A game analysed (`senet::analysis`) with the endgame tables solved on demand, kept
 /// between requests: the library's JSON and its summary.
 async fn analyse_game(
@@ -808,7 +575,7 @@ async fn analyse_game(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let Json(request) = body?;
     let (game, request) = replayed(request).await?;
-    let evaluator = analysis_evaluator(&request, &game)?;
+    let evaluator = request.analysis_evaluator(&game)?;
     let worker = shared.clone();
     // A whole game's worth of decisions: never cheap.
     let answer = compute(&shared.costly, move || {

@@ -4,7 +4,6 @@
 //! page's business. The endpoints are described in `docs/web.md`.
 
 mod api;
-mod view;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -11,7 +11,7 @@ use crate::narrate::{game_over, narrate, outcome_words, show_value, value_meanin
 use senet::Throw;
 
 /// A side as the API names it.
-pub(crate) fn side_id(side: Side) -> &'static str {
+pub fn side_id(side: Side) -> &'static str {
     match side {
         Side::Black => "black",
         Side::White => "white",
@@ -20,7 +20,7 @@ pub(crate) fn side_id(side: Side) -> &'static str {
 
 /// One value per side.
 #[derive(Serialize)]
-pub(crate) struct PerSide<T> {
+pub struct PerSide<T> {
     black: T,
     white: T,
 }
@@ -36,14 +36,14 @@ impl<T> PerSide<T> {
 
 /// One step of a move: `from` and `to` are a square number, `hand` or `off`.
 #[derive(Serialize)]
-pub(crate) struct StepView {
+pub struct StepView {
     from: String,
     to: String,
 }
 
 /// A square with a rule of its own.
 #[derive(Serialize)]
-pub(crate) struct SpecialSquareView {
+pub struct SpecialSquareView {
     square: u8,
     /// The sign diagrams draw beside it.
     mark: String,
@@ -70,7 +70,7 @@ fn special_squares(rules: &AnyRuleset) -> Vec<SpecialSquareView> {
 
 /// A legal move.
 #[derive(Serialize)]
-pub(crate) struct MoveView {
+pub struct MoveView {
     /// The move notation, what `/api/move` takes.
     text: String,
     /// Empty for a pass.
@@ -105,7 +105,7 @@ impl MoveView {
 
 /// One line of the log: an action and what it did, in words.
 #[derive(Serialize)]
-pub(crate) struct LogEntry {
+pub struct LogEntry {
     /// The record line: `throw 3`, `move 9-12`.
     action: String,
     /// The side that acted.
@@ -116,7 +116,7 @@ pub(crate) struct LogEntry {
 
 /// What is due now.
 #[derive(Serialize)]
-pub(crate) struct PhaseView {
+pub struct PhaseView {
     /// `throw`, `move` or `over`.
     kind: &'static str,
     /// The side to act (none once the game is over).
@@ -125,14 +125,14 @@ pub(crate) struct PhaseView {
 
 /// One outcome of the throwing device.
 #[derive(Serialize)]
-pub(crate) struct ThrowView {
+pub struct ThrowView {
     value: u8,
     weight: u32,
 }
 
 /// The end of the game.
 #[derive(Serialize)]
-pub(crate) struct OutcomeView {
+pub struct OutcomeView {
     winner: Option<&'static str>,
     /// The ruleset's own points (their meaning is the ruleset's: see `score`).
     points: PerSide<i32>,
@@ -147,7 +147,7 @@ pub(crate) struct OutcomeView {
 /// What a ruleset configuration shows whatever the game: sent once, with the first view of a
 /// game of it, not with every action.
 #[derive(Serialize)]
-pub(crate) struct RulesView {
+pub struct RulesView {
     /// The ruleset's name.
     name: &'static str,
     pieces: u8,
@@ -159,7 +159,7 @@ pub(crate) struct RulesView {
 }
 
 /// The constants of the configuration `rules`.
-pub(crate) fn rules_view(rules: &AnyRuleset) -> RulesView {
+pub fn rules_view(rules: &AnyRuleset) -> RulesView {
     RulesView {
         name: rules.name(),
         pieces: rules.pieces_per_side(),
@@ -178,7 +178,7 @@ pub(crate) fn rules_view(rules: &AnyRuleset) -> RulesView {
 
 /// A game as the page shows it.
 #[derive(Serialize)]
-pub(crate) struct GameView {
+pub struct GameView {
     /// The ruleset specification.
     rules: String,
     /// The configuration's constants: with a game loaded or started (`/api/game`), not with
@@ -208,7 +208,7 @@ pub(crate) struct GameView {
 }
 
 /// Applies `action` to `game` and narrates it.
-pub(crate) fn narrated(game: &mut AnyGame, action: Action) -> Result<LogEntry, PlayError> {
+pub fn narrated(game: &mut AnyGame, action: Action) -> Result<LogEntry, PlayError> {
     let before = game.clone();
     game.apply(action)?;
     Ok(LogEntry {
@@ -220,7 +220,7 @@ pub(crate) fn narrated(game: &mut AnyGame, action: Action) -> Result<LogEntry, P
 
 /// Loads a record in the text form and narrates every action as it replays, once; errors
 /// name the line at fault, as [`AnyGame::from_record_text`]'s do.
-pub(crate) fn replay_narrated(text: &str) -> Result<(AnyGame, Vec<LogEntry>), RecordError> {
+pub fn replay_narrated(text: &str) -> Result<(AnyGame, Vec<LogEntry>), RecordError> {
     let (record, lines) = GameRecord::parse_with_lines(text)?;
     let start = GameRecord {
         actions: Vec::new(),
@@ -243,12 +243,7 @@ pub(crate) fn replay_narrated(text: &str) -> Result<(AnyGame, Vec<LogEntry>), Re
 
 /// The view of `game`, whose log from action `log_from` on is `log`; with the constants of
 /// its configuration when `with_rules`.
-pub(crate) fn view(
-    game: &AnyGame,
-    log_from: usize,
-    log: Vec<LogEntry>,
-    with_rules: bool,
-) -> GameView {
+pub fn view(game: &AnyGame, log_from: usize, log: Vec<LogEntry>, with_rules: bool) -> GameView {
     let record = game.record();
     let rules = game.rules();
     let position = game.position();
@@ -331,7 +326,7 @@ pub(crate) fn view(
 
 /// A move with the value a player gave it.
 #[derive(Serialize)]
-pub(crate) struct HintMove {
+pub struct HintMove {
     #[serde(rename = "move")]
     mv: String,
     value: f64,
@@ -341,7 +336,7 @@ pub(crate) struct HintMove {
 
 /// A player's view of the decision: what its values mean and each move's.
 #[derive(Serialize)]
-pub(crate) struct HintView {
+pub struct HintView {
     player: String,
     /// `exact`, `estimate`, `heuristic`, `uniform` or `forced`.
     kind: &'static str,
@@ -354,7 +349,7 @@ pub(crate) struct HintView {
 }
 
 /// The hints of `analysis`, made by `player` for `side`.
-pub(crate) fn hint(player: String, side: Side, analysis: &Analysis) -> HintView {
+pub fn hint(player: String, side: Side, analysis: &Analysis) -> HintView {
     let kind = match analysis.kind() {
         ValueKind::ExactWinProbability => "exact",
         ValueKind::EstimatedWinProbability => "estimate",
@@ -383,7 +378,7 @@ pub(crate) fn hint(player: String, side: Side, analysis: &Analysis) -> HintView 
 
 /// One option of a ruleset.
 #[derive(Serialize)]
-pub(crate) struct OptionView {
+pub struct OptionView {
     name: &'static str,
     /// The allowed values, the default first.
     values: &'static [&'static str],
@@ -393,7 +388,7 @@ pub(crate) struct OptionView {
 
 /// One registered ruleset.
 #[derive(Serialize)]
-pub(crate) struct RulesetView {
+pub struct RulesetView {
     id: &'static str,
     name: &'static str,
     options: Vec<OptionView>,
@@ -406,7 +401,7 @@ pub(crate) struct RulesetView {
 }
 
 /// Every registered ruleset, for the page's choosers.
-pub(crate) fn rulesets() -> Vec<RulesetView> {
+pub fn rulesets() -> Vec<RulesetView> {
     RULESETS
         .iter()
         .map(|info| RulesetView {

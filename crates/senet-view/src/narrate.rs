@@ -39,7 +39,7 @@ impl Pieces {
 }
 
 /// One sentence for `action`, applied to `before` to give `after` by `side`.
-pub(crate) fn narrate(before: &AnyGame, action: Action, after: &AnyGame) -> String {
+pub fn narrate(before: &AnyGame, action: Action, after: &AnyGame) -> String {
     let side = before.phase().side().unwrap_or(Side::Black);
     let mut text = match action {
         Action::Throw(value) => format!("{side} throws {value}"),
@@ -60,7 +60,7 @@ pub(crate) fn narrate(before: &AnyGame, action: Action, after: &AnyGame) -> Stri
 
 /// The end of `game` in words: what decided it and, where the ruleset scores games, the
 /// score (see [`outcome_words`]).
-pub(crate) fn game_over(game: &AnyGame, outcome: &Outcome) -> String {
+pub fn game_over(game: &AnyGame, outcome: &Outcome) -> String {
     match outcome_words(game, outcome) {
         (summary, Some(score)) => format!("The game is over: {summary}. {score}"),
         (summary, None) => format!("The game is over: {summary}"),
@@ -86,7 +86,7 @@ fn pieces(n: u8) -> String {
 
 /// The summary and the score of a finished `game`, in each ruleset's terms (the meaning of
 /// `Outcome::points` is each ruleset's own: `crates/senet-*/src/lib.rs`).
-pub(crate) fn outcome_words(game: &AnyGame, outcome: &Outcome) -> (String, Option<String>) {
+pub fn outcome_words(game: &AnyGame, outcome: &Outcome) -> (String, Option<String>) {
     let rules = game.rules();
     let board = game.board();
     let all = rules.pieces_per_side();
@@ -248,7 +248,7 @@ fn narrate_move(before: &AnyGame, mv: Move, after: &AnyGame, side: Side) -> Stri
 }
 
 /// What the values of a player's analysis mean, for the side to move.
-pub(crate) fn value_meaning(kind: ValueKind, side: Side) -> String {
+pub fn value_meaning(kind: ValueKind, side: Side) -> String {
     match kind {
         ValueKind::ExactWinProbability => format!(
             "the exact chance that {side} wins after the move, with perfect play from solved \
@@ -268,7 +268,7 @@ pub(crate) fn value_meaning(kind: ValueKind, side: Side) -> String {
 }
 
 /// One value of an analysis in words: `62.5% to win`, `score 3.20`.
-pub(crate) fn show_value(kind: ValueKind, value: f64) -> String {
+pub fn show_value(kind: ValueKind, value: f64) -> String {
     match kind {
         ValueKind::ExactWinProbability | ValueKind::EstimatedWinProbability => {
             format!("{:.1}% to win", value * 100.0)
