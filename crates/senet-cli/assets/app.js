@@ -199,6 +199,8 @@ const sideName = (side) => (side === "black" ? "Black" : "White");
 const pieceCode = (side) => (side === "black" ? "B" : "W");
 
 function isComputer(side) {
+  // In a room (rooms.js) only the page's own seat is played here.
+  if (state.room) return state.room.you !== side;
   return state.players[side] !== "human";
 }
 
@@ -624,6 +626,7 @@ function fromBase64url(text) {
 }
 
 function persist() {
+  if (state.room) return; // a room is kept by the server, its link in the address
   const game = theGame();
   if (!game) return;
   try {
@@ -672,6 +675,7 @@ function mayDiscard() {
 }
 
 async function act(path, extra, keepRedo = false) {
+  if (state.room) return rooms.roomAct(path, extra);
   if (state.busy) return;
   state.busy = true;
   const generation = state.generation;
@@ -693,6 +697,7 @@ const doThrow = (value) => act("/api/throw", value === undefined ? {} : { value 
 
 // The computer acts once the page has drawn the last action, one action at a time.
 function computerTurn() {
+  if (state.room) return; // a room's computer seats play on the server
   const v = state.view;
   if (state.replay || v.outcome || state.busy || !isComputer(v.phase.side)) return;
   if (state.redo.length > 0) return; // after an undo, the person decides
@@ -1249,6 +1254,7 @@ function keys(event) {
     Escape: () => { state.selected = null; render(); },
   };
   const action = actions[event.key];
+  if (state.room && "urh".includes(event.key)) return; // no undo, redo or hints in a room
   if (action) {
     event.preventDefault();
     action();
@@ -1276,6 +1282,8 @@ function toggleTheme() {
   }
   applyTheme(theme);
 }
+
+let rooms = null; // rooms.js, loaded at start
 
 async function start() {
   let theme = null;
@@ -1332,6 +1340,14 @@ async function start() {
     }, 100);
   });
   document.addEventListener("keydown", keys);
+  // A room's link (`#room=…`) opens the room rather than the game kept (rooms.js).
+  try {
+    rooms = await import("./rooms.js");
+    rooms.initRooms({ state, show, render, showError, api, rulesSpec });
+    if (await rooms.joinRoom()) return;
+  } catch (error) {
+    rooms = null; // a page without rooms.js plays alone
+  }
   // The game of the address or the storage, else a new one.
   if (saved.record && await load(saved.record)) {
     syncSetup(state.view.rules);

@@ -15,6 +15,7 @@
 mod analyse;
 mod compare;
 mod error;
+mod fair;
 mod files;
 mod limits;
 mod moves;

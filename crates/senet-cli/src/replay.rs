@@ -9,6 +9,7 @@ use senet::registry::AnyRuleset;
 use senet::{Action, AnyGame, GameRecord, Phase, RecordError, RecordLines};
 
 use crate::error::CliError;
+use crate::fair;
 use crate::files::read_capped;
 use crate::limits::MAX_RECORD_BYTES;
 
@@ -24,7 +25,20 @@ pub(crate) struct ReplayArgs {
     /// Also draw the board as its three rows after every move.
     #[arg(long)]
     boards: bool,
+    /// Check the throws of a room's game against the seed revealed at its end (64
+    /// hexadecimal digits): every throw must be the next draw of the seed's ChaCha8 stream.
+    #[arg(long, value_name = "HEX")]
+    seed: Option<String>,
+    /// The commitment shown when the room opened (the seed's SHA-256, 64 hexadecimal
+    /// digits), checked against --seed; default: the record's `# commitment HEX` comment,
+    /// else the seed's SHA-256 is printed to compare.
+    #[arg(long, value_name = "HEX", requires = "seed")]
+    commitment: Option<String>,
 }
+
+/// The comment line of a room's record that gives the commitment to its throws' seed:
+/// `# commitment 3f…`.
+pub(crate) const COMMITMENT_COMMENT: &str = "# commitment ";
 
 /// The comment line of a saved game that says where the seeded stream stands, so that
 /// `senet play --resume` goes on with the same throws: `# rng 1234`.
@@ -39,6 +53,8 @@ pub(crate) struct LoadedRecord {
     /// Where the seeded stream of `senet play` stood when the record was saved (its
     /// `# rng N` comment), so that a resumed game goes on with the same throws.
     pub(crate) rng_position: Option<u128>,
+    /// The commitment of a room's record (its `# commitment HEX` comment).
+    commitment: Option<String>,
 }
 
 impl LoadedRecord {
@@ -87,11 +103,17 @@ impl LoadedRecord {
                 .strip_prefix(RNG_COMMENT)
                 .and_then(|n| n.trim().parse().ok())
         });
+        let commitment = text.lines().find_map(|line| {
+            line.trim()
+                .strip_prefix(COMMITMENT_COMMENT)
+                .map(|c| c.trim().to_ascii_lowercase())
+        });
         Ok(LoadedRecord {
             source,
             record,
             lines,
             rng_position,
+            commitment,
         })
     }
 
@@ -164,6 +186,53 @@ pub(crate) fn run(args: &ReplayArgs, out: &mut dyn Write) -> Result<(), CliError
         },
         crate::count(game.history().len() as u64, "action"),
         crate::count(game.turns(), "turn")
+    )?;
+    if let Some(seed) = &args.seed {
+        check_seed(&loaded, &finished, seed, args.commitment.as_deref(), out)?;
+    }
+    Ok(())
+}
+
+/// `--seed`: checks that the record's throws are the seed's stream and that the seed is the
+/// one committed to.
+fn check_seed(
+    loaded: &LoadedRecord,
+    game: &AnyGame,
+    seed: &str,
+    commitment: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let seed: fair::Seed = fair::from_hex(seed).ok_or_else(|| {
+        CliError::input("--seed: give the 64 hexadecimal digits the room revealed")
+    })?;
+    let committed = fair::commitment(&seed);
+    let expected = commitment
+        .map(|c| c.trim().to_ascii_lowercase())
+        .or_else(|| loaded.commitment.clone());
+    match expected {
+        Some(expected) if expected != committed => {
+            return Err(CliError::input(format!(
+                "the seed's SHA-256 is {committed}, not the commitment {}: this is not the \
+                 seed committed to",
+                senet::shorten(&expected)
+            )));
+        }
+        Some(_) => writeln!(
+            out,
+            "commitment: the seed's SHA-256 is {committed}, as committed"
+        )?,
+        None => writeln!(
+            out,
+            "commitment: the seed's SHA-256 is {committed}; compare it with the one shown \
+             when the room opened"
+        )?,
+    }
+    let throws = fair::verify_throws(game, &seed)
+        .map_err(|e| CliError::input(format!("{}: {e}", loaded.source)))?;
+    writeln!(
+        out,
+        "throws: all {} of the record are the seed's stream, in order",
+        throws
     )?;
     Ok(())
 }

@@ -30,6 +30,7 @@ use crate::limits::{
 use senet::Throw;
 use senet_view::view::{GameView, HintView, hint};
 
+use super::rooms::{RoomsConfig, RoomsHandle};
 use senet_view::web::{ANALYSIS_SEED, Catalogue, GameRequest, after, catalogue, phase_words};
 
 /// A refused request: its status and a one-line reason, sent as `{"error": reason}`.
@@ -44,6 +45,11 @@ impl ApiError {
     /// A refusal with `status`, its reason kept to one line.
     pub(super) fn new(status: StatusCode, reason: impl std::fmt::Display) -> ApiError {
         ApiError(status, reason.to_string().replace(['\n', '\r'], " "))
+    }
+
+    /// The reason given.
+    pub(super) fn reason(&self) -> &str {
+        &self.1
     }
 }
 
@@ -199,14 +205,15 @@ impl TableCache {
 
 /// The router of `senet serve`: the routes behind the Host check and the body's size and time
 /// limits.
-pub(crate) fn router(access: Access) -> Router {
+pub(crate) fn router(access: Access, rooms: RoomsConfig) -> (Router, Arc<RoomsHandle>) {
     let shared = Shared {
         cheap: Lane::new(),
         costly: Lane::new(),
         tables: Arc::new(TableCache::default()),
     };
     let access = Arc::new(access);
-    Router::new()
+    let rooms = Arc::new(RoomsHandle::new(rooms, shared.clone()));
+    let router = Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX)))
         .route(
             "/app.js",
@@ -238,8 +245,10 @@ pub(crate) fn router(access: Access) -> Router {
         })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         .with_state(shared)
+        .merge(super::rooms::routes(rooms.clone()))
         .layer(middleware::from_fn_with_state(access.clone(), read_body))
-        .layer(middleware::from_fn_with_state(access, check_host))
+        .layer(middleware::from_fn_with_state(access, check_host));
+    (router, rooms)
 }
 
 /// Whether `host` (a `Host` header) names this server for a connection that came to `local`:

@@ -1,9 +1,12 @@
 //! `senet serve`: the game in a web browser. One page (embedded in the binary) and a
 //! stateless JSON API: every request carries the game's record, which the server replays
 //! and checks, so it keeps no game in memory and undo, redo, saving and replays are the
-//! page's business. The endpoints are described in `docs/web.md`.
+//! page's business. The endpoints are described in `docs/web.md`. Rooms ([`rooms`]) are the
+//! exception: games between two seats by link, kept in SQLite ([`store`]).
 
 mod api;
+mod rooms;
+mod store;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -47,6 +50,21 @@ pub(crate) struct ServeArgs {
     /// For tests: the header and idle timeout in milliseconds, at most the default.
     #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..=WEB_HEADER_SECONDS * 1000))]
     header_timeout_ms: Option<u64>,
+    /// The rooms' database (rooms: games with a friend by link); default
+    /// `$XDG_DATA_HOME/senet/rooms.sqlite3` or `~/.local/share/senet/rooms.sqlite3`, created
+    /// when the first room is. Given, it is opened (and its schema migrated) at start.
+    #[arg(long, value_name = "PATH")]
+    database: Option<std::path::PathBuf>,
+    /// The most unfinished rooms at once.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_rooms: u64,
+    /// The most rooms one client address may open an hour (0: no limit). Behind a reverse
+    /// proxy every client has the proxy's address: raise it.
+    #[arg(long, default_value_t = 20)]
+    rooms_per_hour: u32,
+    /// For tests: how long a computer seat of a room waits before it acts, in milliseconds.
+    #[arg(long, hide = true, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    room_pace_ms: u64,
     /// For tests: the body timeout in milliseconds, at most the default.
     #[arg(long, hide = true, value_parser = clap::value_parser!(u64).range(1..=WEB_BODY_SECONDS * 1000))]
     body_timeout_ms: Option<u64>,
@@ -127,13 +145,27 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> Result<(), CliError>
                 args.host
             );
         }
+        let rooms = rooms::RoomsConfig {
+            database: args.database.clone(),
+            max_rooms: usize::try_from(args.max_rooms).unwrap_or(usize::MAX),
+            per_hour: args.rooms_per_hour as usize,
+            pace: Duration::from_millis(args.room_pace_ms),
+        };
+        let (app, rooms) = router(access, rooms);
+        if args.database.is_some() {
+            // A database given is checked now: a bad one stops the server at once.
+            rooms
+                .rooms()
+                .await
+                .map_err(|e| CliError::input(format!("rooms: {e}")))?;
+        }
         let url = format!("http://{bound}/");
         writeln!(out, "senet: serving the game on {url} (Ctrl-C stops)")?;
         out.flush()?;
         if args.open {
             open_browser(&url);
         }
-        serve(listener, router(access), header_timeout).await;
+        serve(listener, app, header_timeout).await;
         Ok(())
     })
 }
@@ -159,7 +191,7 @@ async fn serve(listener: tokio::net::TcpListener, app: axum::Router, header_time
                 (permit, listener.accept().await)
             } => accepted,
         };
-        let (Ok(permit), Ok((stream, _))) = accepted else {
+        let (Ok(permit), Ok((stream, peer))) = accepted else {
             // Out of file descriptors or a connection reset before it was accepted: wait a
             // little rather than spin.
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -172,6 +204,8 @@ async fn serve(listener: tokio::net::TcpListener, app: axum::Router, header_time
         let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
             // The address the connection came to, for the Host check.
             request.extensions_mut().insert(LocalAddr(local));
+            // The client's address, for the cap on the rooms an address opens.
+            request.extensions_mut().insert(rooms::PeerAddr(peer));
             tower::Service::call(&mut app.clone(), request)
         });
         let connection = hyper::server::conn::http1::Builder::new()

@@ -1,0 +1,381 @@
+//! Rooms in a real browser: headless Chromium over WebDriver, found as `serve_browser.rs`
+//! finds it (without it the test passes after one skip line naming `apt-get install chromium
+//! chromium-driver`, unless `SENET_REQUIRE_BROWSER=1`). One page opens a room with "Play a
+//! friend"; two pages take its seats by their links and play the game to its end by clicking
+//! the Throw button and the pieces, while a third page watches and must show the final
+//! position, the result and the revealed seed.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use senet::AnyGame;
+use senet_testkit::external::BROWSER;
+use serde_json::{Value, json};
+
+/// A chromedriver on a free port with its own profile, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+    chromium: PathBuf,
+    profile: tempfile::TempDir,
+}
+
+impl Driver {
+    fn start(chromium: &Path, chromedriver: &Path) -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let child = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+            chromium: chromium.to_path_buf(),
+            profile: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    async fn connect(&self) -> Client {
+        let profile = format!("--user-data-dir={}", self.profile.path().display());
+        let capabilities = json!({
+            "goog:chromeOptions": {
+                "binary": self.chromium,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update",
+                    "--disable-sync", "--window-size=1280,1000", profile,
+                ],
+            }
+        });
+        let Value::Object(capabilities) = capabilities else {
+            unreachable!()
+        };
+        let started = Instant::now();
+        loop {
+            let mut builder = ClientBuilder::new(HttpConnector::new());
+            builder.capabilities(capabilities.clone());
+            match builder.connect(&self.url).await {
+                Ok(client) => return client,
+                Err(_) if started.elapsed() < Duration::from_secs(30) => {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => panic!("no WebDriver session: {e}"),
+            }
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A `senet serve` with its rooms in a temporary folder.
+struct Server {
+    child: Child,
+    url: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Server {
+    fn start() -> Server {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(["serve", "--port", "0", "--room-pace-ms", "0", "--database"])
+            .arg(dir.path().join("rooms.sqlite3"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("senet serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap()
+            .trim_end_matches('/')
+            .to_string();
+        Server {
+            child,
+            url,
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The page's record, log length and whether its Throw button is enabled.
+async fn page_state(client: &Client) -> (String, u64, bool) {
+    let seen = client
+        .execute(
+            "return [document.getElementById('record').textContent, \
+             document.querySelectorAll('#log li').length, \
+             !document.getElementById('throw').disabled];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    (
+        seen[0].as_str().unwrap_or_default().to_string(),
+        seen[1].as_u64().unwrap_or(0),
+        seen[2].as_bool().unwrap_or(false),
+    )
+}
+
+/// Waits until `client` shows `actions` actions in its log.
+async fn wait_for_actions(client: &Client, actions: u64, who: &str) {
+    let started = Instant::now();
+    loop {
+        if page_state(client).await.1 == actions {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{who}'s page does not show action {actions}"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+/// Clicks the first element `css` finds, waiting for it to appear.
+async fn click(client: &Client, css: &str) {
+    let started = Instant::now();
+    loop {
+        if let Ok(element) = client.find(Locator::Css(css)).await
+            && element.click().await.is_ok()
+        {
+            return;
+        }
+        if started.elapsed() > Duration::from_secs(20) {
+            let page = client
+                .execute(
+                    "return [document.getElementById('status').textContent, \
+                     document.getElementById('guide').textContent, \
+                     document.getElementById('error').textContent, \
+                     document.getElementById('moves').innerHTML, \
+                     document.getElementById('record').textContent.split('\\n').slice(-4).join(' | '), \
+                     window.__errors, document.querySelectorAll('#board .square.movable').length, \
+                     document.querySelectorAll('#board .square').length];",
+                    vec![],
+                )
+                .await
+                .ok();
+            panic!("no {css} to click: {page:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A move made as a person makes it: a framed piece then its destination, or the move's
+/// button when the board offers none (a pass, a piece entering from the hand). Tried again
+/// while the page redraws under the clicks.
+async fn click_a_move(client: &Client) {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) {
+        let movable = client
+            .find_all(Locator::Css("#board .square.movable"))
+            .await
+            .unwrap();
+        if let Some(piece) = movable.first() {
+            if piece.click().await.is_err() {
+                continue;
+            }
+            let targets = client
+                .find_all(Locator::Css(
+                    "#board .square.target, #trays button.target, #moves button",
+                ))
+                .await
+                .unwrap();
+            if let Some(target) = targets.first()
+                && target.click().await.is_ok()
+            {
+                return;
+            }
+        } else if let Ok(button) = client.find(Locator::Css("#moves button")).await
+            && button.click().await.is_ok()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    click(client, "#moves button").await;
+}
+
+async fn href(client: &Client, css: &str) -> String {
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_pages_play_a_room_to_its_end_while_a_third_watches() {
+    let Some([chromium, chromedriver]) = BROWSER
+        .find("serve_rooms_browser")
+        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
+    else {
+        return;
+    };
+    let server = Server::start();
+    let drivers: Vec<Driver> = (0..3)
+        .map(|_| Driver::start(&chromium, &chromedriver))
+        .collect();
+    let black = drivers[0].connect().await;
+    let white = drivers[1].connect().await;
+    let watcher = drivers[2].connect().await;
+    // Black's page opens the room with the form: Regency, two people.
+    black
+        .goto(&format!("{}/?pace=0", server.url))
+        .await
+        .unwrap();
+    click(&black, "#friend").await;
+    click(&black, "#friend-create").await;
+    let started = Instant::now();
+    while black.find(Locator::Css("#link-watch")).await.is_err() {
+        assert!(started.elapsed() < Duration::from_secs(20), "no links");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let black_link = href(&black, "#link-black").await;
+    let white_link = href(&black, "#link-white").await;
+    let watch_link = href(&black, "#link-watch").await;
+    assert!(black_link.contains("#room=") && black_link.contains("&seat="));
+    assert!(!watch_link.contains("seat="));
+    let room = watch_link.rsplit("room=").next().unwrap().to_string();
+    black.goto("about:blank").await.unwrap();
+    black.goto(&black_link).await.unwrap();
+    white.goto(&white_link).await.unwrap();
+    watcher.goto(&watch_link).await.unwrap();
+    for (client, who) in [
+        (&black, "Black"),
+        (&white, "White"),
+        (&watcher, "the watcher"),
+    ] {
+        client
+            .execute(
+                "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(e.message)); \
+                 window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        wait_for_actions(client, 0, who).await;
+        let title = client
+            .find(Locator::Id("room-title"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(title.contains(&room), "{who}: {title}");
+    }
+    let http = reqwest::Client::new();
+    let state_url = format!("{}/api/rooms/{room}", server.url);
+    let state = || async {
+        http.get(&state_url)
+            .send()
+            .await
+            .unwrap()
+            .json::<Value>()
+            .await
+            .unwrap()
+    };
+    let started = Instant::now();
+    let mut actions = 0u64;
+    loop {
+        let now = state().await;
+        assert_eq!(now["actions"].as_u64(), Some(actions));
+        let Some(side) = now["view"]["phase"]["side"].as_str() else {
+            break;
+        };
+        let client = if side == "black" { &black } else { &white };
+        // The page to act hears the last action at once; the watcher's, checked every so
+        // often (each look costs a round trip to a browser), too.
+        wait_for_actions(client, actions, side).await;
+        if actions.is_multiple_of(16) {
+            wait_for_actions(&watcher, actions, "the watcher").await;
+        }
+        if now["view"]["phase"]["kind"] == "throw" {
+            click(client, "#throw:not([disabled])").await;
+        } else {
+            click_a_move(client).await;
+        }
+        let clicked = Instant::now();
+        while state().await["actions"].as_u64() == Some(actions) {
+            assert!(
+                clicked.elapsed() < Duration::from_secs(20),
+                "{side}'s click at action {actions} did nothing"
+            );
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+        actions += 1;
+        assert!(
+            started.elapsed() < Duration::from_secs(900),
+            "the game takes too long"
+        );
+    }
+    let end = state().await;
+    let record = end["view"]["record"].as_str().unwrap();
+    let game = AnyGame::from_record_text(record).unwrap();
+    assert!(game.outcome().is_some());
+    wait_for_actions(&watcher, actions, "the watcher").await;
+    let (shown, _, _) = page_state(&watcher).await;
+    assert_eq!(shown, record, "the watcher's page shows the final record");
+    let seen = watcher
+        .execute(
+            "return [document.getElementById('result').hidden, \
+             document.getElementById('result-title').textContent, \
+             document.getElementById('room-seed').textContent, \
+             [...document.querySelectorAll('#board .square')].map((s) => s.dataset.piece || '.').join('')];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(seen[0], false, "the result banner is shown");
+    let winner = match game.outcome().and_then(|o| o.winner) {
+        Some(senet::Side::Black) => "Black wins",
+        Some(senet::Side::White) => "White wins",
+        None => "A draw",
+    };
+    assert_eq!(seen[1].as_str(), Some(winner));
+    assert_eq!(seen[2].as_str(), end["seed"].as_str());
+    assert_eq!(
+        seen[3].as_str().unwrap(),
+        &end["view"]["position"].as_str().unwrap()[..30]
+    );
+    // The players see their own result.
+    let title = black
+        .find(Locator::Id("result-title"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(title == "You won" || title == "You lost", "{title}");
+    for client in [black, white, watcher] {
+        client.close().await.unwrap();
+    }
+}
