@@ -9,8 +9,8 @@
 #
 # Needs the wasm32-unknown-unknown target (`rustup target add wasm32-unknown-unknown`) and
 # wasm-bindgen's CLI at the version of wasm-bindgen in Cargo.lock, on PATH or in
-# target/tools/bin (`cargo install wasm-bindgen-cli --version V --locked --root target/tools`;
-# .ci/run does it). WASM_BINDGEN names another binary.
+# target/tools/bin (`cargo install wasm-bindgen-cli --version V --locked --no-default-features
+# --root target/tools`; .ci/run does it). WASM_BINDGEN names another binary.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/target/senet-static}
@@ -26,7 +26,7 @@ if [ -z "$bindgen" ]; then
         bindgen=wasm-bindgen
     fi
 fi
-install="cargo install wasm-bindgen-cli --version $version --locked --root target/tools"
+install="cargo install wasm-bindgen-cli --version $version --locked --no-default-features --root target/tools"
 if ! found=$("$bindgen" --version 2>/dev/null); then
     echo "build-static.sh: no wasm-bindgen CLI; install it with: $install" >&2
     exit 1
