@@ -9,9 +9,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use senet::analysis::default_evaluator;
+use senet::analysis::{AnalysisOptions, GameAnalysis, Tables, analyse, default_evaluator};
 use senet::registry::AnyRuleset;
-use senet::{Action, AnyGame, Move, Phase, Throw};
+use senet::{Action, AnyGame, AnyPlayer, AnyTables, Move, Phase, Throw};
 use senet_ai::{Budget, PlayerSpec};
 
 use crate::view::{GameView, RulesetView, narrated, replay_narrated, rulesets, view};
@@ -152,6 +152,51 @@ where
 {
     let text = value.ok_or_else(|| format!("give the `{name}`, e.g. \"{example}\""))?;
     text.parse().map_err(|e| one_line(format!("{name}: {e}")))
+}
+
+/// The player `spec` for games of `rules`, as the page offers it: a perfect player's tables
+/// are of at most [`AnyRuleset::endgame_pieces_on_demand`] pieces a side, and come from
+/// `tables(rules, pieces)` (the caller solves them, or keeps them solved).
+pub fn player<E: std::fmt::Display>(
+    spec: &PlayerSpec,
+    rules: &AnyRuleset,
+    tables: impl FnOnce(&AnyRuleset, u8) -> Result<AnyTables, E>,
+) -> Result<AnyPlayer, String> {
+    let PlayerSpec::Perfect(pieces) = *spec else {
+        return AnyPlayer::new(spec, rules).map_err(|e| format!("player: {e}"));
+    };
+    let quick = rules.endgame_pieces_on_demand();
+    if pieces > quick {
+        return Err(format!(
+            "player {spec}: the server solves tables of at most {quick} pieces a side of {}",
+            rules.spec()
+        ));
+    }
+    let tables = tables(rules, pieces).map_err(|e| format!("player {spec}: {e}"))?;
+    AnyPlayer::with_tables(spec, rules, &tables).map_err(|e| format!("player: {e}"))
+}
+
+/// The page's analysis of `game` by `evaluator`: with the endgame tables `Tables::OnDemand`
+/// would solve, which come from `tables(rules, pieces)` (the caller solves them, or keeps
+/// them solved), and [`ANALYSIS_SEED`], so that it is the same wherever it is made.
+pub fn analysis<E: std::fmt::Display>(
+    game: &AnyGame,
+    evaluator: PlayerSpec,
+    tables: impl FnOnce(&AnyRuleset, u8) -> Result<AnyTables, E>,
+) -> Result<GameAnalysis, String> {
+    let rules = game.rules();
+    let tables = if rules.supports_endgame() {
+        let pieces = rules.endgame_pieces_on_demand();
+        Some(tables(rules, pieces).map_err(|e| format!("endgame tables: {e}"))?)
+    } else {
+        None
+    };
+    let options = AnalysisOptions {
+        evaluator: Some(evaluator),
+        tables: tables.as_ref().map_or(Tables::None, Tables::Given),
+        seed: ANALYSIS_SEED,
+    };
+    analyse(game, &options).map_err(|e| format!("analysis: {e}"))
 }
 
 /// Refuses players whose one decision could keep a core busy for long: the page's caps are

@@ -7,13 +7,12 @@
 
 #![forbid(unsafe_code)]
 
-use senet::analysis::{AnalysisOptions, Tables, analyse};
 use senet::registry::AnyRuleset;
 use senet::{Action, AnyGame, AnyPlayer, AnyTables, Phase};
 use senet_ai::PlayerSpec;
 use senet_ai::endgame::SolveOptions;
 use senet_view::view::hint;
-use senet_view::web::{ANALYSIS_SEED, GameRequest, after, catalogue, phase_words};
+use senet_view::web::{self, GameRequest, after, catalogue, phase_words};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -139,20 +138,7 @@ impl Engine {
     fn analyse(&mut self, request: &GameRequest) -> Result<String, EngineError> {
         let game = request.game()?;
         let evaluator = request.analysis_evaluator(&game)?;
-        let rules = game.rules();
-        let tables = if rules.supports_endgame() {
-            let pieces = rules.endgame_pieces_on_demand();
-            let tables = self.tables(rules, pieces);
-            Some(tables.map_err(|e| format!("endgame tables: {e}"))?)
-        } else {
-            None
-        };
-        let options = AnalysisOptions {
-            evaluator: Some(evaluator),
-            tables: tables.as_ref().map_or(Tables::None, Tables::Given),
-            seed: ANALYSIS_SEED,
-        };
-        let analysis = analyse(&game, &options).map_err(|e| format!("analysis: {e}"))?;
+        let analysis = web::analysis(&game, evaluator, |rules, pieces| self.tables(rules, pieces))?;
         let mut answer = serde_json::to_value(&analysis)
             .map_err(|e| EngineError::Refused(format!("the analysis as JSON: {e}")))?;
         answer["summary"] = analysis.summary().into();
@@ -162,20 +148,9 @@ impl Engine {
     /// The player `spec` for games of `rules`; a perfect player's tables are solved once per
     /// configuration and kept.
     fn player(&mut self, spec: &PlayerSpec, rules: &AnyRuleset) -> Result<AnyPlayer, EngineError> {
-        let PlayerSpec::Perfect(pieces) = *spec else {
-            return Ok(AnyPlayer::new(spec, rules).map_err(|e| format!("player: {e}"))?);
-        };
-        let quick = rules.endgame_pieces_on_demand();
-        if pieces > quick {
-            return Err(EngineError::from(format!(
-                "player {spec}: the server solves tables of at most {quick} pieces a side of {}",
-                rules.spec()
-            )));
-        }
-        let tables = self
-            .tables(rules, pieces)
-            .map_err(|e| format!("player {spec}: {e}"))?;
-        Ok(AnyPlayer::with_tables(spec, rules, &tables).map_err(|e| format!("player: {e}"))?)
+        Ok(web::player(spec, rules, |rules, pieces| {
+            self.tables(rules, pieces)
+        })?)
     }
 
     /// The tables of `rules` with up to `pieces` pieces a side, solved now unless kept.

@@ -17,7 +17,6 @@ use axum::{Json, Router};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
-use senet::analysis::{AnalysisOptions, Tables, analyse};
 use senet::registry::AnyRuleset;
 use senet::rng::{ChaCha8Rng, SeedableRng};
 use senet::{Action, AnyGame, AnyPlayer, AnyTables, Phase};
@@ -31,7 +30,7 @@ use senet::Throw;
 use senet_view::view::{GameView, HintView, hint};
 
 use super::rooms::{RoomsConfig, RoomsHandle};
-use senet_view::web::{ANALYSIS_SEED, Catalogue, GameRequest, after, catalogue, phase_words};
+use senet_view::web::{self, Catalogue, GameRequest, after, catalogue, phase_words};
 
 /// A refused request: its status and a one-line reason, sent as `{"error": reason}`.
 #[derive(Debug)]
@@ -503,21 +502,10 @@ pub(super) fn build_player(
     spec: &PlayerSpec,
     rules: &AnyRuleset,
 ) -> Result<AnyPlayer, ApiError> {
-    let PlayerSpec::Perfect(pieces) = *spec else {
-        return AnyPlayer::new(spec, rules).map_err(|e| ApiError::bad(format!("player: {e}")));
-    };
-    let quick = rules.endgame_pieces_on_demand();
-    if pieces > quick {
-        return Err(ApiError::bad(format!(
-            "player {spec}: the server solves tables of at most {quick} pieces a side of {}",
-            rules.spec()
-        )));
-    }
-    let tables = shared
-        .tables
-        .get(rules, pieces)
-        .map_err(|e| ApiError::bad(format!("player {spec}: {e}")))?;
-    AnyPlayer::with_tables(spec, rules, &tables).map_err(|e| ApiError::bad(format!("player: {e}")))
+    web::player(spec, rules, |rules, pieces| {
+        shared.tables.get(rules, pieces)
+    })
+    .map_err(ApiError::bad)
 }
 
 async fn computer(
@@ -588,22 +576,11 @@ async fn analyse_game(
     let worker = shared.clone();
     // A whole game's worth of decisions: never cheap.
     let answer = compute(&shared.costly, move || {
-        let rules = game.rules();
-        // The tables `Tables::OnDemand` would solve, from the cache.
-        let tables = if rules.supports_endgame() {
-            let pieces = rules.endgame_pieces_on_demand();
-            let solved = worker.tables.get(rules, pieces);
-            Some(solved.map_err(|e| ApiError::bad(format!("endgame tables: {e}")))?)
-        } else {
-            None
-        };
-        let options = AnalysisOptions {
-            evaluator: Some(evaluator),
-            tables: tables.as_ref().map_or(Tables::None, Tables::Given),
-            seed: ANALYSIS_SEED,
-        };
-        let analysis =
-            analyse(&game, &options).map_err(|e| ApiError::bad(format!("analysis: {e}")))?;
+        // The tables `Tables::OnDemand` would solve come from the cache.
+        let analysis = web::analysis(&game, evaluator, |rules, pieces| {
+            worker.tables.get(rules, pieces)
+        })
+        .map_err(ApiError::bad)?;
         let mut answer = serde_json::to_value(&analysis).map_err(|e| {
             ApiError(
                 StatusCode::INTERNAL_SERVER_ERROR,
