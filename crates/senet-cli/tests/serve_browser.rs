@@ -23,87 +23,16 @@
 
 mod common;
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::server::Server;
+use common::browser::{Browser, choose_player, click, click_a_move};
+use common::server::{Server, json_answer};
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::{Client, Locator};
 use senet::registry::{AnyRuleset, RULESETS};
 use senet::{AnyGame, Phase, Side};
-use senet_testkit::external::BROWSER;
 use serde_json::{Value, json};
-
-/// A chromedriver on a free port, stopped when dropped.
-struct Driver {
-    child: Child,
-    url: String,
-    chromium: PathBuf,
-    profile: tempfile::TempDir,
-}
-
-impl Driver {
-    /// Starts `chromedriver` for `chromium`: the two paths [`BROWSER`] found.
-    fn start(chromium: PathBuf, chromedriver: &Path) -> Driver {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let child = Command::new(chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-            chromium,
-            profile: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    async fn connect(&self) -> Client {
-        let profile = format!("--user-data-dir={}", self.profile.path().display());
-        let capabilities = json!({
-            "goog:chromeOptions": {
-                "binary": self.chromium,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync",
-                    "--window-size=1280,1000", profile,
-                ],
-            }
-        });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!()
-        };
-        let started = Instant::now();
-        loop {
-            let mut builder = ClientBuilder::new(HttpConnector::new());
-            builder.capabilities(capabilities.clone());
-            match builder.connect(&self.url).await {
-                Ok(client) => return client,
-                Err(e) if started.elapsed() < Duration::from_secs(30) => {
-                    let _ = e;
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-                Err(e) => panic!("no WebDriver session: {e}"),
-            }
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// What the page shows, read in one script so that it is one consistent moment.
 const SNAPSHOT: &str = r#"
@@ -189,16 +118,6 @@ async fn screenshot(client: &Client, name: &str) {
     std::fs::write(screenshot_path(name), png).unwrap();
 }
 
-async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-}
-
 /// Opens a new page on a new game of `rules`, Black a person, White `white`.
 async fn open_game(client: &Client, server: &Server, rules: &str, white: &str) {
     client.goto("about:blank").await.unwrap();
@@ -222,19 +141,6 @@ async fn open_game(client: &Client, server: &Server, rules: &str, white: &str) {
         );
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
-}
-
-/// Chooses `player` for `side` in the page's menu, as a person would.
-async fn choose_player(client: &Client, side: &str, player: &str) {
-    client
-        .execute(
-            "const select = document.getElementById(arguments[0]);
-             select.value = arguments[1];
-             select.dispatchEvent(new Event('change'));",
-            vec![json!(format!("player-{side}")), json!(player)],
-        )
-        .await
-        .unwrap();
 }
 
 /// The result banner against the engine's outcome of `game`; `person` is the side a person
@@ -293,26 +199,6 @@ async fn check_banner(client: &Client, game: &AnyGame, person: Option<Side>) {
     );
 }
 
-/// Clicks one move for Black: a framed piece and its destination (or the only buttons when
-/// no piece can move), and waits until it is drawn.
-async fn click_a_move(client: &Client, page: &Snapshot) {
-    if page.movable > 0 {
-        click(client, "#board .square.movable").await;
-        let targets = client
-            .find_all(Locator::Css("#board .square.target, #trays button.target"))
-            .await
-            .unwrap();
-        if let Some(target) = targets.first() {
-            target.click().await.unwrap();
-        } else {
-            click(client, "#moves button").await;
-        }
-    } else {
-        click(client, "#moves button").await;
-    }
-    wait_for_change(client, &page.record).await;
-}
-
 /// How many of Black's moves a person clicks in each ruleset before the computer takes
 /// Black too: enough in Regency for a hint and a picture of a game well under way, a few in
 /// the others. (The banner's "You won" or "You lost" is checked by the accessibility test.)
@@ -322,14 +208,11 @@ fn person_moves(rules: &str) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_ruleset_is_played_to_its_end_in_the_page() {
-    let Some([chromium, chromedriver]) = BROWSER
-        .find("serve_browser")
-        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
-    else {
+    let Some(browser) = Browser::find("serve_browser") else {
         return;
     };
     let server = Server::start();
-    let driver = Driver::start(chromium, &chromedriver);
+    let driver = browser.driver();
     let client = driver.connect().await;
     let all_started = Instant::now();
     for info in RULESETS {
@@ -422,7 +305,8 @@ async fn every_ruleset_is_played_to_its_end_in_the_page() {
                         screenshot(&client, "web-phone.png").await;
                         client.set_window_size(1280, 1000).await.unwrap();
                     }
-                    click_a_move(&client, &page).await;
+                    click_a_move(&client, page.movable > 0).await;
+                    wait_for_change(&client, &page.record).await;
                     human_moves += 1;
                 }
                 // The computer plays: a look every 100 ms leaves the cores to it.
@@ -541,22 +425,9 @@ async fn regency_after_the_end(client: &Client, game: &AnyGame) {
     }
 }
 
+/// Waits until the page's record is no longer `record`: a click answered.
 async fn wait_for_change(client: &Client, record: &str) {
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(10) {
-        let now = client
-            .execute(
-                "return document.getElementById('record').textContent;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if now.as_str() != Some(record) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("the page did not change after a click");
+    common::browser::wait_for_change(client, record, Duration::from_secs(10)).await;
 }
 
 /// Clicks the middle of `element` as a mouse would, at whatever lies on top there: a chart's
@@ -607,10 +478,7 @@ async fn board_at(client: &Client, at: usize, of: usize) -> String {
 /// phone's width the chart fits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_analysis_view_charts_a_loaded_game_and_shows_its_positions() {
-    let Some([chromium, chromedriver]) = BROWSER
-        .find("serve_browser analysis")
-        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
-    else {
+    let Some(browser) = Browser::find("serve_browser analysis") else {
         return;
     };
     // A finished Regency game of a few hundred actions, as a record file.
@@ -628,18 +496,13 @@ async fn the_analysis_view_charts_a_loaded_game_and_shows_its_positions() {
     std::fs::write(&path, game.record_text()).unwrap();
 
     let server = Server::start();
-    let analysis: Value = reqwest::Client::new()
-        .post(format!("{}api/analyse", server.url))
-        .json(&json!({ "record": game.record_text() }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let request = reqwest::Client::new()
+        .post(server.at("/api/analyse"))
+        .json(&json!({ "record": game.record_text() }));
+    let analysis = json_answer(request).await;
     let position =
         |at: usize| analysis["points"][at]["position"].as_str().unwrap()[..30].to_string();
-    let driver = Driver::start(chromium, &chromedriver);
+    let driver = browser.driver();
     let client = driver.connect().await;
     client
         .goto(&format!("{}?pace=0", server.url))
@@ -828,20 +691,11 @@ fn axe_core() -> Option<String> {
     };
     match std::fs::read_to_string(&path) {
         Ok(script) => Some(script),
-        Err(e) => {
-            let required = std::env::var_os("SENET_REQUIRE_AXE").is_some_and(|v| v != "0");
-            assert!(
-                !required,
-                "SENET_REQUIRE_AXE is set, but axe-core is not at {}: {e}; install: {AXE_INSTALL}",
-                path.display()
-            );
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "skipped serve_browser accessibility: axe-core not found at {} (install: \
-                 {AXE_INSTALL}, or set SENET_AXE_CORE; SENET_REQUIRE_AXE=1 makes this a failure)",
-                path.display()
-            );
+        Err(_) => {
+            let test = "serve_browser accessibility";
+            let missing = format!("axe-core not found at {}", path.display());
+            let how = format!("install: {AXE_INSTALL}, or set SENET_AXE_CORE");
+            common::skip_unless_required(test, "SENET_REQUIRE_AXE", &missing, &how);
             None
         }
     }
@@ -885,17 +739,14 @@ async fn audit(client: &Client, axe: &str, when: &str) {
 /// by its link (the result banner), and a phone's width.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_passes_an_accessibility_audit() {
-    let Some([chromium, chromedriver]) = BROWSER
-        .find("serve_browser accessibility")
-        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
-    else {
+    let Some(browser) = Browser::find("serve_browser accessibility") else {
         return;
     };
     let Some(axe) = axe_core() else {
         return;
     };
     let server = Server::start();
-    let driver = Driver::start(chromium, &chromedriver);
+    let driver = browser.driver();
     let client = driver.connect().await;
     open_game(&client, &server, "regency", "greedy").await;
     click(&client, "#throw").await;

@@ -15,20 +15,17 @@
 mod common;
 
 use std::io::Write;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
+use common::browser::{Browser, choose_player, click, click_a_move, record};
 use common::server::Server;
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use fantoccini::{Client, Locator};
 use senet::registry::{AnyRuleset, RULESETS};
 use senet::rng::{ChaCha8Rng, SeedableRng};
 use senet::{AnyGame, Phase, Side};
-use senet_testkit::external::BROWSER;
 use senet_wasm::Engine;
 use serde_json::{Value, json};
 
@@ -166,18 +163,9 @@ fn static_folder(test: &str) -> Option<PathBuf> {
     let built = dir.join("index.html").is_file() && dir.join("pkg/senet_wasm_bg.wasm").is_file();
     let build = "crates/senet-wasm/build-static.sh";
     if !built {
-        let required = std::env::var_os("SENET_REQUIRE_WASM").is_some_and(|v| v != "0");
-        assert!(
-            !required,
-            "{test} needs the static build in {} and SENET_REQUIRE_WASM is set; build it with {build}",
-            dir.display()
-        );
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped {test}: no static build in {} (build it with {build}; \
-             SENET_REQUIRE_WASM=1 makes this a failure)",
-            dir.display()
-        );
+        let missing = format!("no static build in {}", dir.display());
+        let how = format!("build it with {build}");
+        common::skip_unless_required(test, "SENET_REQUIRE_WASM", &missing, &how);
         return None;
     }
     for (copy, source) in [
@@ -238,72 +226,6 @@ async fn static_server(dir: PathBuf) -> String {
     url
 }
 
-/// A chromedriver on a free port, stopped when dropped.
-struct Driver {
-    child: Child,
-    url: String,
-    chromium: PathBuf,
-    profile: tempfile::TempDir,
-}
-
-impl Driver {
-    fn start(chromium: PathBuf, chromedriver: &Path) -> Driver {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let child = Command::new(chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-            chromium,
-            profile: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    async fn connect(&self) -> Client {
-        let profile = format!("--user-data-dir={}", self.profile.path().display());
-        let capabilities = json!({
-            "goog:chromeOptions": {
-                "binary": self.chromium,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync",
-                    "--window-size=1280,1000", profile,
-                ],
-            }
-        });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!()
-        };
-        let started = Instant::now();
-        loop {
-            let mut builder = ClientBuilder::new(HttpConnector::new());
-            builder.capabilities(capabilities.clone());
-            match builder.connect(&self.url).await {
-                Ok(client) => return client,
-                Err(_) if started.elapsed() < Duration::from_secs(30) => {
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-                Err(e) => panic!("no WebDriver session: {e}"),
-            }
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// What the page shows, in one script.
 const SNAPSHOT: &str = r#"
 const squares = [...document.querySelectorAll('#board .square')]
@@ -335,48 +257,31 @@ async fn snapshot(client: &Client) -> (Value, AnyGame) {
     (page, game)
 }
 
-async fn click(client: &Client, css: &str) {
-    client
-        .find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"));
-}
-
-/// Chooses `player` for `side` in the page's menu, which must offer it.
-async fn choose_player(client: &Client, side: &str, player: &str) {
-    let chosen = client
-        .execute(
-            "const select = document.getElementById(arguments[0]);
-             if (![...select.options].some((o) => o.value === arguments[1])) return false;
-             select.value = arguments[1];
-             select.dispatchEvent(new Event('change'));
-             return true;",
-            vec![json!(format!("player-{side}")), json!(player)],
-        )
-        .await
-        .unwrap();
-    assert_eq!(chosen, true, "the {side} menu does not offer {player}");
-}
-
+/// Waits until the page's record is no longer `record`: a click answered.
 async fn wait_for_change(client: &Client, record: &str) {
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_secs(60) {
-        let now = client
-            .execute(
-                "return document.getElementById('record').textContent;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if now.as_str() != Some(record) {
+    common::browser::wait_for_change(client, record, Duration::from_secs(60)).await;
+}
+
+/// Waits until the page's record starts with `start`: a game drawn, at most 30 s after
+/// `started`, looking every `every`; `what` names the game in the failure.
+async fn wait_for_game(
+    client: &Client,
+    start: &str,
+    started: Instant,
+    every: Duration,
+    what: &str,
+) {
+    loop {
+        let record = record(client).await;
+        if record.starts_with(start) {
             return;
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{what}: {record}"
+        );
+        tokio::time::sleep(every).await;
     }
-    panic!("the page did not change after a click");
 }
 
 /// Plays a game of `rules` in the page at `url` to its end: a person (Black) against
@@ -391,26 +296,9 @@ async fn play_to_the_end(client: &Client, url: &str, rules: &str, opponent: &str
         .await
         .unwrap();
     let started = Instant::now();
-    loop {
-        let record = client
-            .execute(
-                "return document.getElementById('record').textContent;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if record
-            .as_str()
-            .is_some_and(|r| r.starts_with(&format!("rules {rules}\n")))
-        {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "no game of {rules}: {record}"
-        );
-        tokio::time::sleep(Duration::from_millis(30)).await;
-    }
+    let start = format!("rules {rules}\n");
+    let what = format!("no game of {rules}");
+    wait_for_game(client, &start, started, Duration::from_millis(30), &what).await;
     choose_player(client, "white", opponent).await;
     let mut person_moves = 0;
     let mut person = true;
@@ -453,19 +341,7 @@ async fn play_to_the_end(client: &Client, url: &str, rules: &str, opponent: &str
                     && (page["movable"].as_u64() > Some(0)
                         || page["moveButtons"].as_u64() > Some(0)) =>
             {
-                if page["movable"].as_u64() > Some(0) {
-                    click(client, "#board .square.movable").await;
-                    let targets = client
-                        .find_all(Locator::Css("#board .square.target, #trays button.target"))
-                        .await
-                        .unwrap();
-                    match targets.first() {
-                        Some(target) => target.click().await.unwrap(),
-                        None => click(client, "#moves button").await,
-                    }
-                } else {
-                    click(client, "#moves button").await;
-                }
+                click_a_move(client, page["movable"].as_u64() > Some(0)).await;
                 wait_for_change(client, &record).await;
                 person_moves += 1;
             }
@@ -494,17 +370,14 @@ async fn the_static_page_plays_every_ruleset_with_the_engine_in_the_page() {
     let Some(dir) = static_folder("serve_local") else {
         return;
     };
-    let Some([chromium, chromedriver]) = BROWSER
-        .find("serve_local")
-        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
-    else {
+    let Some(browser) = Browser::find("serve_local") else {
         return;
     };
     let wasm = std::fs::metadata(dir.join("pkg/senet_wasm_bg.wasm"))
         .unwrap()
         .len();
     let url = static_server(dir).await;
-    let driver = Driver::start(chromium, &chromedriver);
+    let driver = browser.driver();
     let client = driver.connect().await;
 
     // The engine's load: the page opened until its first game is drawn, and the module's
@@ -519,26 +392,15 @@ async fn the_static_page_plays_every_ruleset_with_the_engine_in_the_page() {
         .for_element(Locator::Css("#log, #record"))
         .await
         .unwrap();
-    loop {
-        let record = client
-            .execute(
-                "return document.getElementById('record').textContent;",
-                vec![],
-            )
-            .await
-            .unwrap();
-        if record
-            .as_str()
-            .is_some_and(|r| r.starts_with("rules regency"))
-        {
-            break;
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the page did not load"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let what = "the page did not load";
+    wait_for_game(
+        &client,
+        "rules regency",
+        started,
+        Duration::from_millis(10),
+        what,
+    )
+    .await;
     let page_ms = started.elapsed().as_secs_f64() * 1000.0;
     let engine = |script: &'static str, args: Vec<Value>| {
         let client = client.clone();
@@ -629,14 +491,11 @@ async fn the_static_page_plays_every_ruleset_with_the_engine_in_the_page() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_page_plays_under_senet_serve() {
-    let Some([chromium, chromedriver]) = BROWSER
-        .find("serve_local")
-        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
-    else {
+    let Some(browser) = Browser::find("serve_local") else {
         return;
     };
     let server = Server::start();
-    let driver = Driver::start(chromium, &chromedriver);
+    let driver = browser.driver();
     let client = driver.connect().await;
     // Regency, and Kendall's stored throws.
     for rules in ["regency", "kendall"] {

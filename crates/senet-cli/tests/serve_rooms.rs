@@ -5,57 +5,18 @@
 //! `cargo test --release -p senet-cli --test serve_rooms -- --ignored --nocapture`) plays 200
 //! rooms at once. Every server gets `--database` in a temporary folder.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::server::{Server, json_answer};
 use reqwest::StatusCode;
 use reqwest::blocking::Client;
 use senet::AnyGame;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-
-/// A `senet serve` with rooms in `database`, killed (SIGKILL) when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(database: &Path, args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
-            .args(["serve", "--port", "0", "--room-pace-ms", "0", "--database"])
-            .arg(database)
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("senet serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the address");
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Server { child, url }
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn client() -> Client {
     Client::builder()
@@ -64,20 +25,64 @@ fn client() -> Client {
         .unwrap()
 }
 
+/// A server with its rooms in a temporary folder (kept while it lives), and a client.
+fn start() -> (tempfile::TempDir, Server, Client) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::with_rooms(&dir.path().join("rooms.sqlite3"), &[]);
+    (dir, server, client())
+}
+
 fn post(client: &Client, server: &Server, path: &str, body: &Value) -> (StatusCode, Value) {
-    let response = client
-        .post(format!("{}{path}", server.url))
-        .json(body)
-        .send()
-        .unwrap();
+    let response = client.post(server.at(path)).json(body).send().unwrap();
     let status = response.status();
     (status, response.json().unwrap_or(Value::Null))
 }
 
 fn get(client: &Client, server: &Server, path: &str) -> (StatusCode, Value) {
-    let response = client.get(format!("{}{path}", server.url)).send().unwrap();
+    let response = client.get(server.at(path)).send().unwrap();
     let status = response.status();
     (status, response.json().unwrap_or(Value::Null))
+}
+
+/// The state of `room`, as a watcher sees it.
+fn room_state(client: &Client, server: &Server, room: &str) -> Value {
+    get(client, server, &format!("/api/rooms/{room}")).1
+}
+
+/// Whether `room` is in the list of open rooms.
+fn listed(client: &Client, server: &Server, room: &str) -> bool {
+    let (_, list) = get(client, server, "/api/rooms");
+    let rooms = list["rooms"].as_array().unwrap();
+    rooms.iter().any(|r| r["room"] == room)
+}
+
+/// Joins the room `created` at `side`'s seat.
+fn join(client: &Client, server: &Server, created: &Value, side: &str) -> (StatusCode, Value) {
+    let room = created["room"].as_str().unwrap();
+    let token = &created["seats"][side];
+    post(
+        client,
+        server,
+        &format!("/api/rooms/{room}/join"),
+        &json!({"token": token}),
+    )
+}
+
+/// Sends `action` for the seat of `token` in `room`, which has seen `expect` actions.
+fn act(
+    client: &Client,
+    server: &Server,
+    room: &str,
+    token: &str,
+    action: &str,
+    expect: u64,
+) -> (StatusCode, Value) {
+    post(
+        client,
+        server,
+        &format!("/api/rooms/{room}/act"),
+        &json!({"token": token, "action": action, "expect": expect}),
+    )
 }
 
 /// Expects `status` and a one-line reason containing `needle`.
@@ -90,14 +95,21 @@ fn refused(got: (StatusCode, Value), status: u16, needle: &str) {
 
 /// A new room: its id and the seats' tokens.
 fn create(client: &Client, server: &Server, rules: &str, black: &str, white: &str) -> Value {
-    let (status, created) = post(
-        client,
-        server,
-        "/api/rooms",
-        &json!({"rules": rules, "black": black, "white": white}),
-    );
+    let (status, created) = open_room(client, server, rules, black, white);
     assert_eq!(status, StatusCode::CREATED, "{created}");
     created
+}
+
+/// Asks for a new room: the status and the answer.
+fn open_room(
+    client: &Client,
+    server: &Server,
+    rules: &str,
+    black: &str,
+    white: &str,
+) -> (StatusCode, Value) {
+    let body = json!({"rules": rules, "black": black, "white": white});
+    post(client, server, "/api/rooms", &body)
 }
 
 /// The token of the side to act in `state` (a room's state or an action's answer).
@@ -125,12 +137,7 @@ fn play(client: &Client, server: &Server, created: &Value, mut state: Value, mos
         };
         let token = token_to_act(created, &state).unwrap();
         let expect = state["actions"].as_u64().unwrap();
-        let (status, answer) = post(
-            client,
-            server,
-            &format!("/api/rooms/{room}/act"),
-            &json!({"token": token, "action": action, "expect": expect}),
-        );
+        let (status, answer) = act(client, server, room, token, &action, expect);
         assert_eq!(status, StatusCode::OK, "{action}: {answer}");
         assert_eq!(answer["actions"].as_u64(), Some(expect + 1));
         state = answer;
@@ -165,11 +172,20 @@ fn replay_with_seed(record: &str, seed: &str, commitment: &str) -> std::process:
         .unwrap()
 }
 
+/// The seed revealed in the finished room's `state` verifies its throws against the
+/// commitment given when the room was `created`.
+fn assert_seed_verifies(created: &Value, state: &Value) {
+    let checked = replay_with_seed(
+        state["view"]["record"].as_str().unwrap(),
+        state["seed"].as_str().unwrap(),
+        created["commitment"].as_str().unwrap(),
+    );
+    assert!(checked.status.success(), "{checked:?}");
+}
+
 #[test]
 fn two_people_play_a_room_to_its_end_and_the_seed_verifies_the_throws() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("rooms.sqlite3"), &[]);
-    let client = client();
+    let (_dir, server, client) = start();
     let created = create(&client, &server, "regency", "person", "person");
     let room = created["room"].as_str().unwrap();
     let commitment = created["commitment"].as_str().unwrap();
@@ -184,28 +200,15 @@ fn two_people_play_a_room_to_its_end_and_the_seed_verifies_the_throws() {
     }
     assert_eq!(created["links"]["watch"], format!("/#room={room}"));
     // The room is listed for watchers while it is open.
-    let (_, list) = get(&client, &server, "/api/rooms");
-    assert!(
-        list["rooms"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|r| r["room"] == room),
-        "{list}"
-    );
-    let (status, joined) = post(
-        &client,
-        &server,
-        &format!("/api/rooms/{room}/join"),
-        &json!({"token": created["seats"]["white"]}),
-    );
+    assert!(listed(&client, &server, room));
+    let (status, joined) = join(&client, &server, &created, "white");
     assert_eq!(status, StatusCode::OK, "{joined}");
     assert_eq!(joined["you"], "white");
     assert!(joined["view"]["ruleset"]["throws"].is_array());
     assert!(joined["seed"].is_null(), "the seed is secret until the end");
     let end = play(&client, &server, &created, joined, 20_000);
     assert!(end["view"]["outcome"].is_object(), "{end}");
-    let (_, state) = get(&client, &server, &format!("/api/rooms/{room}"));
+    let state = room_state(&client, &server, room);
     let seed = state["seed"]
         .as_str()
         .expect("the seed is revealed at the end");
@@ -229,21 +232,11 @@ fn two_people_play_a_room_to_its_end_and_the_seed_verifies_the_throws() {
     assert_eq!(wrong.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("the seed's stream gives"));
     // A finished room is no longer listed, and takes no more actions.
-    let (_, list) = get(&client, &server, "/api/rooms");
-    assert!(
-        !list["rooms"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|r| r["room"] == room)
-    );
+    assert!(!listed(&client, &server, room));
+    let black = created["seats"]["black"].as_str().unwrap();
+    let actions = state["actions"].as_u64().unwrap();
     refused(
-        post(
-            &client,
-            &server,
-            &format!("/api/rooms/{room}/act"),
-            &json!({"token": created["seats"]["black"], "action": "throw", "expect": state["actions"]}),
-        ),
+        act(&client, &server, room, black, "throw", actions),
         400,
         "nothing to do",
     );
@@ -251,37 +244,25 @@ fn two_people_play_a_room_to_its_end_and_the_seed_verifies_the_throws() {
 
 #[test]
 fn tokens_act_only_for_their_seat_of_their_room_and_stale_actions_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("rooms.sqlite3"), &[]);
-    let client = client();
+    let (_dir, server, client) = start();
     let a = create(&client, &server, "regency", "person", "person");
     let b = create(&client, &server, "bell", "person", "person");
     let room_b = b["room"].as_str().unwrap();
-    let act = |room: &str, token: &Value, action: &str, expect: u64| {
-        post(
-            &client,
-            &server,
-            &format!("/api/rooms/{room}/act"),
-            &json!({"token": token, "action": action, "expect": expect}),
-        )
+    let black_a = a["seats"]["black"].as_str().unwrap();
+    let black_b = b["seats"]["black"].as_str().unwrap();
+    let white_b = b["seats"]["white"].as_str().unwrap();
+    let act = |room: &str, token: &str, action: &str, expect: u64| {
+        act(&client, &server, room, token, action, expect)
     };
     // Room A's Black token in room B.
-    refused(
-        act(room_b, &a["seats"]["black"], "throw", 0),
-        403,
-        "opens no seat",
-    );
+    refused(act(room_b, black_a, "throw", 0), 403, "opens no seat");
     // A watcher has no token; a made-up one opens nothing.
     refused(
-        act(room_b, &json!("0".repeat(32)), "throw", 0),
+        act(room_b, &"0".repeat(32), "throw", 0),
         403,
         "opens no seat",
     );
-    refused(
-        act(room_b, &json!("not hex"), "throw", 0),
-        403,
-        "opens no seat",
-    );
+    refused(act(room_b, "not hex", "throw", 0), 403, "opens no seat");
     let (status, _) = post(
         &client,
         &server,
@@ -290,62 +271,35 @@ fn tokens_act_only_for_their_seat_of_their_room_and_stale_actions_are_refused() 
     );
     assert_eq!(status.as_u16(), 422);
     // White may not act for Black, who throws first.
-    refused(
-        act(room_b, &b["seats"]["white"], "throw", 0),
-        403,
-        "not white's turn",
-    );
+    refused(act(room_b, white_b, "throw", 0), 403, "not white's turn");
     // Black throws; the same click sent again is stale.
-    let (status, first) = act(room_b, &b["seats"]["black"], "throw", 0);
+    let (status, first) = act(room_b, black_b, "throw", 0);
     assert_eq!(status, StatusCode::OK, "{first}");
+    refused(act(room_b, black_b, "throw", 0), 409, "not the 0 you saw");
     refused(
-        act(room_b, &b["seats"]["black"], "throw", 0),
-        409,
-        "not the 0 you saw",
-    );
-    refused(
-        act(room_b, &b["seats"]["black"], "throw", 1),
+        act(room_b, black_b, "throw", 1),
         400,
         "to move, not to throw",
     );
-    refused(act(room_b, &b["seats"]["black"], "31-32", 1), 400, "action");
+    refused(act(room_b, black_b, "31-32", 1), 400, "action");
     refused(
-        act("0123456789abcdef", &b["seats"]["black"], "throw", 0),
+        act("0123456789abcdef", black_b, "throw", 0),
         404,
         "no such room",
     );
+    refused(act("..%2Fetc", black_b, "throw", 0), 404, "no such");
     refused(
-        act("..%2Fetc", &b["seats"]["black"], "throw", 0),
-        404,
-        "no such",
-    );
-    refused(
-        post(
-            &client,
-            &server,
-            "/api/rooms",
-            &json!({"rules": "chess", "black": "person", "white": "person"}),
-        ),
+        open_room(&client, &server, "chess", "person", "person"),
         400,
         "rules",
     );
     refused(
-        post(
-            &client,
-            &server,
-            "/api/rooms",
-            &json!({"rules": "regency", "black": "wizard", "white": "person"}),
-        ),
+        open_room(&client, &server, "regency", "wizard", "person"),
         400,
         "black",
     );
     refused(
-        post(
-            &client,
-            &server,
-            "/api/rooms",
-            &json!({"rules": "regency", "black": "person", "white": "expectiminimax:9"}),
-        ),
+        open_room(&client, &server, "regency", "person", "expectiminimax:9"),
         400,
         "depth",
     );
@@ -357,17 +311,17 @@ fn a_server_killed_mid_game_loses_nothing() {
     let database = dir.path().join("rooms.sqlite3");
     let client = client();
     let (created, before) = {
-        let server = Server::start(&database, &[]);
+        let server = Server::with_rooms(&database, &[]);
         let created = create(&client, &server, "kendall", "person", "person");
         let room = created["room"].as_str().unwrap();
-        let (_, state) = get(&client, &server, &format!("/api/rooms/{room}"));
+        let state = room_state(&client, &server, room);
         play(&client, &server, &created, state, 25);
-        let (_, before) = get(&client, &server, &format!("/api/rooms/{room}"));
+        let before = room_state(&client, &server, room);
         (created, before)
         // Dropped: SIGKILL, no chance to tidy up.
     };
     let room = created["room"].as_str().unwrap();
-    let server = Server::start(&database, &[]);
+    let server = Server::with_rooms(&database, &[]);
     let (status, after) = get(&client, &server, &format!("/api/rooms/{room}"));
     assert_eq!(status, StatusCode::OK, "{after}");
     assert_eq!(after["view"]["record"], before["view"]["record"]);
@@ -376,28 +330,20 @@ fn a_server_killed_mid_game_loses_nothing() {
     assert_eq!(after["commitment"], created["commitment"]);
     let end = play(&client, &server, &created, after, 20_000);
     assert!(end["view"]["outcome"].is_object());
-    let (_, state) = get(&client, &server, &format!("/api/rooms/{room}"));
-    let record = state["view"]["record"].as_str().unwrap();
-    let checked = replay_with_seed(
-        record,
-        state["seed"].as_str().unwrap(),
-        created["commitment"].as_str().unwrap(),
-    );
-    assert!(checked.status.success(), "{checked:?}");
+    let state = room_state(&client, &server, room);
+    assert_seed_verifies(&created, &state);
 }
 
 #[test]
 fn a_computer_seat_plays_and_undo_is_by_agreement() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("rooms.sqlite3"), &[]);
-    let client = client();
+    let (_dir, server, client) = start();
     // Two computer seats play the whole game by themselves.
     let created = create(&client, &server, "regency", "greedy", "random");
     assert!(created["seats"]["black"].is_null() && created["links"]["black"].is_null());
     let room = created["room"].as_str().unwrap();
     let started = Instant::now();
     let state = loop {
-        let (_, state) = get(&client, &server, &format!("/api/rooms/{room}"));
+        let state = room_state(&client, &server, room);
         if state["seed"].is_string() {
             break state;
         }
@@ -405,13 +351,7 @@ fn a_computer_seat_plays_and_undo_is_by_agreement() {
         std::thread::sleep(Duration::from_millis(200));
     };
     assert!(state["view"]["outcome"].is_object());
-    let record = state["view"]["record"].as_str().unwrap();
-    let checked = replay_with_seed(
-        record,
-        state["seed"].as_str().unwrap(),
-        created["commitment"].as_str().unwrap(),
-    );
-    assert!(checked.status.success(), "{checked:?}");
+    assert_seed_verifies(&created, &state);
     // Against a computer seat undo is refused.
     let created = create(&client, &server, "regency", "person", "greedy");
     let room = created["room"].as_str().unwrap();
@@ -437,7 +377,7 @@ fn a_computer_seat_plays_and_undo_is_by_agreement() {
         )
     };
     refused(undo("black", "request"), 400, "nothing to take back");
-    let (_, state) = get(&client, &server, &format!("/api/rooms/{room}"));
+    let state = room_state(&client, &server, room);
     let mut state = play(&client, &server, &created, state, 1);
     while state["view"]["phase"]["kind"] != "throw" || state["view"]["phase"]["side"] != "white" {
         state = play(&client, &server, &created, state, 1);
@@ -483,13 +423,11 @@ fn next_event(lines: &mut impl BufRead) -> Value {
 
 #[test]
 fn watchers_hear_every_change_and_see_who_is_connected() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start(&dir.path().join("rooms.sqlite3"), &[]);
-    let client = client();
+    let (_dir, server, client) = start();
     let created = create(&client, &server, "regency", "person", "person");
     let room = created["room"].as_str().unwrap();
     let stream = client
-        .get(format!("{}/api/rooms/{room}/events", server.url))
+        .get(server.at(&format!("/api/rooms/{room}/events")))
         .send()
         .unwrap();
     assert_eq!(
@@ -501,18 +439,10 @@ fn watchers_hear_every_change_and_see_who_is_connected() {
     assert_eq!(first["actions"], 0);
     assert_eq!(first["seats"]["black"]["connected"], false);
     // Black's page joins and opens its stream with its presence key.
-    let (_, joined) = post(
-        &client,
-        &server,
-        &format!("/api/rooms/{room}/join"),
-        &json!({"token": created["seats"]["black"]}),
-    );
+    let (_, joined) = join(&client, &server, &created, "black");
     let key = joined["presence"].as_str().unwrap();
     let black_stream = client
-        .get(format!(
-            "{}/api/rooms/{room}/events?presence={key}",
-            server.url
-        ))
+        .get(server.at(&format!("/api/rooms/{room}/events?presence={key}")))
         .send()
         .unwrap();
     let present = next_event(&mut watcher);
@@ -533,38 +463,28 @@ fn caps_refuse_with_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let client = client();
     {
-        let server = Server::start(&dir.path().join("a.sqlite3"), &["--rooms-per-hour", "2"]);
+        let server = Server::with_rooms(&dir.path().join("a.sqlite3"), &["--rooms-per-hour", "2"]);
         create(&client, &server, "regency", "person", "person");
         create(&client, &server, "regency", "person", "person");
         refused(
-            post(
-                &client,
-                &server,
-                "/api/rooms",
-                &json!({"rules": "regency", "black": "person", "white": "person"}),
-            ),
+            open_room(&client, &server, "regency", "person", "person"),
             429,
             "opened 2 rooms in the last hour",
         );
     }
-    let server = Server::start(
+    let server = Server::with_rooms(
         &dir.path().join("b.sqlite3"),
         &["--max-rooms", "1", "--rooms-per-hour", "0"],
     );
     let created = create(&client, &server, "regency", "person", "person");
     refused(
-        post(
-            &client,
-            &server,
-            "/api/rooms",
-            &json!({"rules": "regency", "black": "person", "white": "person"}),
-        ),
+        open_room(&client, &server, "regency", "person", "person"),
         503,
         "1 open rooms, its limit",
     );
     // 32 event streams a room.
     let room = created["room"].as_str().unwrap();
-    let url = format!("{}/api/rooms/{room}/events", server.url);
+    let url = server.at(&format!("/api/rooms/{room}/events"));
     let streams: Vec<_> = (0..32)
         .map(|_| {
             let response = client.get(&url).send().unwrap();
@@ -585,7 +505,7 @@ fn a_database_of_a_newer_schema_is_refused_at_start() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rooms.sqlite3");
     // A server creates the schema, at version 1.
-    drop(Server::start(&path, &[]));
+    drop(Server::with_rooms(&path, &[]));
     let version: i64 = rusqlite::Connection::open(&path)
         .unwrap()
         .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -640,14 +560,14 @@ fn two_hundred_rooms_are_played_at_once() {
     const ROOMS: usize = 200;
     let dir = tempfile::tempdir().unwrap();
     let database = dir.path().join("rooms.sqlite3");
-    let server = Server::start(&database, &["--rooms-per-hour", "0"]);
+    let server = Server::with_rooms(&database, &["--rooms-per-hour", "0"]);
     let rss_before = rss_kb(server.pid());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let url = server.url.clone();
+    let url = server.url.trim_end_matches('/').to_string();
     let started = Instant::now();
     let (logs, mut latencies) = runtime.block_on(async move {
         let client = reqwest::Client::builder()
@@ -661,15 +581,9 @@ fn two_hundred_rooms_are_played_at_once() {
             let url = url.clone();
             tasks.push(tokio::spawn(async move {
                 let rules = ["regency", "bell", "cemea", "botermans"][i % 4];
-                let created: Value = client
-                    .post(format!("{url}/api/rooms"))
-                    .json(&json!({"rules": rules, "black": "person", "white": "person"}))
-                    .send()
-                    .await
-                    .unwrap()
-                    .json()
-                    .await
-                    .unwrap();
+                let body = json!({"rules": rules, "black": "person", "white": "person"});
+                let created =
+                    json_answer(client.post(format!("{url}/api/rooms")).json(&body)).await;
                 let room = created["room"].as_str().unwrap().to_string();
                 let watcher = (i % 10 == 0).then(|| {
                     let client = client.clone();
@@ -686,14 +600,7 @@ fn two_hundred_rooms_are_played_at_once() {
                         text.matches("event: state").count()
                     })
                 });
-                let mut state: Value = client
-                    .get(format!("{url}/api/rooms/{room}"))
-                    .send()
-                    .await
-                    .unwrap()
-                    .json()
-                    .await
-                    .unwrap();
+                let mut state = json_answer(client.get(format!("{url}/api/rooms/{room}"))).await;
                 let mut log = Vec::new();
                 let mut latencies = Vec::new();
                 while let Some(action) = next_action(&state) {

@@ -5,124 +5,14 @@
 //! the Throw button and the pieces, while a third page watches and must show the final
 //! position, the result and the revealed seed.
 
-use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
+use common::browser::{Browser, Driver};
+use common::server::{Server, json_answer};
+use fantoccini::{Client, Locator};
 use senet::AnyGame;
-use senet_testkit::external::BROWSER;
-use serde_json::{Value, json};
-
-/// A chromedriver on a free port with its own profile, stopped when dropped.
-struct Driver {
-    child: Child,
-    url: String,
-    chromium: PathBuf,
-    profile: tempfile::TempDir,
-}
-
-impl Driver {
-    fn start(chromium: &Path, chromedriver: &Path) -> Driver {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let child = Command::new(chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        Driver {
-            child,
-            url: format!("http://127.0.0.1:{port}"),
-            chromium: chromium.to_path_buf(),
-            profile: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    async fn connect(&self) -> Client {
-        let profile = format!("--user-data-dir={}", self.profile.path().display());
-        let capabilities = json!({
-            "goog:chromeOptions": {
-                "binary": self.chromium,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--window-size=1280,1000", profile,
-                ],
-            }
-        });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!()
-        };
-        let started = Instant::now();
-        loop {
-            let mut builder = ClientBuilder::new(HttpConnector::new());
-            builder.capabilities(capabilities.clone());
-            match builder.connect(&self.url).await {
-                Ok(client) => return client,
-                Err(_) if started.elapsed() < Duration::from_secs(30) => {
-                    tokio::time::sleep(Duration::from_millis(200)).await;
-                }
-                Err(e) => panic!("no WebDriver session: {e}"),
-            }
-        }
-    }
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A `senet serve` with its rooms in a temporary folder.
-struct Server {
-    child: Child,
-    url: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Server {
-    fn start() -> Server {
-        let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
-            .args(["serve", "--port", "0", "--room-pace-ms", "0", "--database"])
-            .arg(dir.path().join("rooms.sqlite3"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("senet serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap()
-            .trim_end_matches('/')
-            .to_string();
-        Server {
-            child,
-            url,
-            _dir: dir,
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 /// The page's record, log length and whether its Throw button is enabled.
 async fn page_state(client: &Client) -> (String, u64, bool) {
@@ -234,24 +124,17 @@ async fn href(client: &Client, css: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_pages_play_a_room_to_its_end_while_a_third_watches() {
-    let Some([chromium, chromedriver]) = BROWSER
-        .find("serve_rooms_browser")
-        .map(|paths| <[PathBuf; 2]>::try_from(paths).unwrap())
-    else {
+    let Some(browser) = Browser::find("serve_rooms_browser") else {
         return;
     };
-    let server = Server::start();
-    let drivers: Vec<Driver> = (0..3)
-        .map(|_| Driver::start(&chromium, &chromedriver))
-        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::with_rooms(&dir.path().join("rooms.sqlite3"), &[]);
+    let drivers: Vec<Driver> = (0..3).map(|_| browser.driver()).collect();
     let black = drivers[0].connect().await;
     let white = drivers[1].connect().await;
     let watcher = drivers[2].connect().await;
     // Black's page opens the room with the form: Regency, two people.
-    black
-        .goto(&format!("{}/?pace=0", server.url))
-        .await
-        .unwrap();
+    black.goto(&server.at("/?pace=0")).await.unwrap();
     click(&black, "#friend").await;
     click(&black, "#friend-create").await;
     let started = Instant::now();
@@ -293,16 +176,8 @@ async fn two_pages_play_a_room_to_its_end_while_a_third_watches() {
         assert!(title.contains(&room), "{who}: {title}");
     }
     let http = reqwest::Client::new();
-    let state_url = format!("{}/api/rooms/{room}", server.url);
-    let state = || async {
-        http.get(&state_url)
-            .send()
-            .await
-            .unwrap()
-            .json::<Value>()
-            .await
-            .unwrap()
-    };
+    let state_url = server.at(&format!("/api/rooms/{room}"));
+    let state = || json_answer(http.get(&state_url));
     let started = Instant::now();
     let mut actions = 0u64;
     loop {

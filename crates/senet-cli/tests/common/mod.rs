@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // each test file uses part of this module
 
+pub(crate) mod browser;
 pub(crate) mod server;
 
 use std::io::Write;
@@ -38,6 +39,22 @@ impl Run {
         assert!(!self.stderr.contains("panicked"), "{self:#?}");
         lines[0].to_string()
     }
+}
+
+/// What a test lacks that is not a program (a build, a script): a failure when `require_var`
+/// is set (to anything but `0`, as `.ci/run` sets it), else one line on stderr saying that
+/// `test` was skipped, what is `missing` and `how` to get it.
+pub(crate) fn skip_unless_required(test: &str, require_var: &str, missing: &str, how: &str) {
+    let required = std::env::var_os(require_var).is_some_and(|v| v != "0");
+    assert!(
+        !required,
+        "{test}: {missing}, and {require_var} is set; {how}"
+    );
+    // Straight to the process's stderr: libtest captures the output of a test that passes.
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped {test}: {missing} ({how}; {require_var}=1 makes this a failure)"
+    );
 }
 
 /// Runs `senet` with `args`, feeding `stdin`.
