@@ -779,7 +779,11 @@ async function hint() {
 }
 
 function save() {
-  const blob = new Blob([state.view.record], { type: "text/plain" });
+  // A room's record keeps its commitment, and its seed once revealed, for `senet replay --seed`.
+  const rs = state.room?.rs;
+  const notes = !rs ? "" : `# commitment ${rs.commitment}\n`
+    + (rs.seed ? `# seed revealed at the end: senet replay FILE --seed ${rs.seed}\n` : "");
+  const blob = new Blob([notes + state.view.record], { type: "text/plain" });
   const link = document.createElement("a");
   link.href = URL.createObjectURL(blob);
   link.download = `senet-${state.view.rules.replace(/[^a-z0-9_=-]+/gi, "_")}.txt`;

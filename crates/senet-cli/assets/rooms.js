@@ -183,8 +183,11 @@ function renderRoom() {
       b.addEventListener("click", () => answerUndo(answer));
       return b;
     };
+    // The server takes back only a seat's own move while it is the last action.
+    const last = app.state.view?.log.at(-1);
+    const mine = last && last.side === room.you && last.action.startsWith("move");
     if (rs.undo === null) {
-      box.append(button("Ask to take back my move", "request"));
+      if (mine) box.append(button("Ask to take back my move", "request"));
     } else if (rs.undo === room.you) {
       box.append("You asked to take back your move. ", button("Withdraw", "decline"));
     } else {
