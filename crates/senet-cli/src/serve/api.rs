@@ -239,7 +239,7 @@ pub(crate) fn router(access: Access, rooms: RoomsConfig) -> (Router, Arc<RoomsHa
         .method_not_allowed_fallback(|| async {
             ApiError(
                 StatusCode::METHOD_NOT_ALLOWED,
-                "method not allowed: pages are GET, API calls POST".to_string(),
+                "method not allowed: pages and reads are GET, actions POST (docs/web.md lists each endpoint)".to_string(),
             )
         })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
