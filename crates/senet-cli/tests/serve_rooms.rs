@@ -588,18 +588,33 @@ fn two_hundred_rooms_are_played_at_once() {
                 let watcher = (i % 10 == 0).then(|| {
                     let client = client.clone();
                     let url = format!("{url}/api/rooms/{room}/events");
-                    tokio::spawn(async move {
+                    // The players wait until the watcher hears the room's first state, so
+                    // that it follows the game from before its first action.
+                    let (listening, heard_first) = tokio::sync::oneshot::channel();
+                    let task = tokio::spawn(async move {
                         let mut response = client.get(url).send().await.unwrap();
                         let mut text = String::new();
+                        let mut listening = Some(listening);
                         while let Some(chunk) = response.chunk().await.unwrap() {
+                            if let Some(listening) = listening.take() {
+                                let _ = listening.send(());
+                            }
                             text.push_str(&String::from_utf8_lossy(&chunk));
                             if text.contains("\"seed\":\"") {
                                 break;
                             }
                         }
                         text.matches("event: state").count()
-                    })
+                    });
+                    (task, heard_first)
                 });
+                let watcher = match watcher {
+                    Some((task, heard_first)) => {
+                        heard_first.await.unwrap();
+                        Some(task)
+                    }
+                    None => None,
+                };
                 let mut state = json_answer(client.get(format!("{url}/api/rooms/{room}"))).await;
                 let mut log = Vec::new();
                 let mut latencies = Vec::new();
