@@ -285,3 +285,32 @@ fn peek_after_shows_each_move_played_and_changes_nothing() {
         }
     }
 }
+
+/// `generate_moves` writes exactly `legal_moves` into a list that held other moves, in every
+/// phase (an empty list outside the move phase).
+#[test]
+fn generate_moves_replaces_the_list_with_the_legal_moves() {
+    for rules in common::configurations() {
+        let mut game = AnyGame::new(rules.clone());
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut list = senet::MoveList::new();
+        let mut moves_seen = 0;
+        for _ in 0..400 {
+            game.generate_moves(&mut list);
+            assert_eq!(list, game.legal_moves(), "{rules}");
+            match game.phase() {
+                Phase::Over(_) => break,
+                Phase::Throw(_) => {
+                    assert!(list.is_empty(), "{rules}");
+                    game.throw_random(&mut rng).unwrap();
+                }
+                Phase::Move(_) => {
+                    moves_seen += list.len();
+                    let pick = uniform_below(&mut rng, list.len() as u32) as usize;
+                    game.play(list[pick]).unwrap();
+                }
+            }
+        }
+        assert!(moves_seen > 50, "{rules}: only {moves_seen} moves listed");
+    }
+}

@@ -144,6 +144,11 @@ pub trait DynGame: fmt::Debug + Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     /// The legal moves now (empty unless a move is due).
     fn legal_moves(&self) -> MoveList;
+    /// Writes the legal moves now into `moves` (replacing what it held): [`legal_moves`]
+    /// without moving a whole list, for loops that decide many times.
+    ///
+    /// [`legal_moves`]: DynGame::legal_moves
+    fn generate_moves(&self, moves: &mut MoveList);
     /// Records a throw ([`Game::throw`]).
     fn throw(&mut self, value: Throw) -> Result<(), PlayError>;
     /// Throws the ruleset's device with `rng` and records the throw; draws from `rng`
@@ -212,6 +217,9 @@ impl<R: Ruleset> DynGame for Game<R> {
     }
     fn legal_moves(&self) -> MoveList {
         Game::legal_moves(self)
+    }
+    fn generate_moves(&self, moves: &mut MoveList) {
+        self.rules().generate_moves(self.state(), moves);
     }
     fn throw(&mut self, value: Throw) -> Result<(), PlayError> {
         Game::throw(self, value)
