@@ -6,8 +6,10 @@ A benchmark, not a test: the figures depend on the machine (docs/python.md gives
 Rates are per second of the process's CPU time, so that other work on a shared machine
 does not count; pin the process to one core (`taskset -c 0`) to measure one core.
 The single environment is stepped through its Gymnasium `step`; the vector environment
-through `step_into`, which writes into its own arrays (`step` adds a copy of each). A step
-is one action of the agent, with the opponent's reply and every throw in between.
+through `step_into`, which writes into its own arrays (`step` adds a copy of each), once with
+actions as indices into the legal moves and once with the fixed action codes (the default,
+whose mask has a column per code). A step is one action of the agent, with the opponent's
+reply and every throw in between; the time includes drawing the random legal actions.
 """
 
 import argparse
@@ -39,10 +41,26 @@ def single(rules, seconds):
             return steps / (now - start), episodes
 
 
-def vector(rules, num_envs, seconds):
-    env = SenetVectorEnv(num_envs, rules, action_encoding="index")
+def random_indices(mask, rng, actions):
+    """A random legal index per row of an index-encoded mask (its ones come first)."""
+    legal = np.count_nonzero(mask, axis=1)
+    actions[:] = rng.random(len(actions)) * legal
+
+
+def random_codes(mask, rng, actions):
+    """A random legal code per row of a fixed-code mask, from its few nonzero entries."""
+    found = np.flatnonzero(mask.view(np.bool_))
+    rows, codes = np.divmod(found, mask.shape[1])
+    counts = np.bincount(rows, minlength=len(actions))
+    first = np.cumsum(counts) - counts
+    actions[:] = codes[first + (rng.random(len(actions)) * counts).astype(np.int64)]
+
+
+def vector(rules, num_envs, seconds, encoding):
+    env = SenetVectorEnv(num_envs, rules, action_encoding=encoding)
     env.reset(seed=0)
     obs, mask, _, terminated, truncated = env.buffers()
+    pick = random_indices if encoding == "index" else random_codes
     rng = np.random.default_rng(0)
     steps, episodes = 0, 0
     actions = np.zeros(num_envs, dtype=np.int64)
@@ -50,8 +68,7 @@ def vector(rules, num_envs, seconds):
     deadline = start + seconds
     while True:
         for _ in range(100):
-            legal = mask.sum(axis=1)
-            actions[:] = rng.random(num_envs) * legal
+            pick(mask, rng, actions)
             env.step_into(actions)
             episodes += int(terminated.sum() + truncated.sum())
         steps += 100 * num_envs
@@ -68,11 +85,12 @@ def main():
     args = parser.parse_args()
     rate, episodes = single(args.rules, args.seconds)
     print(f"SenetEnv ({args.rules}): {rate:,.0f} steps/s ({episodes} episodes)")
-    rate, episodes = vector(args.rules, args.num_envs, args.seconds)
-    print(
-        f"SenetVectorEnv x{args.num_envs} ({args.rules}): {rate:,.0f} steps/s "
-        f"({episodes} episodes)"
-    )
+    for encoding in ("index", "fixed"):
+        rate, episodes = vector(args.rules, args.num_envs, args.seconds, encoding)
+        print(
+            f"SenetVectorEnv x{args.num_envs} ({args.rules}, {encoding}): "
+            f"{rate:,.0f} steps/s ({episodes} episodes)"
+        )
 
 
 if __name__ == "__main__":

@@ -147,7 +147,7 @@ impl Episode {
                     };
                 }
                 Phase::Move(side) if side == self.agent => {
-                    self.moves = self.game.legal_moves();
+                    self.game.generate_moves(&mut self.moves);
                     return Step::default();
                 }
                 Phase::Throw(_) => {
@@ -155,9 +155,11 @@ impl Episode {
                     let _ = self.game.throw_random(&mut self.rng);
                 }
                 Phase::Move(_) => {
-                    let moves = self.game.legal_moves();
+                    // The agent's list is free until its next decision.
+                    self.game.generate_moves(&mut self.moves);
+                    let moves = &self.moves;
                     let mv = match &mut self.opponent {
-                        Opponent::Random => random_pick(&moves, &mut self.rng),
+                        Opponent::Random => random_pick(moves, &mut self.rng),
                         Opponent::Ai(player) => match player.get_mut() {
                             Ok(player) => player
                                 .choose(&self.game, &mut self.rng)
@@ -165,6 +167,7 @@ impl Episode {
                             Err(_) => moves[0],
                         },
                     };
+                    self.moves.clear();
                     // A generated move is legal.
                     let _ = self.game.play(mv);
                 }
@@ -343,16 +346,27 @@ fn env_args(
 /// lock.
 struct Signals {
     last: Instant,
+    calls: u32,
 }
 
 impl Signals {
+    /// Calls between two looks at the clock: a step of one environment takes well under a
+    /// microsecond, and reading the clock for each cost 4% of a vector step.
+    const CALLS_PER_CLOCK: u32 = 64;
+
     fn new() -> Signals {
         Signals {
             last: Instant::now(),
+            calls: 0,
         }
     }
 
     fn check(&mut self) -> PyResult<()> {
+        self.calls += 1;
+        if self.calls < Signals::CALLS_PER_CLOCK {
+            return Ok(());
+        }
+        self.calls = 0;
         if self.last.elapsed() < Duration::from_millis(50) {
             return Ok(());
         }
@@ -502,6 +516,8 @@ pub(crate) struct VecEnvCore {
     lose_on_illegal: bool,
     /// Actions per environment (the mask's row length).
     mask_len: usize,
+    /// The actions of a step once checked, kept to save an allocation per step.
+    checked: Vec<Checked>,
 }
 
 /// Writes the codes chosen so far, padded with -1.
@@ -565,6 +581,7 @@ impl VecEnvCore {
             layout: Layout::new(&rules),
             lose_on_illegal,
             mask_len: codes.map_or(MOVE_LIST_CAPACITY, |c| c.count() as usize),
+            checked: Vec::with_capacity(num_envs),
         })
     }
 
@@ -684,12 +701,17 @@ impl VecEnvCore {
             self.mask_len,
         );
         let interrupted = &mut self.interrupted;
+        let checked = &mut self.checked;
         py.detach(|| {
+            checked.clear();
             if !lose {
+                // Every action is checked before any is played, so that a refusal changes
+                // nothing; the checked actions are then played without a second look.
                 for (i, (episode, &action)) in episodes.iter().zip(actions).enumerate() {
-                    episode
+                    let action = episode
                         .check(action)
                         .map_err(|e| Stop::Refused(format!("actions[{i}]: {e}")))?;
+                    checked.push(action);
                 }
             }
             let mut signals = Signals::new();
@@ -698,7 +720,11 @@ impl VecEnvCore {
                     *interrupted = true;
                     return Err(Stop::Signal(e));
                 }
-                let (step, refused) = match episode.act(action, lose) {
+                let acted = match checked.get(i) {
+                    Some(&legal) => Ok((episode.step(legal), false)),
+                    None => episode.act(action, lose),
+                };
+                let (step, refused) = match acted {
                     Ok(done) => done,
                     Err(e) => {
                         // Only an ended episode refuses here; the earlier ones have moved.
