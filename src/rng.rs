@@ -36,3 +36,17 @@ pub fn seeded(seed: u64, stream: u64) -> ChaCha8Rng {
     rng.set_stream(stream);
     rng
 }
+
+/// The 32 bytes ChaCha8 is seeded with for the `u64` `seed`: `seeded(seed, i)` is
+/// `ChaCha8Rng::from_seed` of them on stream `i`, and the batch engine takes them to play
+/// game `i` on stream `i` ([`BatchRules::play_seeded_batch`](crate::batch::BatchRules::play_seeded_batch)).
+///
+/// ```
+/// use senet::rng::{self, SeedableRng};
+/// let mut rng = rng::ChaCha8Rng::from_seed(rng::seed_bytes(1));
+/// rng.set_stream(5);
+/// assert_eq!(rng, rng::seeded(1, 5));
+/// ```
+pub fn seed_bytes(seed: u64) -> [u8; 32] {
+    ChaCha8Rng::seed_from_u64(seed).get_seed()
+}

@@ -15,9 +15,9 @@ use senet_testkit::conformance::sample_states;
 struct CountAllocations;
 
 impl RulesetVisitor for CountAllocations {
-    type Output = (u64, u64, u64);
+    type Output = (u64, u64, u64, u64);
 
-    fn visit<R: Registered>(self, rules: &R) -> (u64, u64, u64) {
+    fn visit<R: Registered>(self, rules: &R) -> (u64, u64, u64, u64) {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let corpus = sample_states(rules, &mut rng, 2_000, DEFAULT_TURN_CAP, |p| {
             matches!(p, Phase::Move(_))
@@ -52,10 +52,18 @@ impl RulesetVisitor for CountAllocations {
                 black_box(playout);
             });
         });
+        let seed = ChaCha8Rng::seed_from_u64(5).get_seed();
+        let seeded = allocation_counter::measure(|| {
+            let run = BatchRun::new(0..40);
+            rules.play_seeded_batch(&run, seed, |_, playout| {
+                black_box(playout);
+            });
+        });
         (
             generation.count_total,
             playouts.count_total,
             batch.count_total,
+            seeded.count_total,
         )
     }
 }
@@ -74,10 +82,14 @@ fn move_generation_and_playouts_do_not_allocate() {
         // Each option value alone covers the lock-step kernels (Kendall's immediate throws).
         for spec in option_specs(info.id, info.options, Coverage::EachAlone) {
             let rules = AnyRuleset::from_spec(&spec).unwrap();
-            let (generation, playouts, batch) = rules.visit(CountAllocations);
+            let (generation, playouts, batch, seeded) = rules.visit(CountAllocations);
             assert_eq!(generation, 0, "{spec}: move generation allocated");
             assert_eq!(playouts, 0, "{spec}: random playouts allocated");
             assert_eq!(batch, 0, "{spec}: a batch of random games allocated");
+            assert_eq!(
+                seeded, 0,
+                "{spec}: a seeded batch of random games allocated"
+            );
         }
     }
 }

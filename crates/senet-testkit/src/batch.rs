@@ -1,12 +1,14 @@
 //! The check that a batch plays the scalar engine's games: every game of a [`BatchRun`] is
-//! reported once, and each ends exactly as [`random_playout`] on the same ChaCha8 stream does.
+//! reported once, and each ends exactly as [`random_playout`] on the same ChaCha8 stream does,
+//! whether the batch gets the streams ([`BatchRules::play_random_batch`]) or the seed
+//! ([`BatchRules::play_seeded_batch`]).
 
 use std::collections::BTreeMap;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet_core::batch::{BatchRules, BatchRun, Instructions};
-use senet_core::{DEFAULT_TURN_CAP, MoveList, random_playout};
+use senet_core::{DEFAULT_TURN_CAP, MoveList, Playout, random_playout};
 
 /// The generator of game `index` of a run seeded with `seed`: ChaCha8 stream `index`.
 pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
@@ -15,40 +17,44 @@ pub fn stream(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-/// Plays `run` with `rules` in a batch, game `i` on stream `i` of `seed`, and checks every
-/// game against [`random_playout`] on the same stream. Returns how many games finished and
-/// how many the turn cap stopped.
+/// The 32 seed bytes of ChaCha8 seeded from the `u64` `seed`, for
+/// [`BatchRules::play_seeded_batch`]: [`stream`]`(seed, i)` is `from_seed` of them on stream
+/// `i`.
+pub fn seed_bytes(seed: u64) -> [u8; 32] {
+    ChaCha8Rng::seed_from_u64(seed).get_seed()
+}
+
+/// Plays `run` with `rules` in a batch twice, game `i` on stream `i` of `seed`: with the
+/// caller's streams ([`BatchRules::play_random_batch`]) and with the 32 seed bytes
+/// ([`BatchRules::play_seeded_batch`]), and checks every game of both against
+/// [`random_playout`] on `ChaCha8Rng::from_seed(seed_bytes(seed))` after `set_stream(i)`.
+/// Returns how many games finished and how many the turn cap stopped.
 pub fn assert_batch_plays_scalar_games<R: BatchRules>(
     rules: &R,
     run: &BatchRun,
     seed: u64,
 ) -> (u64, u64) {
-    let mut batch = BTreeMap::new();
-    rules.play_random_batch(
-        run,
-        |index| stream(seed, index),
-        |index, playout| {
-            let again = batch.insert(index, playout);
-            assert!(
-                again.is_none(),
-                "{}: game {index} reported twice",
-                rules.spec()
-            );
-        },
-    );
-    assert_eq!(
-        batch.len() as u64,
-        run.games.end - run.games.start,
-        "{}",
-        rules.spec()
-    );
+    let streams = collect(rules, run, "play_random_batch", |report| {
+        rules.play_random_batch(run, |index| stream(seed, index), report);
+    });
+    let bytes = seed_bytes(seed);
+    let seeded = collect(rules, run, "play_seeded_batch", |report| {
+        rules.play_seeded_batch(run, bytes, report);
+    });
     let mut moves = MoveList::new();
     let mut ends = (0, 0);
-    for (index, playout) in batch {
+    for ((index, playout), (_, from_seed)) in streams.into_iter().zip(seeded) {
         let mut state = rules.initial_state();
-        let mut rng = stream(seed, index);
+        let mut rng = ChaCha8Rng::from_seed(bytes);
+        rng.set_stream(index);
         let scalar = random_playout(rules, &mut state, &mut rng, &mut moves, run.turn_cap);
         assert_eq!(playout, scalar, "{} game {index}", rules.spec());
+        assert_eq!(
+            from_seed,
+            scalar,
+            "{} game {index} (play_seeded_batch)",
+            rules.spec()
+        );
         if playout.outcome().is_some() {
             ends.0 += 1;
         } else {
@@ -56,6 +62,32 @@ pub fn assert_batch_plays_scalar_games<R: BatchRules>(
         }
     }
     ends
+}
+
+/// The games `play` reports, by index, checking that it reports each game of `run` once.
+fn collect<R: BatchRules>(
+    rules: &R,
+    run: &BatchRun,
+    method: &str,
+    play: impl FnOnce(&mut dyn FnMut(u64, Playout)),
+) -> BTreeMap<u64, Playout> {
+    let mut batch = BTreeMap::new();
+    play(&mut |index, playout| {
+        let again = batch.insert(index, playout);
+        assert!(
+            again.is_none(),
+            "{}: {method} reported game {index} twice",
+            rules.spec()
+        );
+    });
+    let games: Vec<u64> = batch.keys().copied().collect();
+    assert_eq!(
+        games,
+        run.games.clone().collect::<Vec<_>>(),
+        "{}: the games {method} reported",
+        rules.spec()
+    );
+    batch
 }
 
 /// Checks a configuration with a lock-step kernel on both instruction paths: 300 whole

@@ -1,10 +1,11 @@
-//! The bookkeeping every lock-step kernel shares: which game each lane plays and its
-//! generator, the turn and decision counts of [`random_playout`](crate::random_playout), the
-//! random words of the step, and the hand-over when a game ends.
+//! The bookkeeping every lock-step kernel shares: which game each lane plays and where its
+//! random words come from (a generator of each game's own, or ChaCha8 computed across lanes),
+//! the turn and decision counts of [`random_playout`](crate::random_playout), the random words
+//! of the step, and the hand-over when a game ends.
 
 use rand_core::Rng;
 
-use super::{BatchRun, LaneKernel, play_one_by_one, run_kernel};
+use super::{BatchRun, ChaCha8Lanes, ChaCha8Stream, LaneKernel, play_one_by_one, run_kernel};
 use crate::board::BitBoard;
 use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
 use crate::ruleset::{Outcome, Phase, Ruleset};
@@ -113,10 +114,86 @@ pub fn hand_over(pass_on: bool, mine: u32, theirs: u32) -> (u32, u32) {
     }
 }
 
+/// Where the lanes of a lock-step kernel get their random words: game `g` draws exactly the
+/// words of its generator, whichever lane plays it.
+trait LaneWords<const L: usize> {
+    /// The next word of every lane (a throw).
+    fn next_words(&mut self, words: &mut [u32; L]);
+
+    /// One [`uniform_below`] draw among `choices[l]` for each lane.
+    fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]);
+
+    /// Whether a lane can start a game now; otherwise it waits, idle, until it can.
+    fn can_start(&self) -> bool;
+
+    /// Puts lane `l` at the first word of game `game`'s generator.
+    fn start(&mut self, l: usize, game: u64);
+}
+
+/// A generator of each lane's own, from the caller's `streams(game)`.
+struct Streams<G, F, const L: usize> {
+    rng: [G; L],
+    streams: F,
+}
+
+impl<G: Rng, F: FnMut(u64) -> G, const L: usize> LaneWords<L> for Streams<G, F, L> {
+    #[inline(always)]
+    fn next_words(&mut self, words: &mut [u32; L]) {
+        for (word, rng) in words.iter_mut().zip(&mut self.rng) {
+            *word = rng.next_u32();
+        }
+    }
+
+    #[inline(always)]
+    fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]) {
+        let lanes = picks.iter_mut().zip(&mut self.rng).zip(choices);
+        for ((pick, rng), &choices) in lanes {
+            *pick = uniform_below(rng, choices);
+        }
+    }
+
+    #[inline(always)]
+    fn can_start(&self) -> bool {
+        true
+    }
+
+    fn start(&mut self, l: usize, game: u64) {
+        self.rng[l] = (self.streams)(game);
+    }
+}
+
+/// ChaCha8 streams of one seed computed across lanes ([`ChaCha8Lanes`]): game `g` draws stream
+/// `g`. A game starts at a block boundary, so that the lanes stay in step.
+struct Seeded<const L: usize> {
+    lanes: ChaCha8Lanes<L>,
+    seed: [u8; 32],
+}
+
+impl<const L: usize> LaneWords<L> for Seeded<L> {
+    #[inline(always)]
+    fn next_words(&mut self, words: &mut [u32; L]) {
+        self.lanes.next_words(words);
+    }
+
+    #[inline(always)]
+    fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]) {
+        self.lanes.uniform_below(choices, picks);
+    }
+
+    #[inline(always)]
+    fn can_start(&self) -> bool {
+        self.lanes.starts_in_step()
+    }
+
+    fn start(&mut self, l: usize, game: u64) {
+        self.lanes.start(l, &self.seed, game);
+    }
+}
+
 /// A lock-step kernel: the rules half `K` and the bookkeeping every kernel shares (the boards
-/// and who acts, which game each lane plays and its generator, the turn and decision counts,
-/// the random words of the step, and the hand-over when a game ends).
-struct LockStep<K, G, F, S, const L: usize> {
+/// and who acts, which game each lane plays and where its random words come from, the turn
+/// and decision counts, the random words of the step, and the hand-over when a game ends).
+struct LockStep<K, W, S, const L: usize> {
     rules: K,
     board: SideLanes<L>,
     /// The board and side to act at the start of a game.
@@ -127,13 +204,15 @@ struct LockStep<K, G, F, S, const L: usize> {
     won: [bool; L],
     ended: [u32; L],
     turn_cap: u32,
-    streams: F,
+    words: W,
     report: S,
     next: u64,
     end: u64,
     index: [u64; L],
     live: [bool; L],
-    rng: [G; L],
+    /// Lanes whose next game waits for [`LaneWords::can_start`].
+    waiting: [bool; L],
+    any_waiting: bool,
     last: [u32; L],
     run: [u32; L],
     turns: [u32; L],
@@ -143,30 +222,23 @@ struct LockStep<K, G, F, S, const L: usize> {
 /// `last` of a lane whose game has not acted yet (sides are 0 and 1).
 const NOBODY: u32 = 2;
 
-impl<K, G, F, S, const L: usize> LockStep<K, G, F, S, L>
+impl<K, W, S, const L: usize> LockStep<K, W, S, L>
 where
     K: LaneRules<L>,
-    G: Rng,
-    F: FnMut(u64) -> G,
+    W: LaneWords<L>,
     S: FnMut(u64, Playout),
 {
-    /// The lanes of `run` with their first games, each at the start (a lane with no game left
-    /// plays a copy of the last one and reports nothing).
-    fn new(
-        mut rules: K,
-        begin: (BitBoard, Side),
-        run: &BatchRun,
-        mut streams: F,
-        report: S,
-    ) -> Self {
+    /// The lanes of `run` with their first games ([`first_games`]), each at the start (a lane
+    /// with no game left plays a copy of the last one and reports nothing); `words` is at the
+    /// first word of each lane's game.
+    fn new(mut rules: K, begin: (BitBoard, Side), run: &BatchRun, words: W, report: S) -> Self {
         let mut board = SideLanes::EMPTY;
         for l in 0..L {
             board.set(l, &begin.0, begin.1);
             rules.restart(l);
         }
         let (start, end) = (run.games.start, run.games.end);
-        let index: [u64; L] =
-            core::array::from_fn(|l| start.saturating_add(l as u64).min(end.saturating_sub(1)));
+        let index = first_games(run);
         LockStep {
             rules,
             board,
@@ -177,13 +249,14 @@ where
             won: [false; L],
             ended: [PLAYING; L],
             turn_cap: run.turn_cap,
-            rng: index.map(&mut streams),
-            streams,
+            words,
             report,
             next: start.saturating_add(L as u64).min(end),
             end,
             index,
             live: core::array::from_fn(|l| start.saturating_add(l as u64) < end),
+            waiting: [false; L],
+            any_waiting: false,
             last: [NOBODY; L],
             run: [0; L],
             turns: [0; L],
@@ -201,9 +274,7 @@ where
     /// that game draws nothing more, so the word is never seen.
     #[inline(always)]
     fn draw_throws(&mut self) {
-        for (word, rng) in self.word.iter_mut().zip(&mut self.rng) {
-            *word = rng.next_u32();
-        }
+        self.words.next_words(&mut self.word);
     }
 
     /// Counts the throw's and the decision's actions of the side to act in each lane as
@@ -231,10 +302,7 @@ where
     /// Draws each lane's choice: one [`uniform_below`] draw among its `choices`.
     #[inline(always)]
     fn draw_choices(&mut self) {
-        let lanes = self.pick.iter_mut().zip(&mut self.rng).zip(&self.choices);
-        for ((pick, rng), &choices) in lanes {
-            *pick = uniform_below(rng, choices);
-        }
+        self.words.uniform_below(&self.choices, &mut self.pick);
     }
 
     /// Counts each lane's decision, unless the cap stopped its game first, and marks its
@@ -251,7 +319,8 @@ where
     /// Reports the games that ended in this step and gives their lanes the next games.
     fn retire_ended(&mut self) {
         for l in 0..L {
-            if self.ended[l] != PLAYING {
+            // A lane without a game of its own, which plays on unseen, ends nothing.
+            if self.ended[l] != PLAYING && self.live[l] && !self.waiting[l] {
                 let outcome = (self.ended[l] == WON).then(|| self.rules.outcome(&self.board, l));
                 self.retire(l, outcome);
             }
@@ -259,9 +328,11 @@ where
     }
 
     /// Reports the game of lane `l`, which ended with `outcome` (`None` when the cap stopped
-    /// it), and puts the next game in the lane. Lanes without a game are left alone.
+    /// it), and puts the next game in the lane: at once when the words can start it, else
+    /// the lane waits at the start position (playing moves nobody sees) until they can.
+    /// Lanes without a game, or waiting for one, are left alone.
     fn retire(&mut self, l: usize, outcome: Option<Outcome>) {
-        if !self.live[l] {
+        if !self.live[l] || self.waiting[l] {
             return;
         }
         let playout = Playout {
@@ -280,8 +351,18 @@ where
             return;
         }
         self.index[l] = self.next;
-        self.rng[l] = (self.streams)(self.next);
         self.next += 1;
+        self.reset(l);
+        if self.words.can_start() {
+            self.words.start(l, self.index[l]);
+        } else {
+            self.waiting[l] = true;
+            self.any_waiting = true;
+        }
+    }
+
+    /// Puts lane `l` at the start of a game.
+    fn reset(&mut self, l: usize) {
         self.last[l] = NOBODY;
         self.run[l] = 0;
         self.turns[l] = 0;
@@ -289,18 +370,32 @@ where
         self.board.set(l, &self.start.0, self.start.1);
         self.rules.restart(l);
     }
+
+    /// Starts the games of the waiting lanes, from the start position again.
+    fn start_waiting(&mut self) {
+        for l in 0..L {
+            if self.waiting[l] {
+                self.waiting[l] = false;
+                self.reset(l);
+                self.words.start(l, self.index[l]);
+            }
+        }
+        self.any_waiting = false;
+    }
 }
 
-impl<K, G, F, S, const L: usize> LaneKernel for LockStep<K, G, F, S, L>
+impl<K, W, S, const L: usize> LaneKernel for LockStep<K, W, S, L>
 where
     K: LaneRules<L>,
-    G: Rng,
-    F: FnMut(u64) -> G,
+    W: LaneWords<L>,
     S: FnMut(u64, Playout),
 {
     #[inline(always)]
     fn run(&mut self) {
         while self.live.contains(&true) {
+            if self.any_waiting && self.words.can_start() {
+                self.start_waiting();
+            }
             self.draw_throws();
             self.count_actions();
             self.rules
@@ -315,6 +410,13 @@ where
     }
 }
 
+/// The first game of each lane: lane `l` plays game `start + l`, or a copy of the last game
+/// when there are fewer games than lanes.
+fn first_games<const L: usize>(run: &BatchRun) -> [u64; L] {
+    let (start, end) = (run.games.start, run.games.end);
+    core::array::from_fn(|l| start.saturating_add(l as u64).min(end.saturating_sub(1)))
+}
+
 /// Plays the games of `run` with the lock-step kernel whose rules half is `lanes`, or one by
 /// one ([`play_one_by_one`]) when the ruleset has none for this configuration (`None`): the
 /// body of a ruleset's [`BatchRules::play_random_batch`](super::BatchRules::play_random_batch).
@@ -322,7 +424,7 @@ pub fn play_lock_step<R, K, G, F, S, const L: usize>(
     rules: &R,
     lanes: Option<K>,
     run: &BatchRun,
-    streams: F,
+    mut streams: F,
     report: S,
 ) where
     R: Ruleset,
@@ -331,15 +433,56 @@ pub fn play_lock_step<R, K, G, F, S, const L: usize>(
     F: FnMut(u64) -> G,
     S: FnMut(u64, Playout),
 {
-    let start = rules.initial_state();
-    match (lanes, rules.phase(&start)) {
-        (Some(lanes), Phase::Throw(side)) => {
-            let begin = (*rules.board(&start), side);
-            let mut kernel = LockStep::new(lanes, begin, run, streams, report);
+    match (lanes, kernel_start(rules)) {
+        (Some(lanes), Some(begin)) => {
+            let rng = first_games::<L>(run).map(&mut streams);
+            let words = Streams { rng, streams };
+            let mut kernel = LockStep::new(lanes, begin, run, words, report);
             run_kernel(&mut kernel, run.instructions);
         }
-        // A kernel throws first in every step, so a game must open with a throw.
         _ => play_one_by_one(rules, run, streams, report),
+    }
+}
+
+/// Plays the games of `run` as [`play_lock_step`] does, game `i` on stream `i` of ChaCha8
+/// seeded with the 32 bytes `seed` (the words of `ChaCha8Rng::from_seed(seed)` after
+/// `set_stream(i)`), computed across lanes ([`ChaCha8Lanes`]): the body of a ruleset's
+/// [`BatchRules::play_seeded_batch`](super::BatchRules::play_seeded_batch). Without a kernel
+/// it plays the games one by one on [`ChaCha8Stream`]s.
+pub fn play_lock_step_seeded<R, K, S, const L: usize>(
+    rules: &R,
+    lanes: Option<K>,
+    run: &BatchRun,
+    seed: [u8; 32],
+    report: S,
+) where
+    R: Ruleset,
+    K: LaneRules<L>,
+    S: FnMut(u64, Playout),
+{
+    match (lanes, kernel_start(rules)) {
+        (Some(lanes), Some(begin)) => {
+            let mut words = Seeded {
+                lanes: ChaCha8Lanes::new(),
+                seed,
+            };
+            for (l, game) in first_games::<L>(run).into_iter().enumerate() {
+                words.start(l, game);
+            }
+            let mut kernel = LockStep::new(lanes, begin, run, words, report);
+            run_kernel(&mut kernel, run.instructions);
+        }
+        _ => play_one_by_one(rules, run, |i| ChaCha8Stream::new(&seed, i), report),
+    }
+}
+
+/// The board and side to act at the start of a game, if a kernel can play it: a kernel throws
+/// first in every step, so a game must open with a throw.
+fn kernel_start<R: Ruleset>(rules: &R) -> Option<(BitBoard, Side)> {
+    let start = rules.initial_state();
+    match rules.phase(&start) {
+        Phase::Throw(side) => Some((*rules.board(&start), side)),
+        _ => None,
     }
 }
 

@@ -8,10 +8,14 @@
 //! instructions used or the order in which games finish. Results arrive in the order the
 //! games end, each with its index.
 //!
-//! [`BatchRules::play_random_batch`] is the entry point. A ruleset with a lock-step kernel keeps
-//! its lanes structure-of-arrays and advances them together with vector instructions
-//! ([`LaneRules`], run by [`play_lock_step`]); every other configuration plays its games one
-//! by one ([`play_one_by_one`]), so that every ruleset runs through the same call.
+//! [`BatchRules::play_random_batch`] is the entry point, and [`BatchRules::play_seeded_batch`]
+//! the faster one when every game is a stream of one ChaCha8 seed: it plays the same games,
+//! and a lock-step kernel then computes the ChaCha8 words of all its lanes together
+//! ([`ChaCha8Lanes`]) rather than calling a generator per lane. A ruleset with a lock-step
+//! kernel keeps its lanes structure-of-arrays and advances them together with vector
+//! instructions ([`LaneRules`], run by [`play_lock_step`]); every other configuration plays
+//! its games one by one ([`play_one_by_one`]), so that every ruleset runs through the same
+//! call.
 //!
 //! ```
 //! use rand_chacha::ChaCha8Rng;
@@ -30,6 +34,7 @@
 //! # }
 //! ```
 
+mod chacha;
 mod lanes;
 mod simd;
 
@@ -41,7 +46,11 @@ use crate::moves::MoveList;
 use crate::playout::{DEFAULT_TURN_CAP, Playout, random_playout};
 use crate::ruleset::Ruleset;
 
-pub use lanes::{LaneRules, SideLanes, hand_over, pick_square, play_lock_step, sticks, unpaired};
+pub use chacha::{BLOCK_WORDS, ChaCha8Lanes, ChaCha8Stream, chacha8_blocks};
+pub use lanes::{
+    LaneRules, SideLanes, hand_over, pick_square, play_lock_step, play_lock_step_seeded, sticks,
+    unpaired,
+};
 pub use simd::{Instructions, LaneKernel, run_kernel};
 
 /// Which games a batch plays and how.
@@ -101,12 +110,31 @@ pub trait BatchRules: Ruleset {
     {
         play_one_by_one(self, run, streams, report);
     }
+
+    /// Plays the random games of `run` on ChaCha8 seeded with the 32 bytes `seed`: game `i` is
+    /// played exactly as [`random_playout`] on `ChaCha8Rng::from_seed(seed)` after
+    /// `set_stream(i)` (of `rand_chacha` 0.10) plays it, and `report(i, playout)` gets its
+    /// result when it ends (in the order games end). The 32 bytes of a `u64` seed are those
+    /// of `ChaCha8Rng::seed_from_u64(seed).get_seed()` (or [`ChaCha8Stream::seed_from_u64`]).
+    ///
+    /// The same games as [`play_random_batch`](Self::play_random_batch) with those streams,
+    /// but a lock-step kernel computes the ChaCha8 words of its lanes together, in vector
+    /// instructions ([`ChaCha8Lanes`]). The provided method plays the games one by one on
+    /// [`ChaCha8Stream`]s.
+    ///
+    /// [`ChaCha8Stream::seed_from_u64`]: rand_core::SeedableRng::seed_from_u64
+    fn play_seeded_batch<S>(&self, run: &BatchRun, seed: [u8; 32], report: S)
+    where
+        S: FnMut(u64, Playout),
+    {
+        play_one_by_one(self, run, |i| ChaCha8Stream::new(&seed, i), report);
+    }
 }
 
 /// Implements [`BatchRules`] for a ruleset with a lock-step kernel: `$lanes(&rules)` gives
 /// the kernel's rules half for the configurations it covers and `None` for the rest, and
-/// [`play_lock_step`] plays the games with it or one by one. Doc comments before the type
-/// go on the method.
+/// [`play_lock_step`] and [`play_lock_step_seeded`] play the games with it or one by one. Doc
+/// comments before the type go on both methods.
 #[macro_export]
 macro_rules! lock_step_batch_rules {
     ($(#[$doc:meta])* $rules:ty => $lanes:path) => {
@@ -123,6 +151,18 @@ macro_rules! lock_step_batch_rules {
                 S: FnMut(u64, $crate::Playout),
             {
                 $crate::batch::play_lock_step(self, $lanes(self), run, streams, report);
+            }
+
+            $(#[$doc])*
+            fn play_seeded_batch<S>(
+                &self,
+                run: &$crate::batch::BatchRun,
+                seed: [u8; 32],
+                report: S,
+            ) where
+                S: FnMut(u64, $crate::Playout),
+            {
+                $crate::batch::play_lock_step_seeded(self, $lanes(self), run, seed, report);
             }
         }
     };
