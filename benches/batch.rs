@@ -1,8 +1,9 @@
 //! The batch engine against the scalar one, on one thread: the same 1,024 seeded random games
 //! of every registered ruleset (and of Kendall with immediate throws) played by
 //! `random_playout` one after the other (`scalar`), by `BatchRules::play_random_batch` with the
-//! vector instructions the CPU has (`batch`), and by the batch engine restricted to the
-//! target's baseline instructions (`batch-baseline`). The throughput line gives decisions per
+//! vector instructions the CPU has (`batch`), by `BatchRules::play_seeded_batch`, which computes
+//! the ChaCha8 words of its lanes together, with them (`batch-seeded`), and by the batch engine
+//! restricted to the target's baseline instructions (`batch-baseline`). The throughput line gives decisions per
 //! second; their ratios are the speed-ups of `docs/benchmarks.md`.
 //!
 //! Every timed run asserts the decisions it made against the same games played through the
@@ -14,19 +15,23 @@ use common::{CORPUS_SEED, Configuration, configurations, decisions_of_recorded_g
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use senet::batch::{BatchRun, Instructions};
 use senet::registry::{Registered, RulesetVisitor};
-use senet::{MoveList, rng};
+use senet::{MoveList, Playout, rng};
 
 /// Games per timed run: enough that the lanes stay full but for the last few games.
 const GAMES: u64 = 1024;
 
-/// The decisions of `GAMES` games played by the batch engine.
-fn play_batch<R: Registered>(rules: &R, instructions: Instructions) -> u64 {
+/// The decisions of `GAMES` games played by the batch engine, with a generator of each game's
+/// own (`play_random_batch`) or from the seed (`play_seeded_batch`, `seeded`).
+fn play_batch<R: Registered>(rules: &R, instructions: Instructions, seeded: bool) -> u64 {
     let mut decisions = 0;
     let run = BatchRun::new(0..GAMES).with_instructions(instructions);
-    let streams = |index| rng::seeded(CORPUS_SEED, index);
-    rules.play_random_batch(&run, streams, |_, playout| {
-        decisions += u64::from(playout.decisions)
-    });
+    let add = |_, playout: Playout| decisions += u64::from(playout.decisions);
+    if seeded {
+        rules.play_seeded_batch(&run, rng::seed_bytes(CORPUS_SEED), add);
+    } else {
+        let streams = |index| rng::seeded(CORPUS_SEED, index);
+        rules.play_random_batch(&run, streams, add);
+    }
     decisions
 }
 
@@ -50,13 +55,14 @@ impl RulesetVisitor for BenchBatch<'_> {
                 decisions
             })
         });
-        for (label, instructions) in [
-            ("batch", Instructions::Detect),
-            ("batch-baseline", Instructions::Baseline),
+        for (label, instructions, seeded) in [
+            ("batch", Instructions::Detect, false),
+            ("batch-seeded", Instructions::Detect, true),
+            ("batch-baseline", Instructions::Baseline, false),
         ] {
             group.bench_function(label, |b| {
                 b.iter(|| {
-                    let decisions = play_batch(rules, instructions);
+                    let decisions = play_batch(rules, instructions, seeded);
                     assert_eq!(decisions, expected, "{name}: {label}");
                     decisions
                 })

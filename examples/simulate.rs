@@ -8,7 +8,8 @@
 //!
 //! Game `i` draws every throw and move from its own ChaCha8 stream `i` of the seed, so the
 //! summary is the same whatever the number of threads. The games run on the batch engine
-//! (`senet::batch`), many in lock-step where the ruleset has a kernel for it.
+//! (`senet::batch`), many in lock-step where the ruleset has a kernel for it, which then
+//! computes the ChaCha8 words of its lanes together (`BatchRules::play_seeded_batch`).
 
 use std::time::Instant;
 
@@ -51,6 +52,9 @@ enum Engine {
     Batch,
     /// The batch engine restricted to the target's baseline instructions.
     BatchBaseline,
+    /// The batch engine with a `ChaCha8Rng` of each game's own rather than the words of all
+    /// its lanes computed together.
+    BatchStreams,
     /// One game after the other with `random_playout`.
     Scalar,
 }
@@ -78,13 +82,15 @@ impl RulesetVisitor for Simulate<'_> {
                     summary.add(&playout.end, playout.decisions, playout.turns)
                 };
                 let run = BatchRun::new(games.clone()).with_turn_cap(args.turn_cap);
+                let seed = rng::seed_bytes(args.seed);
                 match args.engine {
                     Engine::Scalar => play_one_by_one(rules, &run, streams, add),
-                    Engine::Batch => rules.play_random_batch(&run, streams, add),
+                    Engine::Batch => rules.play_seeded_batch(&run, seed, add),
                     Engine::BatchBaseline => {
                         let run = run.with_instructions(Instructions::Baseline);
-                        rules.play_random_batch(&run, streams, add);
+                        rules.play_seeded_batch(&run, seed, add);
                     }
+                    Engine::BatchStreams => rules.play_random_batch(&run, streams, add),
                 }
                 progress.inc(games.end - games.start);
                 summary

@@ -305,7 +305,7 @@ fn play_game<R: Ruleset>(
 }
 
 /// The game loop, generic over the ruleset: two random players take the batch engine
-/// ([`BatchRules::play_random_batch`], the games of [`random_playout`](senet_core::random_playout), which a test checks), the
+/// ([`BatchRules::play_seeded_batch`], the games of [`random_playout`](senet_core::random_playout), which a test checks), the
 /// others run on the typed state without a dispatch per decision.
 struct PlayRange<'a> {
     lineup: &'a Lineup,
@@ -329,9 +329,13 @@ impl RulesetVisitor for PlayRange<'_> {
             }
         };
         if self.lineup.both_random() {
-            let run = BatchRun::new(self.games).with_turn_cap(self.turn_cap);
-            let streams = |index| rng::seeded(self.seed, self.first_stream + index);
-            rules.play_random_batch(&run, streams, add);
+            // The batch plays stream `first_stream + index` as its game of that number.
+            let shift = self.first_stream;
+            let streams = shift + self.games.start..shift + self.games.end;
+            let run = BatchRun::new(streams).with_turn_cap(self.turn_cap);
+            rules.play_seeded_batch(&run, rng::seed_bytes(self.seed), |stream, game| {
+                add(stream - shift, game)
+            });
             return Ok(summary);
         }
         let mut players = [self.lineup.player(rules, 0)?, self.lineup.player(rules, 1)?];
