@@ -33,6 +33,8 @@
 
 extern crate alloc;
 
+mod batch;
+
 use alloc::format;
 use senet_core::{
     BitBoard, FieldInfo, FourSidedDie, Move, MoveList, OptionValue, Outcome, PerSide, Phase, Place,
@@ -159,15 +161,21 @@ impl Bell {
     /// Be-9: the side with more pieces borne off wins; equal scores are a draw. The points are
     /// the pieces each side bore off.
     pub fn result(board: &BitBoard) -> Outcome {
-        let black = board.off_count(Side::Black);
-        let white = board.off_count(Side::White);
+        Bell::outcome_of(board.off_counts())
+    }
+
+    /// Be-9 from the pieces each side bore off: shared with the batch kernel, whose lanes
+    /// keep the counts but no [`BitBoard`].
+    fn outcome_of(off: PerSide<u8>) -> Outcome {
+        let black = off[Side::Black];
+        let white = off[Side::White];
         Outcome {
             winner: match black.cmp(&white) {
                 core::cmp::Ordering::Greater => Some(Side::Black),
                 core::cmp::Ordering::Less => Some(Side::White),
                 core::cmp::Ordering::Equal => None,
             },
-            points: board.off_counts().map(i32::from),
+            points: off.map(i32::from),
         }
     }
 }
@@ -217,7 +225,10 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
-impl senet_core::batch::BatchRules for Bell {}
+senet_core::lock_step_batch_rules! {
+    /// Bell has a lock-step kernel (`senet_core::batch`) for every configuration.
+    Bell => batch::Lanes::covering
+}
 
 impl Ruleset for Bell {
     type State = BellState;
