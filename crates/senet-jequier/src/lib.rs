@@ -31,6 +31,8 @@
 
 extern crate alloc;
 
+mod batch;
+
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -324,7 +326,10 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
-impl senet_core::batch::BatchRules for Jequier {}
+senet_core::lock_step_batch_rules! {
+    /// Jéquier has a lock-step kernel (`senet_core::batch`) for every configuration.
+    Jequier => batch::Lanes::covering
+}
 
 impl Ruleset for Jequier {
     type State = JequierState;
