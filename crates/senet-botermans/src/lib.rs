@@ -41,6 +41,8 @@ use senet_core::{
     SeatRule, Setup, Side, SpecialSquares, Square, SquareSet, Sticks, TurnState,
 };
 
+mod batch;
+
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
 /// whenever a seeded game can come out differently, and note why here:
 ///
@@ -241,7 +243,10 @@ const FIELD_INFO: &[FieldInfo] = &[FieldInfo::pending_throw(
     "the throw the side to act has made and must now use (B-2, B-4)",
 )];
 
-impl senet_core::batch::BatchRules for Botermans {}
+senet_core::lock_step_batch_rules! {
+    /// Botermans has a lock-step kernel (`senet_core::batch`) for every configuration.
+    Botermans => batch::Lanes::covering
+}
 
 impl Ruleset for Botermans {
     type State = BotermansState;
