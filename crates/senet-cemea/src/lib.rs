@@ -73,6 +73,8 @@ use senet_core::{
     TurnState,
 };
 
+mod batch;
+
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
 /// whenever a seeded game can come out differently, and note why here:
 ///
@@ -386,7 +388,11 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
-impl senet_core::batch::BatchRules for Cemea {}
+senet_core::lock_step_batch_rules! {
+    /// CEMEA has a lock-step kernel (`senet_core::batch`) for the sticks without the ancient
+    /// mode.
+    Cemea => batch::Lanes::covering
+}
 
 impl Ruleset for Cemea {
     type State = CemeaState;
