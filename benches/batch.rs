@@ -1,10 +1,11 @@
 //! The batch engine against the scalar one, on one thread: the same 1,024 seeded random games
 //! of every registered ruleset (and of Kendall with immediate throws) played by
 //! `random_playout` one after the other (`scalar`), by `BatchRules::play_random_batch` with the
-//! vector instructions the CPU has (`batch`), by `BatchRules::play_seeded_batch`, which computes
-//! the ChaCha8 words of its lanes together, with them (`batch-seeded`), and by the batch engine
-//! restricted to the target's baseline instructions (`batch-baseline`). The throughput line gives decisions per
-//! second; their ratios are the speed-ups of `docs/benchmarks.md`.
+//! vector instructions the CPU has (`batch`), by `BatchRules::play_seeded_batch`, which
+//! computes the ChaCha8 words of its lanes together, with them (`batch-seeded`), and by
+//! `play_random_batch` restricted to the target's baseline instructions (`batch-baseline`).
+//! The throughput line gives decisions per second; their ratios are the speed-ups of
+//! `docs/benchmarks.md`.
 //!
 //! Every timed run asserts the decisions it made against the same games played through the
 //! checked, recorded path of `AnyGame`, so no path can skip work or play other games.
@@ -35,7 +36,7 @@ fn play_batch<R: Registered>(rules: &R, instructions: Instructions, seeded: bool
     decisions
 }
 
-/// Times the three paths on one configuration.
+/// Times the four paths on one configuration.
 struct BenchBatch<'c>(&'c mut Criterion, Configuration);
 
 impl RulesetVisitor for BenchBatch<'_> {
