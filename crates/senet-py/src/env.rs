@@ -347,23 +347,30 @@ fn env_args(
 struct Signals {
     last: Instant,
     calls: u32,
+    /// Calls between two looks at the clock.
+    calls_per_clock: u32,
 }
 
 impl Signals {
-    /// Calls between two looks at the clock: a step of one environment takes well under a
-    /// microsecond, and reading the clock for each cost 4% of a vector step.
-    const CALLS_PER_CLOCK: u32 = 64;
-
-    fn new() -> Signals {
+    /// A checker for a loop over `episodes`. Against the random player an episode's step
+    /// takes well under a microsecond, and reading the clock at each cost 4% of a vector
+    /// step, so the clock is read every 64 episodes; a built-in player may think for many
+    /// milliseconds an episode, so then it is read at each.
+    fn new(episodes: &[Episode]) -> Signals {
+        let cheap = matches!(
+            episodes.first().map(|e| &e.opponent),
+            Some(Opponent::Random)
+        );
         Signals {
             last: Instant::now(),
             calls: 0,
+            calls_per_clock: if cheap { 64 } else { 1 },
         }
     }
 
     fn check(&mut self) -> PyResult<()> {
         self.calls += 1;
-        if self.calls < Signals::CALLS_PER_CLOCK {
+        if self.calls < self.calls_per_clock {
             return Ok(());
         }
         self.calls = 0;
@@ -628,7 +635,7 @@ impl VecEnvCore {
         let (episodes, layout, mask_len) = (&mut self.episodes, &self.layout, self.mask_len);
         self.interrupted = true;
         py.detach(|| {
-            let mut signals = Signals::new();
+            let mut signals = Signals::new(episodes);
             for (i, episode) in episodes.iter_mut().enumerate() {
                 signals.check()?;
                 let mut step = episode.reset(seeded(seed, i as u64));
@@ -714,7 +721,7 @@ impl VecEnvCore {
                     checked.push(action);
                 }
             }
-            let mut signals = Signals::new();
+            let mut signals = Signals::new(episodes);
             for (i, (episode, &action)) in episodes.iter_mut().zip(actions).enumerate() {
                 if let Err(e) = signals.check() {
                     *interrupted = true;
