@@ -330,11 +330,8 @@ where
     /// Reports the game of lane `l`, which ended with `outcome` (`None` when the cap stopped
     /// it), and puts the next game in the lane: at once when the words can start it, else
     /// the lane waits at the start position (playing moves nobody sees) until they can.
-    /// Lanes without a game, or waiting for one, are left alone.
+    /// Only for a lane playing a game of its own (`live` and not `waiting`).
     fn retire(&mut self, l: usize, outcome: Option<Outcome>) {
-        if !self.live[l] || self.waiting[l] {
-            return;
-        }
         let playout = Playout {
             end: outcome.map_or(PlayoutEnd::TurnCap, PlayoutEnd::Finished),
             turns: if outcome.is_some() {
