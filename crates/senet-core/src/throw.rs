@@ -343,7 +343,15 @@ pub fn uniform_below<R: Rng + ?Sized>(rng: &mut R, n: u32) -> u32 {
     if n == 0 {
         return 0;
     }
-    let mut product = u64::from(rng.next_u32()) * u64::from(n);
+    uniform_below_from(rng.next_u32(), rng, n)
+}
+
+/// [`uniform_below`] for `n` ≥ 1 whose first word, `first`, was already drawn from `rng`:
+/// for a caller that needs that word too (a lock-step lane that throws reads it with `n` 1,
+/// which never draws another).
+#[inline]
+pub(crate) fn uniform_below_from<R: Rng + ?Sized>(first: u32, rng: &mut R, n: u32) -> u32 {
+    let mut product = u64::from(first) * u64::from(n);
     let mut low = product as u32;
     if low < n {
         let threshold = n.wrapping_neg() % n;

@@ -436,7 +436,21 @@ impl<const L: usize> ChaCha8Lanes<L> {
     #[inline(always)]
     pub fn uniform_below(&mut self, n: &[u32; L], picks: &mut [u32; L]) {
         let mut words = [0; L];
-        self.next_words(&mut words);
+        self.uniform_below_keeping(n, &mut words, picks);
+    }
+
+    /// [`uniform_below`](Self::uniform_below), which also writes the first word each lane
+    /// drew into `words` (for a lane with `n` 0, which draws nothing, the word it gave back):
+    /// a lane that throws rather than chooses reads its throw there, with `n` 1, which never
+    /// draws a second word.
+    #[inline(always)]
+    pub fn uniform_below_keeping(
+        &mut self,
+        n: &[u32; L],
+        words: &mut [u32; L],
+        picks: &mut [u32; L],
+    ) {
+        self.next_words(words);
         let mut rare = false;
         for l in 0..L {
             let product = u64::from(words[l]) * u64::from(n[l]);
@@ -444,7 +458,7 @@ impl<const L: usize> ChaCha8Lanes<L> {
             rare |= ((product as u32) < n[l]) | (n[l] == 0);
         }
         if rare {
-            self.uniform_below_rare(n, &words, picks);
+            self.uniform_below_rare(n, words, picks);
         }
     }
 
@@ -647,7 +661,15 @@ mod tests {
                             m => m,
                         };
                     }
-                    lanes.uniform_below(&n, &mut picks);
+                    if i % 5 == 1 {
+                        lanes.uniform_below(&n, &mut picks);
+                    } else {
+                        lanes.uniform_below_keeping(&n, &mut words, &mut picks);
+                        for l in (0..L).filter(|&l| n[l] != 0) {
+                            let first = theirs[l].clone().next_u32();
+                            assert_eq!(words[l], first, "lane {l} first word of step {i}");
+                        }
+                    }
                     for l in 0..L {
                         assert_eq!(picks[l], uniform_below(&mut theirs[l], n[l]), "lane {l}");
                     }

@@ -11,7 +11,7 @@ use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
 use crate::ruleset::{Outcome, Phase, Ruleset};
 use crate::side::{PerSide, Side};
 use crate::square::SquareSet;
-use crate::throw::uniform_below;
+use crate::throw::{uniform_below, uniform_below_from};
 
 /// `ended` of a lane whose game goes on, was won in this step, or was stopped by the cap.
 const PLAYING: u32 = 0;
@@ -20,7 +20,8 @@ const CAPPED: u32 = 2;
 
 /// The rules half of a lock-step kernel of `L` lanes, for a ruleset whose pieces all start
 /// on the board and that makes, in each step and for each lane, one throw and then one
-/// decision (a single pending throw and a move phase after every throw): the steps of the
+/// decision (a single pending throw and a move phase after every throw; for other turns see
+/// [`LaneActions`]): the steps of the
 /// rules on the lanes' boards, which [`play_lock_step`] keeps structure-of-arrays and seen
 /// from the side to act ([`SideLanes`]), and on whatever else the rules remember in lanes of
 /// the kernel's own. [`play_lock_step`] keeps the rest: the boards and who acts, which game
@@ -49,6 +50,42 @@ pub trait LaneRules<const L: usize> {
     fn play(&mut self, board: &mut SideLanes<L>, picks: &[u32; L], won: &mut [bool; L]);
 
     /// How the game of lane `l`, which the last [`play`](Self::play) won, ended on `board`.
+    fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome;
+}
+
+/// The rules half of a lock-step kernel whose steps are single actions: in each step each
+/// lane either throws or makes one decision, as its game's phase says. It is for the rulesets
+/// whose turns do not go one throw then one decision: throws that are stored and spent later,
+/// or lost without a move. Otherwise as [`LaneRules`] (pieces on the board at the start, a
+/// game that opens with a throw, `#[inline(always)]` methods, lane loops in `&` and `|`), and
+/// [`play_action_lock_step`] keeps the rest.
+///
+/// A lane that throws draws one random word and one that decides one [`uniform_below`]
+/// draw, which starts with one word too: so every lane takes a word in every step, and the
+/// lanes stay in step.
+pub trait LaneActions<const L: usize> {
+    /// Puts the kernel's own lanes of lane `l` at the start of a game (its board already
+    /// is: the ruleset's initial state, in which the side to act throws).
+    fn restart(&mut self, l: usize);
+
+    /// Writes into `choices` 0 for each lane whose side throws now, and for each lane whose
+    /// side decides, how many choices it has (a pass counts as one), finding its moves on
+    /// `board`.
+    fn prepare(&mut self, board: &SideLanes<L>, choices: &mut [u32; L]);
+
+    /// Throws in the lanes that throw, reading the throw from the top bits of `words[l]`, and
+    /// plays choice `picks[l]` in the lanes that decide (in the order the ruleset's generator
+    /// lists the moves); a turn that passes is ended with [`SideLanes::settle`]. Sets `won[l]`
+    /// when the move ended lane `l`'s game.
+    fn act(
+        &mut self,
+        board: &mut SideLanes<L>,
+        words: &[u32; L],
+        picks: &[u32; L],
+        won: &mut [bool; L],
+    );
+
+    /// How the game of lane `l`, which the last [`act`](Self::act) won, ended on `board`.
     fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome;
 }
 
@@ -123,6 +160,10 @@ trait LaneWords<const L: usize> {
     /// One [`uniform_below`] draw among `choices[l]` for each lane.
     fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]);
 
+    /// One action of each lane: a [`uniform_below`] draw among `choices[l]`, or, for a lane
+    /// that throws (`choices[l]` 0), one word. `words[l]` is the first word the lane drew.
+    fn draw_actions(&mut self, choices: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]);
+
     /// Whether a lane can start a game now; otherwise it waits, idle, until it can.
     fn can_start(&self) -> bool;
 
@@ -149,6 +190,15 @@ impl<G: Rng, F: FnMut(u64) -> G, const L: usize> LaneWords<L> for Streams<G, F, 
         let lanes = picks.iter_mut().zip(&mut self.rng).zip(choices);
         for ((pick, rng), &choices) in lanes {
             *pick = uniform_below(rng, choices);
+        }
+    }
+
+    #[inline(always)]
+    fn draw_actions(&mut self, choices: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]) {
+        let lanes = words.iter_mut().zip(picks.iter_mut());
+        for (((word, pick), rng), &choices) in lanes.zip(&mut self.rng).zip(choices) {
+            *word = rng.next_u32();
+            *pick = uniform_below_from(*word, rng, choices.max(1));
         }
     }
 
@@ -181,12 +231,96 @@ impl<const L: usize> LaneWords<L> for Seeded<L> {
     }
 
     #[inline(always)]
+    fn draw_actions(&mut self, choices: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]) {
+        // A throw is a draw among one, which takes exactly one word.
+        let below = choices.map(|choices| choices.max(1));
+        self.lanes.uniform_below_keeping(&below, words, picks);
+    }
+
+    #[inline(always)]
     fn can_start(&self) -> bool {
         self.lanes.starts_in_step()
     }
 
     fn start(&mut self, l: usize, game: u64) {
         self.lanes.start(l, &self.seed, game);
+    }
+}
+
+/// How the steps of a kernel go: one throw then one decision in every lane ([`Paired`], for
+/// [`LaneRules`]), or one action, a throw or a decision, in every lane ([`Single`], for
+/// [`LaneActions`]).
+trait Steps<const L: usize>: Sized {
+    /// Puts the kernel's own lanes of lane `l` at the start of a game.
+    fn restart(&mut self, l: usize);
+
+    /// How the game of lane `l`, won in the last step, ended.
+    fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome;
+
+    /// Advances every lane by one step.
+    fn step<W, S>(lock: &mut LockStep<Self, W, S, L>)
+    where
+        W: LaneWords<L>,
+        S: FnMut(u64, Playout);
+}
+
+/// The steps of a [`LaneRules`] kernel: a throw, then a decision.
+struct Paired<K>(K);
+
+impl<K: LaneRules<L>, const L: usize> Steps<L> for Paired<K> {
+    fn restart(&mut self, l: usize) {
+        self.0.restart(l);
+    }
+
+    fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome {
+        self.0.outcome(board, l)
+    }
+
+    #[inline(always)]
+    fn step<W, S>(lock: &mut LockStep<Self, W, S, L>)
+    where
+        W: LaneWords<L>,
+        S: FnMut(u64, Playout),
+    {
+        lock.draw_throws();
+        lock.count_actions();
+        lock.rules
+            .0
+            .generate(&lock.board, &lock.word, &mut lock.choices);
+        lock.draw_choices();
+        lock.rules
+            .0
+            .play(&mut lock.board, &lock.pick, &mut lock.won);
+        lock.count_decisions();
+    }
+}
+
+/// The steps of a [`LaneActions`] kernel: a throw or a decision.
+struct Single<K>(K);
+
+impl<K: LaneActions<L>, const L: usize> Steps<L> for Single<K> {
+    fn restart(&mut self, l: usize) {
+        self.0.restart(l);
+    }
+
+    fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome {
+        self.0.outcome(board, l)
+    }
+
+    #[inline(always)]
+    fn step<W, S>(lock: &mut LockStep<Self, W, S, L>)
+    where
+        W: LaneWords<L>,
+        S: FnMut(u64, Playout),
+    {
+        lock.count_action();
+        lock.rules.0.prepare(&lock.board, &mut lock.choices);
+        lock.words
+            .draw_actions(&lock.choices, &mut lock.word, &mut lock.pick);
+        lock.rules
+            .0
+            .act(&mut lock.board, &lock.word, &lock.pick, &mut lock.won);
+        lock.count_actions_decided();
     }
 }
 
@@ -224,7 +358,7 @@ const NOBODY: u32 = 2;
 
 impl<K, W, S, const L: usize> LockStep<K, W, S, L>
 where
-    K: LaneRules<L>,
+    K: Steps<L>,
     W: LaneWords<L>,
     S: FnMut(u64, Playout),
 {
@@ -296,6 +430,35 @@ where
             self.last[l] = side;
             let capped = (fresh & (turns > cap)) | (full & (turns + 1 > cap));
             self.ended[l] = CAPPED * u32::from(capped);
+        }
+    }
+
+    /// Counts the one action of the side to act in each lane (a throw or a decision) as
+    /// [`TurnCounter`](crate::TurnCounter) does, and marks capped the games the turn cap
+    /// stops before it.
+    #[inline(always)]
+    fn count_action(&mut self) {
+        let cap = self.turn_cap;
+        for l in 0..L {
+            let side = self.board.side[l];
+            let fresh = (self.last[l] != side) | (self.run[l] >= MAX_ACTIONS_PER_TURN);
+            let turns = self.turns[l] + u32::from(fresh);
+            self.run[l] = if fresh { 1 } else { self.run[l] + 1 };
+            self.turns[l] = turns;
+            self.last[l] = side;
+            self.ended[l] = CAPPED * u32::from(fresh & (turns > cap));
+        }
+    }
+
+    /// Counts the decision of each lane that made one (its `choices` not 0), unless the cap
+    /// stopped its game first, and marks its game won when the decision won it.
+    #[inline(always)]
+    fn count_actions_decided(&mut self) {
+        for l in 0..L {
+            let capped = self.ended[l] == CAPPED;
+            let decided = self.choices[l] != 0;
+            self.decisions[l] += u32::from(decided & !capped);
+            self.ended[l] |= WON * u32::from(!capped & self.won[l]);
         }
     }
 
@@ -383,7 +546,7 @@ where
 
 impl<K, W, S, const L: usize> LaneKernel for LockStep<K, W, S, L>
 where
-    K: LaneRules<L>,
+    K: Steps<L>,
     W: LaneWords<L>,
     S: FnMut(u64, Playout),
 {
@@ -393,13 +556,7 @@ where
             if self.any_waiting && self.words.can_start() {
                 self.start_waiting();
             }
-            self.draw_throws();
-            self.count_actions();
-            self.rules
-                .generate(&self.board, &self.word, &mut self.choices);
-            self.draw_choices();
-            self.rules.play(&mut self.board, &self.pick, &mut self.won);
-            self.count_decisions();
+            K::step(self);
             if self.any_ended() {
                 self.retire_ended();
             }
@@ -421,7 +578,7 @@ pub fn play_lock_step<R, K, G, F, S, const L: usize>(
     rules: &R,
     lanes: Option<K>,
     run: &BatchRun,
-    mut streams: F,
+    streams: F,
     report: S,
 ) where
     R: Ruleset,
@@ -430,15 +587,7 @@ pub fn play_lock_step<R, K, G, F, S, const L: usize>(
     F: FnMut(u64) -> G,
     S: FnMut(u64, Playout),
 {
-    match (lanes, kernel_start(rules)) {
-        (Some(lanes), Some(begin)) => {
-            let rng = first_games::<L>(run).map(&mut streams);
-            let words = Streams { rng, streams };
-            let mut kernel = LockStep::new(lanes, begin, run, words, report);
-            run_kernel(&mut kernel, run.instructions);
-        }
-        _ => play_one_by_one(rules, run, streams, report),
-    }
+    play_streams(rules, lanes.map(Paired), run, streams, report);
 }
 
 /// Plays the games of `run` as [`play_lock_step`] does, game `i` on stream `i` of ChaCha8
@@ -455,6 +604,78 @@ pub fn play_lock_step_seeded<R, K, S, const L: usize>(
 ) where
     R: Ruleset,
     K: LaneRules<L>,
+    S: FnMut(u64, Playout),
+{
+    play_seeded(rules, lanes.map(Paired), run, seed, report);
+}
+
+/// [`play_lock_step`] for a kernel whose steps are single actions ([`LaneActions`]).
+pub fn play_action_lock_step<R, K, G, F, S, const L: usize>(
+    rules: &R,
+    lanes: Option<K>,
+    run: &BatchRun,
+    streams: F,
+    report: S,
+) where
+    R: Ruleset,
+    K: LaneActions<L>,
+    G: Rng,
+    F: FnMut(u64) -> G,
+    S: FnMut(u64, Playout),
+{
+    play_streams(rules, lanes.map(Single), run, streams, report);
+}
+
+/// [`play_lock_step_seeded`] for a kernel whose steps are single actions ([`LaneActions`]).
+pub fn play_action_lock_step_seeded<R, K, S, const L: usize>(
+    rules: &R,
+    lanes: Option<K>,
+    run: &BatchRun,
+    seed: [u8; 32],
+    report: S,
+) where
+    R: Ruleset,
+    K: LaneActions<L>,
+    S: FnMut(u64, Playout),
+{
+    play_seeded(rules, lanes.map(Single), run, seed, report);
+}
+
+/// The games of `run` with the kernel `lanes`, each lane on its game's own generator.
+fn play_streams<R, K, G, F, S, const L: usize>(
+    rules: &R,
+    lanes: Option<K>,
+    run: &BatchRun,
+    mut streams: F,
+    report: S,
+) where
+    R: Ruleset,
+    K: Steps<L>,
+    G: Rng,
+    F: FnMut(u64) -> G,
+    S: FnMut(u64, Playout),
+{
+    match (lanes, kernel_start(rules)) {
+        (Some(lanes), Some(begin)) => {
+            let rng = first_games::<L>(run).map(&mut streams);
+            let words = Streams { rng, streams };
+            let mut kernel = LockStep::new(lanes, begin, run, words, report);
+            run_kernel(&mut kernel, run.instructions);
+        }
+        _ => play_one_by_one(rules, run, streams, report),
+    }
+}
+
+/// The games of `run` with the kernel `lanes`, on ChaCha8 lanes of `seed`.
+fn play_seeded<R, K, S, const L: usize>(
+    rules: &R,
+    lanes: Option<K>,
+    run: &BatchRun,
+    seed: [u8; 32],
+    report: S,
+) where
+    R: Ruleset,
+    K: Steps<L>,
     S: FnMut(u64, Playout),
 {
     match (lanes, kernel_start(rules)) {

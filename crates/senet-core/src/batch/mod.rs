@@ -13,9 +13,11 @@
 //! and a lock-step kernel then computes the ChaCha8 words of all its lanes together
 //! ([`ChaCha8Lanes`]) rather than calling a generator per lane. A ruleset with a lock-step
 //! kernel keeps its lanes structure-of-arrays and advances them together with vector
-//! instructions ([`LaneRules`], run by [`play_lock_step`]); every other configuration plays
-//! its games one by one ([`play_one_by_one`]), so that every ruleset runs through the same
-//! call.
+//! instructions: one throw then one decision a step ([`LaneRules`], run by
+//! [`play_lock_step`]), or, where turns do not go that way, one action a step, a throw or a
+//! decision ([`LaneActions`], run by [`play_action_lock_step`]). Every other configuration
+//! plays its games one by one ([`play_one_by_one`]), so that every ruleset runs through the
+//! same call.
 //!
 //! ```
 //! use rand_chacha::ChaCha8Rng;
@@ -48,8 +50,8 @@ use crate::ruleset::Ruleset;
 
 pub use chacha::{BLOCK_WORDS, ChaCha8Lanes, ChaCha8Stream, chacha8_blocks};
 pub use lanes::{
-    LaneRules, SideLanes, hand_over, pick_square, play_lock_step, play_lock_step_seeded, sticks,
-    unpaired,
+    LaneActions, LaneRules, SideLanes, hand_over, pick_square, play_action_lock_step,
+    play_action_lock_step_seeded, play_lock_step, play_lock_step_seeded, sticks, unpaired,
 };
 pub use simd::{Instructions, LaneKernel, run_kernel};
 
@@ -135,8 +137,63 @@ pub trait BatchRules: Ruleset {
 /// the kernel's rules half for the configurations it covers and `None` for the rest, and
 /// [`play_lock_step`] and [`play_lock_step_seeded`] play the games with it or one by one. Doc
 /// comments before the type go on both methods.
+///
+/// A ruleset with a second kernel, of single actions ([`LaneActions`]), names it after
+/// `actions`: `Ruleset => paired::covering, actions single::covering`. The first kernel that
+/// covers the configuration plays it.
 #[macro_export]
 macro_rules! lock_step_batch_rules {
+    ($(#[$doc:meta])* $rules:ty => $lanes:path, actions $actions:path) => {
+        impl $crate::batch::BatchRules for $rules {
+            $(#[$doc])*
+            fn play_random_batch<G, F, S>(
+                &self,
+                run: &$crate::batch::BatchRun,
+                streams: F,
+                report: S,
+            ) where
+                G: $crate::rand_core::Rng,
+                F: FnMut(u64) -> G,
+                S: FnMut(u64, $crate::Playout),
+            {
+                match $lanes(self) {
+                    Some(lanes) => {
+                        $crate::batch::play_lock_step(self, Some(lanes), run, streams, report);
+                    }
+                    None => $crate::batch::play_action_lock_step(
+                        self,
+                        $actions(self),
+                        run,
+                        streams,
+                        report,
+                    ),
+                }
+            }
+
+            $(#[$doc])*
+            fn play_seeded_batch<S>(
+                &self,
+                run: &$crate::batch::BatchRun,
+                seed: [u8; 32],
+                report: S,
+            ) where
+                S: FnMut(u64, $crate::Playout),
+            {
+                match $lanes(self) {
+                    Some(lanes) => {
+                        $crate::batch::play_lock_step_seeded(self, Some(lanes), run, seed, report);
+                    }
+                    None => $crate::batch::play_action_lock_step_seeded(
+                        self,
+                        $actions(self),
+                        run,
+                        seed,
+                        report,
+                    ),
+                }
+            }
+        }
+    };
     ($(#[$doc:meta])* $rules:ty => $lanes:path) => {
         impl $crate::batch::BatchRules for $rules {
             $(#[$doc])*
