@@ -74,6 +74,8 @@ fn kernel_configurations_with(a: bool, b: bool, c: bool) -> Vec<String> {
             "regency(house_of_happiness={a},house_of_water={b},lost_throw_keeps_extra_throw={c})"
         ),
         format!("kendall(throw_timing=immediate,pieces={pieces},trap={b},home_row={c})"),
+        format!("kendall(pieces={pieces},trap={c},home_row={b},starting_throw={a})"),
+        format!("kendall(throw_timing=immediate,starting_throw=true,trap={a},home_row={c})"),
         format!("jequier(safe_squares={safe},start_rule={start},backward_priority={priority})"),
         format!("botermans(blockade_of_three={a},backward_attack={b},wait_on_30={c})"),
         format!("cemea(pieces={pieces},backward_attack={b},jump_optional={c})"),
@@ -95,7 +97,8 @@ fn kernel_configurations() -> Vec<String> {
             }
         }
     }
-    // Bell's configurations depend on two flags only: each comes twice.
+    // Bell's configurations and Kendall's immediate throws with starting_throw depend on two
+    // flags only: each comes twice.
     specs.sort();
     specs.dedup();
     specs
@@ -127,6 +130,7 @@ fn small_and_empty_batches_report_every_game_once() {
         for spec in [
             "regency",
             "kendall(throw_timing=immediate)",
+            "kendall",
             "bell",
             "jequier",
             "botermans",

@@ -438,9 +438,10 @@ impl Reach {
 }
 
 senet_core::lock_step_batch_rules! {
-    /// Kendall has a lock-step kernel (`senet_core::batch`) for immediate throws without
-    /// `starting_throw`.
-    Kendall => batch::Lanes::covering
+    /// Kendall has two lock-step kernels (`senet_core::batch`): one of a throw and a decision
+    /// per step for immediate throws without `starting_throw`, and one of single actions for
+    /// every other configuration.
+    Kendall => batch::Lanes::covering, actions batch::actions::ActionLanes::covering
 }
 
 impl Ruleset for Kendall {

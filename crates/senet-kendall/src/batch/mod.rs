@@ -6,7 +6,8 @@
 //! since a table lookup per lane would be a gather; a test checks that both agree.
 //!
 //! It covers `throw_timing=immediate` with every other option except `starting_throw` (whose
-//! lost throws make steps without a decision); the rest play one game at a time. Game `i`
+//! lost throws make steps without a decision); [`actions`] has the kernel of the rest, whose
+//! steps are single actions. Game `i`
 //! draws from `streams(i)` word for word as the scalar playout does: one word for the throw,
 //! one `uniform_below` draw among the moves in the order the generator lists them.
 
@@ -15,6 +16,8 @@ use senet_core::kernel::all_ones_if as mask;
 use senet_core::{Outcome, Place, SquareSet};
 
 use crate::{GATE, Kendall, LAST_THREE, MAX_PIECES, REBIRTH, ThrowTiming, UP_TO_GATE, WATER};
+
+pub(crate) mod actions;
 
 /// Games in flight: two 256-bit vectors of 32-bit lanes.
 const LANES: usize = 16;

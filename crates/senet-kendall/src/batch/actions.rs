@@ -1,0 +1,400 @@
+//! The lock-step kernel of Kendall's random games with stored throws, and with immediate
+//! throws under `starting_throw` (see `senet_core::batch::LaneActions`): each step is one
+//! action per lane, a throw or a decision, since a turn throws until a 2 or 3 and then spends
+//! the stored throws one move at a time, and `starting_throw` loses throws without a move.
+//!
+//! It covers every configuration the kernel of immediate throws (the parent module) does
+//! not. A lane that decides finds the moves of each of the five throw values at once, as the
+//! scalar generator lists them for the values it holds (ascending values, each with its
+//! pieces from the lowest square, then the declined bear-off), and plays the pick-th; the
+//! lanes that throw add the throw to what they hold. Game `i` draws from `streams(i)` word
+//! for word as the scalar playout does: one word for a throw, one `uniform_below` draw for a
+//! decision.
+
+use senet_core::batch::{LaneActions, SideLanes, hand_over, pick_square, sticks, unpaired};
+use senet_core::kernel::all_ones_if as mask;
+use senet_core::{Outcome, Place, Side};
+
+use super::{
+    BELOW_GATE, BIT_GATE, BIT_REBIRTH, BIT_WATER, LANES, LAST3, ROW1, TO_GATE, WATER_AND_LAST3,
+    exits, exits_28_to_30, trap_origins,
+};
+use crate::{GATE, Kendall, MAX_PIECES, MAX_STORED_THROWS, ThrowTiming};
+
+/// The throw values (K-2).
+const VALUES: usize = 5;
+
+/// The six bits of value `v` (1..=5) in a [`StoredThrows`](crate::state::StoredThrows) word.
+#[inline(always)]
+const fn unit(v: u32) -> u32 {
+    1 << (6 * (v - 1))
+}
+
+/// The six bits of every value that gives another throw (K-4: 1, 4 and 5).
+const ANOTHER_THROW_VALUES: u32 = 63 * (unit(1) | unit(4) | unit(5));
+
+/// What Kendall's lanes remember beside the boards when throws are stored: whether the side to
+/// act is still throwing, the throws it holds, the piece each side must move next (K-15, seen
+/// from the side to act), and whether White has thrown its starting 1; then what the last
+/// [`prepare`](LaneActions::prepare) found for each throw value.
+pub(crate) struct ActionLanes {
+    rules: Kendall,
+    /// All ones while the side to act throws.
+    throwing: [u32; LANES],
+    /// The throws the side to act holds, six bits a value as
+    /// [`StoredThrows`](crate::state::StoredThrows) keeps them.
+    stored: [u32; LANES],
+    /// How many throws it holds (at most [`MAX_STORED_THROWS`]).
+    held: [u32; LANES],
+    own_must: [u32; LANES],
+    opp_must: [u32; LANES],
+    /// Option `starting_throw`: 1 once White has thrown its 1.
+    white_started: [u32; LANES],
+    /// Option `starting_throw`: whether the throw of this step is White's before its 1.
+    waits: [bool; LANES],
+    /// Per value `v` (index `v − 1`): the pieces that may move with it (none when no throw of
+    /// `v` is held), forward or backward.
+    movable: [[u32; LANES]; VALUES],
+    /// Per value: all ones when its moves go backward (K-5).
+    backward: [[u32; LANES]; VALUES],
+    /// Per value: how many moves it has, the declined bear-off or the water's ways included.
+    count: [[u32; LANES]; VALUES],
+    /// All ones when the side's piece in the water is the only one that may move (K-14).
+    in_water: [u32; LANES],
+    /// All ones when the side may bear off (option `home_row`).
+    bear_off: [u32; LANES],
+    /// All ones when 15 is empty (a piece in the water may go back there).
+    rebirth_empty: [u32; LANES],
+}
+
+impl ActionLanes {
+    /// The lanes of `rules`, if this kernel covers it: stored throws, or immediate throws
+    /// with `starting_throw`.
+    pub(crate) fn covering(rules: &Kendall) -> Option<ActionLanes> {
+        let covered = rules.throw_timing == ThrowTiming::Stored || rules.starting_throw;
+        covered.then_some(ActionLanes {
+            rules: *rules,
+            throwing: [0; LANES],
+            stored: [0; LANES],
+            held: [0; LANES],
+            own_must: [0; LANES],
+            opp_must: [0; LANES],
+            white_started: [0; LANES],
+            waits: [false; LANES],
+            movable: [[0; LANES]; VALUES],
+            backward: [[0; LANES]; VALUES],
+            count: [[0; LANES]; VALUES],
+            in_water: [0; LANES],
+            bear_off: [0; LANES],
+            rebirth_empty: [0; LANES],
+        })
+    }
+}
+
+impl LaneActions<LANES> for ActionLanes {
+    fn restart(&mut self, l: usize) {
+        // I-5: Black throws afresh; nothing is held and no piece has been in the water.
+        self.throwing[l] = !0;
+        self.stored[l] = 0;
+        self.held[l] = 0;
+        self.own_must[l] = 0;
+        self.opp_must[l] = 0;
+        self.white_started[l] = u32::from(!self.rules.starting_throw);
+    }
+
+    /// Finds the moves of every throw value held (K-5 to K-16, I-1, I-2, I-6, the options),
+    /// as `generate_moves` lists them, and their number; 0 choices where the side throws.
+    #[inline(always)]
+    fn prepare(&mut self, board: &SideLanes<LANES>, choices: &mut [u32; LANES]) {
+        let home_row = self.rules.home_row;
+        let trap = self.rules.trap;
+        for (l, choices) in choices.iter_mut().enumerate() {
+            let own = board.own[l];
+            let opp = board.opp[l];
+            let stored = self.stored[l];
+            let bear_off = !home_row | (own & ROW1 == 0);
+            let empty = board.empty(l);
+            let water_empty = empty & BIT_WATER != 0;
+            let rebirth_empty = empty & BIT_REBIRTH != 0;
+            // K-14: the piece in the water is the only one that may move while it has a way
+            // out.
+            let in_water = (own & BIT_WATER != 0) & (bear_off | rebirth_empty);
+
+            // K-6, K-7, K-9 to K-12, option trap, for every value (`Reach` of the scalar
+            // generator), then K-15 over the values held.
+            let attackable = unpaired(opp);
+            let landable = (empty | attackable) & TO_GATE;
+            let gate_targets = (empty & WATER_AND_LAST3) | (attackable & LAST3 & mask(water_empty));
+            let from_gate = gate_targets | u32::from(bear_off) << Place::OFF_CODE;
+            let must = self.own_must[l];
+            let mut must_can_move = false;
+            let mut sets = [0; VALUES];
+            let mut backs = [false; VALUES];
+            for (i, (set, back)) in sets.iter_mut().zip(&mut backs).enumerate() {
+                let v = i as u32 + 1;
+                let held = stored >> (6 * i) & 63 != 0;
+                let forward = own
+                    & (landable >> v
+                        | trap_origins(v) & mask(trap & water_empty)
+                        | (from_gate >> (GATE as u32 + v) & 1) << GATE
+                        | exits_28_to_30(v) & mask(bear_off));
+                *back = forward == 0;
+                let reachable = if *back {
+                    own & TO_GATE & landable << v
+                } else {
+                    forward
+                };
+                *set = reachable & mask(held);
+                must_can_move |= *set & must != 0;
+            }
+            // K-15: the piece back from the water moves next, with any throw that can move it.
+            let only = if must_can_move { must } else { !0 };
+
+            // In the water (K-14): per value held, off with a 4, back to 15, `pass/v`; a plain
+            // pass when neither of the first two is possible with any throw held.
+            let can_bear_off = bear_off & (stored >> 18 & 63 != 0);
+            let water_stuck = !rebirth_empty & !can_bear_off;
+            let mut moves = 0;
+            for (i, (&set, &back)) in sets.iter().zip(&backs).enumerate() {
+                let v = i as u32 + 1;
+                let set = set & only;
+                // K-16: a bear-off may be declined (`pass/v`, listed after the moves).
+                let declinable = !back & (set & exits(v) != 0);
+                let board_count = set.count_ones() + u32::from(declinable);
+                let held = stored >> (6 * i) & 63 != 0;
+                let water_count = (u32::from((v == 4) & bear_off) + u32::from(rebirth_empty) + 1)
+                    * u32::from(held & !water_stuck);
+                let count = if in_water { water_count } else { board_count };
+                self.movable[i][l] = set;
+                self.backward[i][l] = mask(back);
+                self.count[i][l] = count;
+                moves += count;
+            }
+            self.in_water[l] = mask(in_water);
+            self.bear_off[l] = mask(bear_off);
+            self.rebirth_empty[l] = mask(rebirth_empty);
+            // K-5: with no move for any throw held, a plain pass loses them all.
+            *choices = moves.max(1) & !self.throwing[l];
+        }
+    }
+
+    /// Throws where the side throws (K-2, K-4, option `starting_throw`); elsewhere plays the
+    /// chosen move (`apply_step` lane by lane) and passes the turn when its throws are spent
+    /// or the move ends it (K-4, K-13, K-14).
+    #[inline(always)]
+    fn act(
+        &mut self,
+        board: &mut SideLanes<LANES>,
+        words: &[u32; LANES],
+        picks: &[u32; LANES],
+        won: &mut [bool; LANES],
+    ) {
+        let pieces = u32::from(self.rules.pieces.get());
+        let starting_throw = self.rules.starting_throw;
+        let immediate = self.rules.throw_timing == ThrowTiming::Immediate;
+        if starting_throw {
+            // Option starting_throw: White's throws before its first 1 are lost.
+            for (l, &word) in words.iter().enumerate() {
+                let waits = (self.throwing[l] != 0)
+                    & (board.side[l] == Side::White as u32)
+                    & (self.white_started[l] == 0);
+                self.waits[l] = waits;
+                self.white_started[l] |= u32::from(waits & (sticks(word, 5) == 1));
+            }
+        }
+        for l in 0..LANES {
+            let throwing = self.throwing[l] != 0;
+            let stored = self.stored[l];
+            let held = self.held[l];
+            let own = board.own[l];
+            let opp = board.opp[l];
+
+            // The throw.
+            let thrown = sticks(words[l], 5);
+            let waits = starting_throw & self.waits[l];
+            let counts = !waits | (thrown == 1);
+            let last_throw = (thrown == 2) | (thrown == 3);
+            // Stored: kept while fewer than 60 are held, throwing on until a 2 or 3, and the
+            // turn passes at once if nothing is held then. Immediate: used at once.
+            let kept = counts & (immediate | (held < u32::from(MAX_STORED_THROWS)));
+            let throw_stored = if immediate { 0 } else { stored } + unit(thrown) * u32::from(kept);
+            let throw_held = if immediate { 0 } else { held } + u32::from(kept);
+            let throw_ends = if immediate {
+                !counts & last_throw
+            } else {
+                last_throw & (throw_stored == 0)
+            };
+            let throws_on = if immediate { !counts } else { !last_throw };
+
+            // The decision: the value whose moves hold the pick, and the pick among them.
+            let pick = picks[l];
+            let mut before = 0;
+            let mut v = 0;
+            let mut local = 0;
+            let mut set = 0;
+            let mut backward = false;
+            for i in 0..VALUES {
+                let count = self.count[i][l];
+                let here = (pick >= before) & (pick < before + count);
+                v = if here { i as u32 + 1 } else { v };
+                local = if here { pick - before } else { local };
+                set = if here { self.movable[i][l] } else { set };
+                backward = if here {
+                    self.backward[i][l] != 0
+                } else {
+                    backward
+                };
+                before += count;
+            }
+            // Nothing held can move: a plain pass.
+            let plain = v == 0;
+
+            // Outside the water: the `local`-th lowest movable piece (none when `local` is
+            // the declined bear-off).
+            let from = pick_square::<{ MAX_PIECES as u32 }>(set, local);
+            let leaves = !backward & ((from & LAST3 != 0) | ((from == BIT_GATE) & (v == 5)));
+            let to = if backward { from >> v } else { from << v };
+            // Option trap: a move from below the gate past it falls into the water (K-13).
+            let falls = !backward & (from & BELOW_GATE != 0) & (to > BIT_GATE);
+            let steps = (from != 0) & !leaves & !falls;
+            // K-6: the attacked piece goes to the mover's square, or into the water when
+            // attacked from 26 on 28–30 (K-12).
+            let hit = steps & (opp & to != 0);
+            let victim_to = if (from == BIT_GATE) & (to & LAST3 != 0) {
+                BIT_WATER
+            } else {
+                from
+            };
+            let land = if falls { BIT_WATER } else { to & mask(steps) };
+            let board_own = own & !from | land;
+            let board_opp = if hit { opp & !to | victim_to } else { opp };
+            // The opponent's K-15 piece is followed when it is swapped away.
+            let opp_must = self.opp_must[l];
+            let board_opp_must = if hit & (opp_must == to) {
+                from
+            } else {
+                opp_must
+            };
+            let board_ends = falls | (steps & (to == BIT_WATER));
+
+            // In the water: off with a 4, back to 15 (which ends the turn and must move
+            // next), or `pass/v`, in that order within the value.
+            let water_off = (v == 4) & (self.bear_off[l] != 0);
+            let off_now = water_off & (local == 0);
+            let back_now = (self.rebirth_empty[l] != 0) & (local == u32::from(water_off)) & !plain;
+            let water_own =
+                own & !(BIT_WATER & mask(off_now | back_now)) | BIT_REBIRTH & mask(back_now);
+
+            let in_water = self.in_water[l] != 0;
+            let moved_own = if in_water { water_own } else { board_own };
+            let moved_opp = if in_water { opp } else { board_opp };
+            let moved_leaves = if in_water { off_now } else { leaves };
+            let ends_turn = if in_water { back_now } else { board_ends };
+            let moved_opp_must = if in_water { opp_must } else { board_opp_must };
+            // The mover's obligation is over whatever it does (K-15), unless it starts now.
+            let moved_own_must = BIT_REBIRTH & mask(in_water & back_now);
+
+            // K-4: the turn goes on while throws are held and the move did not end it; with
+            // immediate throws a 1, 4 or 5 gives another throw (a plain pass too).
+            let spent = stored.wrapping_sub(if plain { 0 } else { unit(v) });
+            let decides_on = !plain & !ends_turn & (spent != 0);
+            let another = immediate
+                & if plain {
+                    stored & ANOTHER_THROW_VALUES != 0
+                } else {
+                    !ends_turn & ((v == 1) | (v == 4) | (v == 5))
+                };
+
+            let (own, opp) = if throwing {
+                (own, opp)
+            } else {
+                (moved_own, moved_opp)
+            };
+            let leaves = !throwing & moved_leaves;
+            let again = if throwing {
+                !throw_ends
+            } else {
+                decides_on | another
+            };
+            let (won_now, pass_on) = board.settle(l, (own, opp), leaves, pieces, again);
+            won[l] = won_now;
+
+            let keeps = if throwing { !throw_ends } else { decides_on };
+            let new_stored = if throwing { throw_stored } else { spent };
+            let new_held = if throwing {
+                throw_held
+            } else {
+                held.saturating_sub(1)
+            };
+            self.stored[l] = new_stored & mask(keeps);
+            self.held[l] = new_held & mask(keeps);
+            self.throwing[l] = mask(if throwing {
+                throws_on | throw_ends
+            } else {
+                !decides_on
+            });
+            let (own_must, opp_must) = if throwing {
+                (self.own_must[l], opp_must)
+            } else {
+                (moved_own_must, moved_opp_must)
+            };
+            (self.own_must[l], self.opp_must[l]) = hand_over(pass_on, own_must, opp_must);
+        }
+    }
+
+    /// K-17; the points are the pieces each side bore off.
+    fn outcome(&self, board: &SideLanes<LANES>, l: usize) -> Outcome {
+        let (winner, off) = board.side_and_off(l);
+        Outcome {
+            winner: Some(winner),
+            points: off.map(i32::from),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PieceCount;
+    use crate::state::StoredThrows;
+    use senet_testkit::batch::assert_kernel_plays_scalar_games;
+
+    #[test]
+    fn the_kernel_plays_the_scalar_games_with_stored_throws() {
+        for pieces in [PieceCount::Seven, PieceCount::Five] {
+            for (trap, home_row, starting_throw) in [
+                (false, false, false),
+                (true, false, true),
+                (false, true, true),
+                (true, true, false),
+            ] {
+                let rules = Kendall::default()
+                    .with_pieces(pieces)
+                    .with_trap(trap)
+                    .with_home_row(home_row)
+                    .with_starting_throw(starting_throw);
+                assert!(ActionLanes::covering(&rules).is_some());
+                assert_kernel_plays_scalar_games(&rules);
+            }
+        }
+    }
+
+    #[test]
+    fn the_kernel_plays_immediate_throws_with_a_starting_throw() {
+        let rules = Kendall::default()
+            .with_throw_timing(ThrowTiming::Immediate)
+            .with_starting_throw(true);
+        assert!(super::super::Lanes::covering(&rules).is_none());
+        assert!(ActionLanes::covering(&rules).is_some());
+        assert_kernel_plays_scalar_games(&rules);
+    }
+
+    #[test]
+    fn the_value_bits_are_those_of_the_stored_throws() {
+        for v in 1..=5u8 {
+            assert_eq!(unit(u32::from(v)), StoredThrows::unit(v), "value {v}");
+            let gives = ANOTHER_THROW_VALUES & unit(u32::from(v)) != 0;
+            assert_eq!(gives, Kendall::gives_another_throw(v), "value {v}");
+        }
+    }
+}
