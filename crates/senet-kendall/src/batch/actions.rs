@@ -126,47 +126,45 @@ impl LaneActions<LANES> for ActionLanes {
             let landable = (empty | attackable) & TO_GATE;
             let gate_targets = (empty & WATER_AND_LAST3) | (attackable & LAST3 & mask(water_empty));
             let from_gate = gate_targets | u32::from(bear_off) << Place::OFF_CODE;
-            let must = self.own_must[l];
-            let mut must_can_move = false;
+            let trap_now = mask(trap & water_empty);
+            let bear_now = mask(bear_off);
             let mut sets = [0; VALUES];
-            let mut backs = [false; VALUES];
-            for (i, (set, back)) in sets.iter_mut().zip(&mut backs).enumerate() {
+            let mut backs = [0; VALUES];
+            let mut helds = [0; VALUES];
+            let mut reach = 0;
+            for i in 0..VALUES {
                 let v = i as u32 + 1;
-                let held = stored >> (6 * i) & 63 != 0;
+                let held = mask(stored >> (6 * i) & 63 != 0);
                 let forward = own
                     & (landable >> v
-                        | trap_origins(v) & mask(trap & water_empty)
+                        | trap_origins(v) & trap_now
                         | (from_gate >> (GATE as u32 + v) & 1) << GATE
-                        | exits_28_to_30(v) & mask(bear_off));
-                *back = forward == 0;
-                let reachable = if *back {
-                    own & TO_GATE & landable << v
-                } else {
-                    forward
-                };
-                *set = reachable & mask(held);
-                must_can_move |= *set & must != 0;
+                        | exits_28_to_30(v) & bear_now);
+                let back = mask(forward == 0);
+                let set = (forward | own & TO_GATE & landable << v & back) & held;
+                reach |= set;
+                (sets[i], backs[i], helds[i]) = (set, back, held);
             }
             // K-15: the piece back from the water moves next, with any throw that can move it.
-            let only = if must_can_move { must } else { !0 };
+            let must = self.own_must[l];
+            let only = must | !mask(reach & must != 0);
 
             // In the water (K-14): per value held, off with a 4, back to 15, `pass/v`; a plain
             // pass when neither of the first two is possible with any throw held.
-            let can_bear_off = bear_off & (stored >> 18 & 63 != 0);
-            let water_stuck = !rebirth_empty & !can_bear_off;
+            let can_bear_off = bear_off & (helds[3] != 0);
+            let water_ways = mask(in_water & (rebirth_empty | can_bear_off));
+            let on_board = !mask(in_water);
             let mut moves = 0;
-            for (i, (&set, &back)) in sets.iter().zip(&backs).enumerate() {
+            for i in 0..VALUES {
                 let v = i as u32 + 1;
-                let set = set & only;
+                let set = sets[i] & only;
                 // K-16: a bear-off may be declined (`pass/v`, listed after the moves).
-                let declinable = !back & (set & exits(v) != 0);
+                let declinable = set & exits(v) & !backs[i] != 0;
                 let board_count = set.count_ones() + u32::from(declinable);
-                let held = stored >> (6 * i) & 63 != 0;
-                let water_count = (u32::from((v == 4) & bear_off) + u32::from(rebirth_empty) + 1)
-                    * u32::from(held & !water_stuck);
-                let count = if in_water { water_count } else { board_count };
+                let water_count = u32::from((v == 4) & bear_off) + u32::from(rebirth_empty) + 1;
+                let count = board_count & on_board | water_count & water_ways & helds[i];
                 self.movable[i][l] = set;
-                self.backward[i][l] = mask(back);
+                self.backward[i][l] = backs[i];
                 self.count[i][l] = count;
                 moves += count;
             }
@@ -230,22 +228,20 @@ impl LaneActions<LANES> for ActionLanes {
             let pick = picks[l];
             let mut before = 0;
             let mut v = 0;
-            let mut local = 0;
+            let mut first = 0;
             let mut set = 0;
-            let mut backward = false;
+            let mut backward = 0;
             for i in 0..VALUES {
                 let count = self.count[i][l];
-                let here = (pick >= before) & (pick < before + count);
-                v = if here { i as u32 + 1 } else { v };
-                local = if here { pick - before } else { local };
-                set = if here { self.movable[i][l] } else { set };
-                backward = if here {
-                    self.backward[i][l] != 0
-                } else {
-                    backward
-                };
+                let here = mask(pick.wrapping_sub(before) < count);
+                v |= here & (i as u32 + 1);
+                first |= here & before;
+                set |= here & self.movable[i][l];
+                backward |= here & self.backward[i][l];
                 before += count;
             }
+            let local = pick - first;
+            let backward = backward != 0;
             // Nothing held can move: a plain pass.
             let plain = v == 0;
 
