@@ -37,11 +37,7 @@ pub trait LaneKernel {
 /// Runs `kernel`, with the widest vector instructions the CPU has when `instructions` allows.
 pub fn run_kernel<K: LaneKernel>(kernel: &mut K, instructions: Instructions) {
     #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
-    if instructions == Instructions::Detect
-        && std::arch::is_x86_feature_detected!("avx2")
-        && std::arch::is_x86_feature_detected!("popcnt")
-        && std::arch::is_x86_feature_detected!("bmi1")
-    {
+    if widens(instructions) {
         // SAFETY: `run_with_avx2` only enables AVX2, POPCNT and BMI1, and the CPU has just
         // reported that it has all three; nothing else about the call differs from calling
         // `kernel.run()`.
@@ -50,6 +46,18 @@ pub fn run_kernel<K: LaneKernel>(kernel: &mut K, instructions: Instructions) {
     }
     let _ = instructions;
     kernel.run();
+}
+
+/// Whether [`run_kernel`] would run the kernel with wider vectors than the baseline's.
+pub(crate) fn widens(instructions: Instructions) -> bool {
+    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+    if instructions == Instructions::Detect {
+        return std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1");
+    }
+    let _ = instructions;
+    false
 }
 
 /// `kernel.run()` compiled with AVX2 enabled (the kernel's code is inlined here and widened),
