@@ -436,15 +436,23 @@ impl<const L: usize> ChaCha8Lanes<L> {
     #[inline(always)]
     pub fn uniform_below(&mut self, n: &[u32; L], picks: &mut [u32; L]) {
         let mut words = [0; L];
-        self.uniform_below_keeping(n, &mut words, picks);
+        self.draw_below::<false>(n, &mut words, picks);
     }
 
-    /// [`uniform_below`](Self::uniform_below), which also writes the first word each lane
-    /// drew into `words` (for a lane with `n` 0, which draws nothing, the word it gave back):
-    /// a lane that throws rather than chooses reads its throw there, with `n` 1, which never
-    /// draws a second word.
+    /// One action of each lane, for lanes that either throw or choose: a lane with `n[l]` 0
+    /// throws and takes one word as it is, into `words[l]` (and `picks[l]` is 0); any other
+    /// lane makes a [`uniform_below`](Self::uniform_below) draw among `n[l]` into `picks[l]`,
+    /// the first word it drew in `words[l]`. Either way a lane takes one word, more only when
+    /// a draw rejects one.
     #[inline(always)]
-    pub fn uniform_below_keeping(
+    pub fn throws_or_picks(&mut self, n: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]) {
+        self.draw_below::<true>(n, words, picks);
+    }
+
+    /// [`uniform_below`](Self::uniform_below) keeping the first words, with `n` 0 read as 1
+    /// when `ZERO_THROWS` (a draw among one takes one word and never rejects it).
+    #[inline(always)]
+    fn draw_below<const ZERO_THROWS: bool>(
         &mut self,
         n: &[u32; L],
         words: &mut [u32; L],
@@ -453,22 +461,29 @@ impl<const L: usize> ChaCha8Lanes<L> {
         self.next_words(words);
         let mut rare = false;
         for l in 0..L {
-            let product = u64::from(words[l]) * u64::from(n[l]);
+            let below = if ZERO_THROWS { n[l].max(1) } else { n[l] };
+            let product = u64::from(words[l]) * u64::from(below);
             picks[l] = (product >> 32) as u32;
-            rare |= ((product as u32) < n[l]) | (n[l] == 0);
+            rare |= ((product as u32) < below) | (below == 0);
         }
         if rare {
-            self.uniform_below_rare(n, words, picks);
+            self.uniform_below_rare(n, ZERO_THROWS, words, picks);
         }
     }
 
-    /// Finishes [`uniform_below`](Self::uniform_below) for lanes with `n` 0 (which should not
-    /// have drawn) and lanes whose word may be rejected.
+    /// Finishes a draw for lanes with `n` 0 (which should not have drawn, unless
+    /// `zero_throws`) and lanes whose word may be rejected.
     #[cold]
     #[inline(never)]
-    fn uniform_below_rare(&mut self, n: &[u32; L], words: &[u32; L], picks: &mut [u32; L]) {
+    fn uniform_below_rare(
+        &mut self,
+        n: &[u32; L],
+        zero_throws: bool,
+        words: &[u32; L],
+        picks: &mut [u32; L],
+    ) {
         for l in 0..L {
-            let n = n[l];
+            let n = if zero_throws { n[l].max(1) } else { n[l] };
             if n == 0 {
                 // Give the word back: the lane's next draw must see it again.
                 self.leave_step(l);
@@ -663,15 +678,18 @@ mod tests {
                     }
                     if i % 5 == 1 {
                         lanes.uniform_below(&n, &mut picks);
+                        for l in 0..L {
+                            assert_eq!(picks[l], uniform_below(&mut theirs[l], n[l]), "lane {l}");
+                        }
                     } else {
-                        lanes.uniform_below_keeping(&n, &mut words, &mut picks);
-                        for l in (0..L).filter(|&l| n[l] != 0) {
+                        // n 0 throws: one word as it is.
+                        lanes.throws_or_picks(&n, &mut words, &mut picks);
+                        for l in 0..L {
                             let first = theirs[l].clone().next_u32();
                             assert_eq!(words[l], first, "lane {l} first word of step {i}");
+                            let pick = uniform_below(&mut theirs[l], n[l].max(1));
+                            assert_eq!(picks[l], pick, "lane {l}");
                         }
-                    }
-                    for l in 0..L {
-                        assert_eq!(picks[l], uniform_below(&mut theirs[l], n[l]), "lane {l}");
                     }
                 }
                 _ => {

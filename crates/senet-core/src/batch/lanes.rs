@@ -235,9 +235,7 @@ impl<const L: usize> LaneWords<L> for Seeded<L> {
 
     #[inline(always)]
     fn draw_actions(&mut self, choices: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]) {
-        // A throw is a draw among one, which takes exactly one word.
-        let below = choices.map(|choices| choices.max(1));
-        self.lanes.uniform_below_keeping(&below, words, picks);
+        self.lanes.throws_or_picks(choices, words, picks);
     }
 
     #[inline(always)]
