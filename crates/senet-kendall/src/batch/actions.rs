@@ -36,7 +36,13 @@ const ANOTHER_THROW_VALUES: u32 = 63 * (unit(1) | unit(4) | unit(5));
 /// What Kendall's lanes remember beside the boards when throws are stored: whether the side to
 /// act is still throwing, the throws it holds, the piece each side must move next (K-15, seen
 /// from the side to act), and whether White has thrown its starting 1; then what the last
-/// [`prepare`](LaneActions::prepare) found for each throw value.
+/// [`prepare`](LaneActions::prepare) found for each throw value, and the intermediate results
+/// of a step.
+///
+/// A step runs as several short loops over the lanes, each writing its results to lanes of
+/// its own, rather than one long loop: one loop per throw value, with the value a constant,
+/// and few values alive at a time, so that the vector registers hold them all (one long loop
+/// kept spilling its values to the stack).
 pub(crate) struct ActionLanes {
     rules: Kendall,
     /// All ones while the side to act throws.
@@ -52,19 +58,37 @@ pub(crate) struct ActionLanes {
     white_started: [u32; LANES],
     /// Option `starting_throw`: whether the throw of this step is White's before its 1.
     waits: [bool; LANES],
-    /// Per value `v` (index `v − 1`): the pieces that may move with it (none when no throw of
-    /// `v` is held), forward or backward.
+    /// Squares an ordinary move may land on (`Reach::landable` of the scalar generator).
+    landable: [u32; LANES],
+    /// Bit `26 + v` when the piece on 26 may move with `v`, as `Reach::from_gate`.
+    from_gate: [u32; LANES],
+    /// All ones when option trap is on and 27 is empty.
+    trap_now: [u32; LANES],
+    /// Every piece that some value held can move (for K-15).
+    reach: [u32; LANES],
+    /// Per value `v` (index `v − 1`): all ones when a throw of `v` is held.
+    held_value: [[u32; LANES]; VALUES],
+    /// Per value: the pieces that may move with it (none when no throw of `v` is held),
+    /// forward or backward.
     movable: [[u32; LANES]; VALUES],
     /// Per value: all ones when its moves go backward (K-5).
     backward: [[u32; LANES]; VALUES],
     /// Per value: how many moves it has, the declined bear-off or the water's ways included.
     count: [[u32; LANES]; VALUES],
+    /// All moves of the values held.
+    moves: [u32; LANES],
     /// All ones when the side's piece in the water is the only one that may move (K-14).
     in_water: [u32; LANES],
     /// All ones when the side may bear off (option `home_row`).
     bear_off: [u32; LANES],
     /// All ones when 15 is empty (a piece in the water may go back there).
     rebirth_empty: [u32; LANES],
+    /// The step's decision: the value spent (0 for a plain pass), the piece that moves (none
+    /// for a pass), whether it moves backward (all ones), and the pick within the value.
+    value: [u32; LANES],
+    from: [u32; LANES],
+    back: [u32; LANES],
+    local: [u32; LANES],
 }
 
 impl ActionLanes {
@@ -72,22 +96,77 @@ impl ActionLanes {
     /// with `starting_throw`.
     pub(crate) fn covering(rules: &Kendall) -> Option<ActionLanes> {
         let covered = rules.throw_timing == ThrowTiming::Stored || rules.starting_throw;
+        let lanes = [0; LANES];
+        let values = [lanes; VALUES];
         covered.then_some(ActionLanes {
             rules: *rules,
-            throwing: [0; LANES],
-            stored: [0; LANES],
-            held: [0; LANES],
-            own_must: [0; LANES],
-            opp_must: [0; LANES],
-            white_started: [0; LANES],
+            throwing: lanes,
+            stored: lanes,
+            held: lanes,
+            own_must: lanes,
+            opp_must: lanes,
+            white_started: lanes,
             waits: [false; LANES],
-            movable: [[0; LANES]; VALUES],
-            backward: [[0; LANES]; VALUES],
-            count: [[0; LANES]; VALUES],
-            in_water: [0; LANES],
-            bear_off: [0; LANES],
-            rebirth_empty: [0; LANES],
+            landable: lanes,
+            from_gate: lanes,
+            trap_now: lanes,
+            reach: lanes,
+            held_value: values,
+            movable: values,
+            backward: values,
+            count: values,
+            moves: lanes,
+            in_water: lanes,
+            bear_off: lanes,
+            rebirth_empty: lanes,
+            value: lanes,
+            from: lanes,
+            back: lanes,
+            local: lanes,
         })
+    }
+
+    /// The pieces that may move with a throw of `V` if one is held (K-5, K-6, K-8 to K-11,
+    /// option trap; `Reach::forward`, else `Reach::backward`).
+    #[inline(always)]
+    fn reach_with<const V: u32>(&mut self, board: &SideLanes<LANES>) {
+        let i = V as usize - 1;
+        for l in 0..LANES {
+            let own = board.own[l];
+            let landable = self.landable[l];
+            let held = mask(self.stored[l] >> (6 * i) & 63 != 0);
+            let forward = own
+                & (landable >> V
+                    | trap_origins(V) & self.trap_now[l]
+                    | (self.from_gate[l] >> (GATE as u32 + V) & 1) << GATE
+                    | exits_28_to_30(V) & self.bear_off[l]);
+            let back = mask(forward == 0);
+            let set = (forward | own & TO_GATE & landable << V & back) & held;
+            self.reach[l] |= set;
+            self.held_value[i][l] = held;
+            self.movable[i][l] = set;
+            self.backward[i][l] = back;
+        }
+    }
+
+    /// The moves of a throw of `V` once K-15 has restricted the pieces to `only`: one per
+    /// piece and the declined bear-off (K-16), or in the water (K-14) off with a 4, back to
+    /// 15 and `pass/v`, where the water has a way out.
+    #[inline(always)]
+    fn count_with<const V: u32>(&mut self, only: &[u32; LANES], water_ways: &[u32; LANES]) {
+        let i = V as usize - 1;
+        for l in 0..LANES {
+            let set = self.movable[i][l] & only[l];
+            let declinable = set & exits(V) & !self.backward[i][l] != 0;
+            let board_count = set.count_ones() + u32::from(declinable);
+            let water_count =
+                (self.bear_off[l] & u32::from(V == 4)) + (self.rebirth_empty[l] & 1) + 1;
+            let count = board_count & !self.in_water[l]
+                | water_count & water_ways[l] & self.held_value[i][l];
+            self.movable[i][l] = set;
+            self.count[i][l] = count;
+            self.moves[l] += count;
+        }
     }
 }
 
@@ -108,71 +187,52 @@ impl LaneActions<LANES> for ActionLanes {
     fn prepare(&mut self, board: &SideLanes<LANES>, choices: &mut [u32; LANES]) {
         let home_row = self.rules.home_row;
         let trap = self.rules.trap;
-        for (l, choices) in choices.iter_mut().enumerate() {
+        // What every value shares (`Reach::new` of the scalar generator).
+        for l in 0..LANES {
             let own = board.own[l];
             let opp = board.opp[l];
-            let stored = self.stored[l];
             let bear_off = !home_row | (own & ROW1 == 0);
             let empty = board.empty(l);
             let water_empty = empty & BIT_WATER != 0;
             let rebirth_empty = empty & BIT_REBIRTH != 0;
-            // K-14: the piece in the water is the only one that may move while it has a way
-            // out.
-            let in_water = (own & BIT_WATER != 0) & (bear_off | rebirth_empty);
-
-            // K-6, K-7, K-9 to K-12, option trap, for every value (`Reach` of the scalar
-            // generator), then K-15 over the values held.
+            // K-6, K-7, K-9 to K-12.
             let attackable = unpaired(opp);
-            let landable = (empty | attackable) & TO_GATE;
             let gate_targets = (empty & WATER_AND_LAST3) | (attackable & LAST3 & mask(water_empty));
-            let from_gate = gate_targets | u32::from(bear_off) << Place::OFF_CODE;
-            let trap_now = mask(trap & water_empty);
-            let bear_now = mask(bear_off);
-            let mut sets = [0; VALUES];
-            let mut backs = [0; VALUES];
-            let mut helds = [0; VALUES];
-            let mut reach = 0;
-            for i in 0..VALUES {
-                let v = i as u32 + 1;
-                let held = mask(stored >> (6 * i) & 63 != 0);
-                let forward = own
-                    & (landable >> v
-                        | trap_origins(v) & trap_now
-                        | (from_gate >> (GATE as u32 + v) & 1) << GATE
-                        | exits_28_to_30(v) & bear_now);
-                let back = mask(forward == 0);
-                let set = (forward | own & TO_GATE & landable << v & back) & held;
-                reach |= set;
-                (sets[i], backs[i], helds[i]) = (set, back, held);
-            }
-            // K-15: the piece back from the water moves next, with any throw that can move it.
-            let must = self.own_must[l];
-            let only = must | !mask(reach & must != 0);
-
-            // In the water (K-14): per value held, off with a 4, back to 15, `pass/v`; a plain
-            // pass when neither of the first two is possible with any throw held.
-            let can_bear_off = bear_off & (helds[3] != 0);
-            let water_ways = mask(in_water & (rebirth_empty | can_bear_off));
-            let on_board = !mask(in_water);
-            let mut moves = 0;
-            for i in 0..VALUES {
-                let v = i as u32 + 1;
-                let set = sets[i] & only;
-                // K-16: a bear-off may be declined (`pass/v`, listed after the moves).
-                let declinable = set & exits(v) & !backs[i] != 0;
-                let board_count = set.count_ones() + u32::from(declinable);
-                let water_count = u32::from((v == 4) & bear_off) + u32::from(rebirth_empty) + 1;
-                let count = board_count & on_board | water_count & water_ways & helds[i];
-                self.movable[i][l] = set;
-                self.backward[i][l] = backs[i];
-                self.count[i][l] = count;
-                moves += count;
-            }
-            self.in_water[l] = mask(in_water);
+            self.landable[l] = (empty | attackable) & TO_GATE;
+            self.from_gate[l] = gate_targets | u32::from(bear_off) << Place::OFF_CODE;
+            self.trap_now[l] = mask(trap & water_empty);
             self.bear_off[l] = mask(bear_off);
             self.rebirth_empty[l] = mask(rebirth_empty);
+            // K-14: the piece in the water is the only one that may move while it has a way
+            // out.
+            self.in_water[l] = mask((own & BIT_WATER != 0) & (bear_off | rebirth_empty));
+            self.reach[l] = 0;
+            self.moves[l] = 0;
+        }
+        self.reach_with::<1>(board);
+        self.reach_with::<2>(board);
+        self.reach_with::<3>(board);
+        self.reach_with::<4>(board);
+        self.reach_with::<5>(board);
+        // K-15: the piece back from the water moves next, with any throw that can move it.
+        // In the water (K-14): a plain pass when neither going off with a 4 nor back to 15 is
+        // possible with any throw held.
+        let mut only = [0; LANES];
+        let mut water_ways = [0; LANES];
+        for l in 0..LANES {
+            let must = self.own_must[l];
+            only[l] = must | !mask(self.reach[l] & must != 0);
+            let can_bear_off = self.bear_off[l] & self.held_value[3][l];
+            water_ways[l] = self.in_water[l] & (self.rebirth_empty[l] | can_bear_off);
+        }
+        self.count_with::<1>(&only, &water_ways);
+        self.count_with::<2>(&only, &water_ways);
+        self.count_with::<3>(&only, &water_ways);
+        self.count_with::<4>(&only, &water_ways);
+        self.count_with::<5>(&only, &water_ways);
+        for (l, choices) in choices.iter_mut().enumerate() {
             // K-5: with no move for any throw held, a plain pass loses them all.
-            *choices = moves.max(1) & !self.throwing[l];
+            *choices = self.moves[l].max(1) & !self.throwing[l];
         }
     }
 
@@ -200,6 +260,31 @@ impl LaneActions<LANES> for ActionLanes {
                 self.white_started[l] |= u32::from(waits & (sticks(word, 5) == 1));
             }
         }
+
+        // The decision: the value whose moves hold the pick, the pick among them, and outside
+        // the water the piece it moves (none for the declined bear-off or a plain pass).
+        for (l, &pick) in picks.iter().enumerate() {
+            let mut before = 0;
+            let mut v = 0;
+            let mut first = 0;
+            let mut set = 0;
+            let mut back = 0;
+            for i in 0..VALUES {
+                let count = self.count[i][l];
+                let here = mask(pick.wrapping_sub(before) < count);
+                v |= here & (i as u32 + 1);
+                first |= here & before;
+                set |= here & self.movable[i][l];
+                back |= here & self.backward[i][l];
+                before += count;
+            }
+            let local = pick - first;
+            self.value[l] = v;
+            self.local[l] = local;
+            self.back[l] = back;
+            self.from[l] = pick_square::<{ MAX_PIECES as u32 }>(set, local);
+        }
+
         for l in 0..LANES {
             let throwing = self.throwing[l] != 0;
             let stored = self.stored[l];
@@ -224,30 +309,13 @@ impl LaneActions<LANES> for ActionLanes {
             };
             let throws_on = if immediate { !counts } else { !last_throw };
 
-            // The decision: the value whose moves hold the pick, and the pick among them.
-            let pick = picks[l];
-            let mut before = 0;
-            let mut v = 0;
-            let mut first = 0;
-            let mut set = 0;
-            let mut backward = 0;
-            for i in 0..VALUES {
-                let count = self.count[i][l];
-                let here = mask(pick.wrapping_sub(before) < count);
-                v |= here & (i as u32 + 1);
-                first |= here & before;
-                set |= here & self.movable[i][l];
-                backward |= here & self.backward[i][l];
-                before += count;
-            }
-            let local = pick - first;
-            let backward = backward != 0;
+            let v = self.value[l];
+            let local = self.local[l];
+            let from = self.from[l];
+            let backward = self.back[l] != 0;
             // Nothing held can move: a plain pass.
             let plain = v == 0;
 
-            // Outside the water: the `local`-th lowest movable piece (none when `local` is
-            // the declined bear-off).
-            let from = pick_square::<{ MAX_PIECES as u32 }>(set, local);
             let leaves = !backward & ((from & LAST3 != 0) | ((from == BIT_GATE) & (v == 5)));
             let to = if backward { from >> v } else { from << v };
             // Option trap: a move from below the gate past it falls into the water (K-13).
