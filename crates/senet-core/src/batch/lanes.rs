@@ -306,9 +306,9 @@ impl<K: LaneRules<L>, const L: usize> Steps<L> for Paired<K> {
 struct Single<K>(K);
 
 impl<K: LaneActions<L>, const L: usize> Steps<L> for Single<K> {
-    /// A step does a decision's work in every lane, half of which throw: compiled for the
-    /// baseline (SSE2), whose lack of shifts by a variable amount keeps the compiler from
-    /// vectorising it, Kendall's kernel took 2.8 times the scalar engine's instructions.
+    /// A step does a decision's work in every lane, about half of which only throw: compiled
+    /// for the baseline (SSE2, which has no shift by a variable amount), Kendall's kernel took
+    /// 1.7 times the scalar engine's instructions for the same games (`docs/benchmarks.md`).
     const ONLY_WIDE: bool = true;
 
     fn restart(&mut self, l: usize) {
