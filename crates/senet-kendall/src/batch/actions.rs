@@ -16,8 +16,8 @@ use senet_core::kernel::all_ones_if as mask;
 use senet_core::{Outcome, Place, Side};
 
 use super::{
-    BELOW_GATE, BIT_GATE, BIT_REBIRTH, BIT_WATER, LANES, LAST3, ROW1, TO_GATE, WATER_AND_LAST3,
-    exits, exits_28_to_30, trap_origins,
+    BIT_REBIRTH, BIT_WATER, LANES, LAST3, ROW1, TO_GATE, WATER_AND_LAST3, board_move, exits,
+    exits_28_to_30, trap_origins, water_move,
 };
 use crate::{GATE, Kendall, MAX_PIECES, MAX_STORED_THROWS, ThrowTiming};
 
@@ -312,49 +312,27 @@ impl LaneActions<LANES> for ActionLanes {
             let v = self.value[l];
             let local = self.local[l];
             let from = self.from[l];
-            let backward = self.back[l] != 0;
             // Nothing held can move: a plain pass.
             let plain = v == 0;
-
-            let leaves = !backward & ((from & LAST3 != 0) | ((from == BIT_GATE) & (v == 5)));
-            let to = if backward { from >> v } else { from << v };
-            // Option trap: a move from below the gate past it falls into the water (K-13).
-            let falls = !backward & (from & BELOW_GATE != 0) & (to > BIT_GATE);
-            let steps = (from != 0) & !leaves & !falls;
-            // K-6: the attacked piece goes to the mover's square, or into the water when
-            // attacked from 26 on 28–30 (K-12).
-            let hit = steps & (opp & to != 0);
-            let victim_to = if (from == BIT_GATE) & (to & LAST3 != 0) {
-                BIT_WATER
-            } else {
-                from
-            };
-            let land = if falls { BIT_WATER } else { to & mask(steps) };
-            let board_own = own & !from | land;
-            let board_opp = if hit { opp & !to | victim_to } else { opp };
-            // The opponent's K-15 piece is followed when it is swapped away.
             let opp_must = self.opp_must[l];
-            let board_opp_must = if hit & (opp_must == to) {
-                from
-            } else {
-                opp_must
-            };
-            let board_ends = falls | (steps & (to == BIT_WATER));
+            let moved = board_move(own, opp, opp_must, from, v, self.back[l] != 0);
 
             // In the water: off with a 4, back to 15 (which ends the turn and must move
             // next), or `pass/v`, in that order within the value.
             let water_off = (v == 4) & (self.bear_off[l] != 0);
             let off_now = water_off & (local == 0);
             let back_now = (self.rebirth_empty[l] != 0) & (local == u32::from(water_off)) & !plain;
-            let water_own =
-                own & !(BIT_WATER & mask(off_now | back_now)) | BIT_REBIRTH & mask(back_now);
 
             let in_water = self.in_water[l] != 0;
-            let moved_own = if in_water { water_own } else { board_own };
-            let moved_opp = if in_water { opp } else { board_opp };
-            let moved_leaves = if in_water { off_now } else { leaves };
-            let ends_turn = if in_water { back_now } else { board_ends };
-            let moved_opp_must = if in_water { opp_must } else { board_opp_must };
+            let moved_own = if in_water {
+                water_move(own, off_now, back_now)
+            } else {
+                moved.own
+            };
+            let moved_opp = if in_water { opp } else { moved.opp };
+            let moved_leaves = if in_water { off_now } else { moved.leaves };
+            let ends_turn = if in_water { back_now } else { moved.ends_turn };
+            let moved_opp_must = if in_water { opp_must } else { moved.opp_must };
             // The mover's obligation is over whatever it does (K-15), unless it starts now.
             let moved_own_must = BIT_REBIRTH & mask(in_water & back_now);
 

@@ -51,6 +51,59 @@ fn exits(v: u32) -> u32 {
     exits_28_to_30(v) | u32::from(v == 5) << GATE
 }
 
+/// What a move on the board does to one lane (`Kendall::apply_step` on raw bits).
+struct BoardMove {
+    /// The mover's pieces and the other side's after the move.
+    own: u32,
+    opp: u32,
+    /// Where the other side's piece that must move next (K-15) stands after it.
+    opp_must: u32,
+    /// Whether a piece left the board.
+    leaves: bool,
+    /// Whether the move ended the turn by entering the water (K-13).
+    ends_turn: bool,
+}
+
+/// The move of the mover's piece on `from` (a one-bit set; none for a pass) by `v`, forward or
+/// `backward`, on a lane where the mover has `own` and the other side `opp`, whose K-15 piece
+/// is `opp_must` (K-6, K-10 to K-13, option trap).
+#[inline(always)]
+fn board_move(own: u32, opp: u32, opp_must: u32, from: u32, v: u32, backward: bool) -> BoardMove {
+    let leaves = !backward & ((from & LAST3 != 0) | ((from == BIT_GATE) & (v == 5)));
+    let to = if backward { from >> v } else { from << v };
+    // Option trap: a move from below the gate past it falls into the water (K-13).
+    let falls = !backward & (from & BELOW_GATE != 0) & (to > BIT_GATE);
+    let steps = (from != 0) & !leaves & !falls;
+    // K-6: the attacked piece goes to the mover's square, or into the water when attacked
+    // from 26 on 28–30 (K-12).
+    let hit = steps & (opp & to != 0);
+    let victim_to = if (from == BIT_GATE) & (to & LAST3 != 0) {
+        BIT_WATER
+    } else {
+        from
+    };
+    let land = if falls { BIT_WATER } else { to & mask(steps) };
+    BoardMove {
+        own: own & !from | land,
+        opp: if hit { opp & !to | victim_to } else { opp },
+        // The other side's K-15 piece is followed when it is swapped away.
+        opp_must: if hit & (opp_must == to) {
+            from
+        } else {
+            opp_must
+        },
+        leaves,
+        ends_turn: falls | (steps & (to == BIT_WATER)),
+    }
+}
+
+/// The mover's pieces after its piece in the water goes off (`off_now`) or back to 15
+/// (`back_now`), or stays (K-14).
+#[inline(always)]
+fn water_move(own: u32, off_now: bool, back_now: bool) -> u32 {
+    own & !(BIT_WATER & mask(off_now | back_now)) | BIT_REBIRTH & mask(back_now)
+}
+
 /// What Kendall's lanes remember beside the boards: the piece each side must move next
 /// (K-15, as a bit; 0 for none), seen from the side to act; then the step's throw and what
 /// the generator found.
@@ -186,46 +239,25 @@ impl LaneRules<LANES> for Lanes {
             // Outside the water: the `pick`-th lowest movable piece (none when `pick` is
             // the declined bear-off or the plain pass).
             let from = pick_square::<{ MAX_PIECES as u32 }>(self.movable[l], pick);
-            let backward = self.backward[l] != 0;
-            let leaves = !backward & ((from & LAST3 != 0) | ((from == BIT_GATE) & (v == 5)));
-            let to = if backward { from >> v } else { from << v };
-            // Option trap: a move from below the gate past it falls into the water (K-13).
-            let falls = !backward & (from & BELOW_GATE != 0) & (to > BIT_GATE);
-            let steps = (from != 0) & !leaves & !falls;
-            // K-6: the attacked piece goes to the mover's square, or into the water when
-            // attacked from 26 on 28–30 (K-12).
-            let hit = steps & (opp & to != 0);
-            let victim_to = if (from == BIT_GATE) & (to & LAST3 != 0) {
-                BIT_WATER
-            } else {
-                from
-            };
-            let land = if falls { BIT_WATER } else { to & mask(steps) };
-            let board_own = own & !from | land;
-            let board_opp = if hit { opp & !to | victim_to } else { opp };
-            // The opponent's K-15 piece is followed when it is swapped away.
             let opp_must = self.opp_must[l];
-            let board_opp_must = if hit & (opp_must == to) {
-                from
-            } else {
-                opp_must
-            };
-            let board_ends = falls | (steps & (to == BIT_WATER));
+            let moved = board_move(own, opp, opp_must, from, v, self.backward[l] != 0);
 
             // In the water: off with a 4, back to 15 (which ends the turn and must move
             // next), or `pass/v`, in that order.
             let water_off = self.water_off[l] != 0;
             let off_now = water_off & (pick == 0);
             let back_now = (self.water_back[l] != 0) & (pick == u32::from(water_off));
-            let water_own =
-                own & !(BIT_WATER & mask(off_now | back_now)) | BIT_REBIRTH & mask(back_now);
 
             let in_water = self.in_water[l] != 0;
-            let own = if in_water { water_own } else { board_own };
-            let opp = if in_water { opp } else { board_opp };
-            let leaves = if in_water { off_now } else { leaves };
-            let ends_turn = if in_water { back_now } else { board_ends };
-            self.opp_must[l] = if in_water { opp_must } else { board_opp_must };
+            let own = if in_water {
+                water_move(own, off_now, back_now)
+            } else {
+                moved.own
+            };
+            let opp = if in_water { opp } else { moved.opp };
+            let leaves = if in_water { off_now } else { moved.leaves };
+            let ends_turn = if in_water { back_now } else { moved.ends_turn };
+            self.opp_must[l] = if in_water { opp_must } else { moved.opp_must };
             // The mover's obligation is over whatever it does (K-15), unless it starts now.
             let own_must = BIT_REBIRTH & mask(in_water & back_now);
 
