@@ -17,7 +17,7 @@ use senet_core::{Outcome, Place, Side};
 
 use super::{
     BIT_REBIRTH, BIT_WATER, LANES, LAST3, ROW1, TO_GATE, WATER_AND_LAST3, board_move, exits,
-    exits_28_to_30, trap_origins, water_move,
+    exits_28_to_30, outcome, trap_origins, water_move,
 };
 use crate::{GATE, Kendall, MAX_PIECES, MAX_STORED_THROWS, ThrowTiming};
 
@@ -384,13 +384,8 @@ impl LaneActions<LANES> for ActionLanes {
         }
     }
 
-    /// K-17; the points are the pieces each side bore off.
     fn outcome(&self, board: &SideLanes<LANES>, l: usize) -> Outcome {
-        let (winner, off) = board.side_and_off(l);
-        Outcome {
-            winner: Some(winner),
-            points: off.map(i32::from),
-        }
+        outcome(board, l)
     }
 }
 

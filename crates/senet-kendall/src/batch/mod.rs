@@ -104,6 +104,16 @@ fn water_move(own: u32, off_now: bool, back_now: bool) -> u32 {
     own & !(BIT_WATER & mask(off_now | back_now)) | BIT_REBIRTH & mask(back_now)
 }
 
+/// How the game of lane `l` ended when its mover bore off its last piece: K-17, the points
+/// being the pieces each side bore off.
+fn outcome(board: &SideLanes<LANES>, l: usize) -> Outcome {
+    let (winner, off) = board.side_and_off(l);
+    Outcome {
+        winner: Some(winner),
+        points: off.map(i32::from),
+    }
+}
+
 /// What Kendall's lanes remember beside the boards: the piece each side must move next
 /// (K-15, as a bit; 0 for none), seen from the side to act; then the step's throw and what
 /// the generator found.
@@ -268,13 +278,8 @@ impl LaneRules<LANES> for Lanes {
         }
     }
 
-    /// K-17; the points are the pieces each side bore off.
     fn outcome(&self, board: &SideLanes<LANES>, l: usize) -> Outcome {
-        let (winner, off) = board.side_and_off(l);
-        Outcome {
-            winner: Some(winner),
-            points: off.map(i32::from),
-        }
+        outcome(board, l)
     }
 }
 
