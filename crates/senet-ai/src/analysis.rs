@@ -531,7 +531,9 @@ impl<R: Ruleset> Analyser<R> {
         let leaves = Arc::clone(&evaluation);
         let player: Box<dyn Player<R>> = match *spec {
             PlayerSpec::Learned(depth) => Box::new(
-                Expectiminimax::with_evaluator(Budget::Depth(depth), leaves).named("learned"),
+                Expectiminimax::with_evaluator(Budget::Depth(depth), leaves)
+                    .with_whole_turns(true)
+                    .named("learned"),
             ),
             PlayerSpec::Expectiminimax(budget) => {
                 Box::new(Expectiminimax::with_evaluator(budget, leaves))

@@ -1,6 +1,9 @@
 //! Expectiminimax: search over moves and throws, with the throws weighted by the device's
 //! exact outcome table.
 
+use core::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashSet;
+
 use rand_core::Rng;
 use senet_core::{MoveList, Phase, Ruleset, Side, ThrowOutcome, ThrowingDevice};
 
@@ -13,7 +16,10 @@ use crate::player::{Analysis, Decision, Player, PlayerError, ValueKind, outcome_
 pub enum Budget {
     /// Search this many decisions deep (at least 1, at most [`MAX_DEPTH`]). Every move
     /// counts, whoever makes it (a side that throws again after its move makes the next
-    /// decision too); throws do not count. A search that would visit more than
+    /// decision too); throws do not count. With
+    /// [`with_whole_turns`](Expectiminimax::with_whole_turns) (the `learned` player), the
+    /// moves one side makes with no throw between (Kendall's stored throws, spent one move
+    /// at a time) count together as one decision. A search that would visit more than
     /// [`MAX_SEARCH_NODES`] nodes stops at the deepest depth that fits.
     Depth(u32),
     /// Search depth 1, 2, 3, … and keep the deepest search that finished before the nodes
@@ -47,6 +53,18 @@ pub enum Pruning {
 /// Consecutive throws (with no move in between) searched before the position is evaluated
 /// statically: stored-throw rulesets throw again and again before they move.
 const MAX_THROW_CHAIN: u8 = 4;
+
+/// [`MAX_THROW_CHAIN`] for a search by whole turns: each turn it follows is searched through
+/// every position it can end in, so its throws are cut shorter to keep the time of a move
+/// near that of a search by single moves (on Kendall a third throw in a row comes in one
+/// turn in seven).
+const MAX_THROW_CHAIN_WHOLE_TURNS: u8 = 2;
+
+/// The most positions in the middle of one turn that a search by whole turns expands; the
+/// positions beyond them are valued where they stand, as if the turn ended there. A turn of
+/// random Kendall play holds 1.6 throws and stays far below it; a position set up with many
+/// throws held would otherwise multiply its orders without end.
+const MAX_TURN_POSITIONS: usize = 20_000;
 
 /// The expectiminimax player.
 ///
@@ -89,6 +107,8 @@ pub struct Expectiminimax<R: Ruleset, E = RaceEvaluator> {
     node_cap: u64,
     /// The player's name before its budget: `expectiminimax`, or `learned` over a network.
     name: &'static str,
+    /// Whether a turn's moves with no throw between count as one decision.
+    whole_turns: bool,
 }
 
 /// What the last search did.
@@ -108,6 +128,11 @@ struct Scratch<R: Ruleset> {
     children: Vec<(R::State, f64)>,
     /// A stack of (lower, upper) bounds of chance-node outcomes.
     bounds: Vec<(f64, f64)>,
+    /// The positions in the middle of a turn still to expand, and those already seen, while
+    /// a decision gathers the positions its turn can end in ([`Search::turn_ends`]).
+    turn_stack: Vec<R::State>,
+    turn_seen: HashSet<R::State, BuildHasherDefault<FxHasher>>,
+    turn_ends: HashSet<R::State, BuildHasherDefault<FxHasher>>,
 }
 
 impl<R: Ruleset> Default for Scratch<R> {
@@ -116,7 +141,63 @@ impl<R: Ruleset> Default for Scratch<R> {
             moves: MoveList::new(),
             children: Vec::new(),
             bounds: Vec::new(),
+            turn_stack: Vec::new(),
+            turn_seen: HashSet::default(),
+            turn_ends: HashSet::default(),
         }
+    }
+}
+
+/// A fast hash for positions (the multiply-rotate hash of rustc's `FxHasher`): the sets of
+/// [`Scratch`] hold positions of one turn, never chosen by an adversary.
+#[derive(Clone, Copy, Debug, Default)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -138,6 +219,7 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
             last: SearchInfo::default(),
             node_cap: MAX_SEARCH_NODES,
             name: "expectiminimax",
+            whole_turns: false,
         }
     }
 
@@ -146,6 +228,18 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
     #[must_use]
     pub fn named(mut self, name: &'static str) -> Self {
         self.name = name;
+        self
+    }
+
+    /// The same player searching by whole turns (or not, the default): the moves one side
+    /// makes with no throw between count as one decision, whose choices are the distinct
+    /// positions the turn can end in (every order of the moves is followed, each position in
+    /// the middle of the turn once), so a leaf is never in the middle of a turn; and at most
+    /// two throws in a row are followed before the position is evaluated. Only rulesets with
+    /// such turns are searched differently: Kendall's stored throws, spent one move at a time.
+    #[must_use]
+    pub fn with_whole_turns(mut self, whole_turns: bool) -> Self {
+        self.whole_turns = whole_turns;
         self
     }
 
@@ -191,13 +285,23 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
             denominator,
             nodes: *nodes,
             node_limit,
+            whole_turns: self.whole_turns,
+            max_throws: if self.whole_turns {
+                MAX_THROW_CHAIN_WHOLE_TURNS
+            } else {
+                MAX_THROW_CHAIN
+            },
             scratch: &mut self.scratch,
         };
         let mut values = Vec::with_capacity(moves.len());
         for &mv in moves {
             let mut child = *state;
             rules.play_unchecked(&mut child, mv);
-            let v = search.value(&child, depth - 1, 0.0, 1.0, 0);
+            // A move that leaves the side to move again with no throw between does not count
+            // (Budget::Depth): the child's decision searches the rest of the turn.
+            let same_turn =
+                self.whole_turns && matches!(rules.phase(&child), Phase::Move(s) if s == me);
+            let v = search.value(&child, depth - u32::from(!same_turn), 0.0, 1.0, 0);
             if search.nodes > search.node_limit {
                 *nodes = search.nodes;
                 return None;
@@ -313,6 +417,10 @@ struct Search<'a, R: Ruleset, E> {
     denominator: f64,
     nodes: u64,
     node_limit: u64,
+    /// [`Expectiminimax::with_whole_turns`].
+    whole_turns: bool,
+    /// Throws in a row followed before the position is evaluated.
+    max_throws: u8,
     scratch: &'a mut Scratch<R>,
 }
 
@@ -340,7 +448,7 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
         match self.rules.phase(state) {
             Phase::Over(outcome) => outcome_value(&outcome, self.me),
             _ if depth == 0 => self.leaf(state),
-            Phase::Throw(_) if throws >= MAX_THROW_CHAIN => self.leaf(state),
+            Phase::Throw(_) if throws >= self.max_throws => self.leaf(state),
             Phase::Throw(_) => self.chance(state, depth, alpha, beta, throws + 1),
             Phase::Move(side) => self.decision(state, side, depth, alpha, beta, false),
         }
@@ -463,6 +571,52 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
         lo_sum
     }
 
+    /// Replaces the children of a decision by `side` (`scratch.children[base..]`, some of
+    /// them positions where `side` decides again with no throw between) with every distinct
+    /// position the turn can end in: after a move that passes the turn, makes a throw due,
+    /// or ends the game. Every order of the turn's moves is followed, each position in the
+    /// middle of the turn once, up to [`MAX_TURN_POSITIONS`] of them.
+    // Kept out of `decision`, whose frame every level of the search repeats.
+    #[inline(never)]
+    fn turn_ends(&mut self, side: Side, base: usize) {
+        let rules = self.rules;
+        let Scratch {
+            moves,
+            children,
+            turn_stack: stack,
+            turn_seen: seen,
+            turn_ends: ends,
+            ..
+        } = &mut *self.scratch;
+        stack.clear();
+        seen.clear();
+        ends.clear();
+        let mut place = |next: R::State, stack: &mut Vec<R::State>| {
+            let mid_turn = matches!(rules.phase(&next), Phase::Move(s) if s == side);
+            if mid_turn && seen.len() < MAX_TURN_POSITIONS {
+                if seen.insert(next) {
+                    stack.push(next);
+                }
+            } else {
+                ends.insert(next);
+            }
+        };
+        for (next, _) in children.drain(base..) {
+            place(next, stack);
+        }
+        while let Some(state) = stack.pop() {
+            self.nodes += 1;
+            // The decision's own moves are already played into its children.
+            rules.generate_moves(&state, moves);
+            for &mv in moves.iter() {
+                let mut next = state;
+                rules.play_unchecked(&mut next, mv);
+                place(next, stack);
+            }
+        }
+        children.extend(ends.drain().map(|end| (end, 0.0)));
+    }
+
     /// A decision by `side`: the best child for it (alpha-beta, fail-soft). With
     /// `first_only`, only the most promising move is searched (a Star2 probe).
     fn decision(
@@ -478,11 +632,21 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
         let maximise = side == self.me;
         rules.generate_moves(state, &mut self.scratch.moves);
         let base = self.scratch.children.len();
+        let whole_turns = self.whole_turns;
+        let mut same_turn = false;
         for i in 0..self.scratch.moves.len() {
             let mut next = *state;
             rules.play_unchecked(&mut next, self.scratch.moves[i]);
-            let key = self.leaf(&next);
-            self.scratch.children.push((next, key));
+            same_turn |= whole_turns && matches!(rules.phase(&next), Phase::Move(s) if s == side);
+            self.scratch.children.push((next, 0.0));
+        }
+        if same_turn {
+            // The side decides again: its choice is among the positions the turn ends in.
+            self.turn_ends(side, base);
+        }
+        for i in base..self.scratch.children.len() {
+            let key = self.leaf(&self.scratch.children[i].0);
+            self.scratch.children[i].1 = key;
         }
         let children = &mut self.scratch.children[base..];
         if depth == 1 {
@@ -543,6 +707,113 @@ mod tests {
     use senet_core::Game;
     use senet_core::Throw;
 
+    /// The best static value of a position the turn of `side` can end in from `state`, by
+    /// every order of its moves (no pruning, no merging).
+    #[cfg(feature = "kendall")]
+    fn best_turn_end<R: Ruleset>(rules: &R, state: &R::State, side: Side, me: Side) -> f64 {
+        if !matches!(rules.phase(state), Phase::Move(s) if s == side) {
+            let search = RaceEvaluator::default();
+            return match rules.phase(state) {
+                Phase::Over(outcome) => outcome_value(&outcome, me),
+                _ => search.evaluate(rules, state, me).clamp(0.0, 1.0),
+            };
+        }
+        let mut moves = MoveList::new();
+        rules.generate_moves(state, &mut moves);
+        let values = moves.iter().map(|&mv| {
+            let mut next = *state;
+            rules.play_unchecked(&mut next, mv);
+            best_turn_end(rules, &next, side, me)
+        });
+        if side == me {
+            values.fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            values.fold(f64::INFINITY, f64::min)
+        }
+    }
+
+    /// On Kendall with stored throws, a search by whole turns values each move at depth 1
+    /// by the best position the rest of the turn can end in, and its pruning and merging of
+    /// the turn's orders change no value at depth 2; without stored throws (Regency) it
+    /// searches exactly as the search by moves.
+    #[cfg(all(feature = "kendall", feature = "regency"))]
+    #[test]
+    fn whole_turns_search_every_end_of_a_stored_turn() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let mut game = Game::new(senet_kendall::Kendall::default());
+        for value in [4, 1, 5, 2] {
+            game.throw(Throw::at(value)).unwrap();
+        }
+        let (rules, state) = (game.rules(), game.state());
+        let me = rules.phase(state).side().unwrap();
+        let mut moves = MoveList::new();
+        rules.generate_moves(state, &mut moves);
+        assert!(moves.len() > 4, "{}", rules.position_string(state));
+        let mut player = Expectiminimax::new(Budget::Depth(1)).with_whole_turns(true);
+        let analysis = player.analyse(rules, state, &mut rng).unwrap();
+        for value in analysis.moves() {
+            let mut next = *state;
+            rules.play_unchecked(&mut next, value.mv);
+            let expected = best_turn_end(rules, &next, me, me);
+            assert!((value.value - expected).abs() < 1e-12, "{}", value.mv);
+        }
+        let mut reference = None;
+        for pruning in [Pruning::None, Pruning::Star1, Pruning::Star2] {
+            let mut player = Expectiminimax::new(Budget::Depth(2))
+                .with_whole_turns(true)
+                .with_pruning(pruning);
+            let values: Vec<f64> = player
+                .analyse(rules, state, &mut rng)
+                .unwrap()
+                .moves()
+                .iter()
+                .map(|m| m.value)
+                .collect();
+            let reference = reference.get_or_insert_with(|| values.clone());
+            for (a, b) in reference.iter().zip(&values) {
+                assert!((a - b).abs() < 1e-12, "{pruning:?}: {a} vs {b}");
+            }
+        }
+
+        let mut game = Game::new(senet_regency::Regency::default());
+        game.throw(Throw::at(3)).unwrap();
+        let by_moves = Expectiminimax::new(Budget::Depth(3))
+            .analyse(game.rules(), game.state(), &mut rng)
+            .unwrap();
+        let mut player = Expectiminimax::new(Budget::Depth(3)).with_whole_turns(true);
+        let by_turns = player
+            .analyse(game.rules(), game.state(), &mut rng)
+            .unwrap();
+        assert_eq!(by_moves, by_turns);
+    }
+
+    /// A turn holding many throws is expanded up to the cap of positions in the middle of a
+    /// turn, not through every order of its moves.
+    #[cfg(feature = "kendall")]
+    #[test]
+    fn whole_turns_expand_a_long_turn_up_to_the_cap() {
+        let mut rng = ChaCha8Rng::seed_from_u64(0);
+        let mut game = Game::new(senet_kendall::Kendall::default());
+        // Sixteen 1s and a 2: far more orders of moves than the cap of positions.
+        for _ in 0..16 {
+            game.throw(Throw::at(1)).unwrap();
+        }
+        game.throw(Throw::at(2)).unwrap();
+        let (rules, state) = (game.rules(), game.state());
+        let mut moves = MoveList::new();
+        rules.generate_moves(state, &mut moves);
+        let mut player = Expectiminimax::new(Budget::Depth(1)).with_whole_turns(true);
+        let analysis = player.analyse(rules, state, &mut rng).unwrap();
+        assert_eq!(analysis.moves().len(), moves.len());
+        let nodes = player.last_search().nodes;
+        let cap = (moves.len() * (MAX_TURN_POSITIONS + 1)) as u64;
+        assert!(nodes <= cap, "{nodes} nodes for {} root moves", moves.len());
+        assert!(
+            nodes > MAX_TURN_POSITIONS as u64,
+            "only {nodes} nodes: the cap was not met"
+        );
+    }
+
     /// The deepest search fits in a small thread stack, and a depth beyond the cap or a node
     /// budget beyond the cap stops at the caps.
     #[test]
@@ -577,6 +848,8 @@ mod tests {
                     denominator: f64::from(game.rules().device().denominator()),
                     nodes: 0,
                     node_limit: 2_000,
+                    whole_turns: false,
+                    max_throws: MAX_THROW_CHAIN,
                     scratch: &mut Scratch::default(),
                 };
                 search.value(game.state(), MAX_DEPTH, 0.0, 1.0, 0);

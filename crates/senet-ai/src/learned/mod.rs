@@ -96,14 +96,21 @@ impl<R: Ruleset> Evaluator<R> for LearnedEvaluator {
 }
 
 /// The learned player: [`Expectiminimax`] searching `depth` decisions deep over `weights`
-/// (1: the network alone). Fails when the weights were trained for other rules.
+/// (1: the network alone), by whole turns
+/// ([`with_whole_turns`](Expectiminimax::with_whole_turns): on Kendall with stored throws,
+/// the moves of a turn count as one decision). Fails when the weights were trained for other
+/// rules.
 pub fn learned_player<R: Ruleset>(
     rules: &R,
     weights: &Weights,
     depth: u32,
 ) -> Result<Expectiminimax<R, LearnedEvaluator>, WeightsError> {
     let evaluator = LearnedEvaluator::new(rules, weights)?;
-    Ok(Expectiminimax::with_evaluator(Budget::Depth(depth), evaluator).named("learned"))
+    Ok(
+        Expectiminimax::with_evaluator(Budget::Depth(depth), evaluator)
+            .with_whole_turns(true)
+            .named("learned"),
+    )
 }
 
 /// The move among `moves` whose afterstate `net` values most for `side` (a finished game
