@@ -30,6 +30,13 @@ const fn unit(v: u32) -> u32 {
     1 << (6 * (v - 1))
 }
 
+/// How many throws a [`StoredThrows`](crate::state::StoredThrows) word holds: the sum of its
+/// five six-bit counts (none of which reaches 64).
+#[inline(always)]
+const fn total(stored: u32) -> u32 {
+    (stored & 63) + (stored >> 6 & 63) + (stored >> 12 & 63) + (stored >> 18 & 63) + (stored >> 24)
+}
+
 /// The six bits of every value that gives another throw (K-4: 1, 4 and 5).
 const ANOTHER_THROW_VALUES: u32 = 63 * (unit(1) | unit(4) | unit(5));
 
@@ -50,8 +57,6 @@ pub(crate) struct ActionLanes {
     /// The throws the side to act holds, six bits a value as
     /// [`StoredThrows`](crate::state::StoredThrows) keeps them.
     stored: [u32; LANES],
-    /// How many throws it holds (at most [`MAX_STORED_THROWS`]).
-    held: [u32; LANES],
     own_must: [u32; LANES],
     opp_must: [u32; LANES],
     /// Option `starting_throw`: 1 once White has thrown its 1.
@@ -102,7 +107,6 @@ impl ActionLanes {
             rules: *rules,
             throwing: lanes,
             stored: lanes,
-            held: lanes,
             own_must: lanes,
             opp_must: lanes,
             white_started: lanes,
@@ -175,7 +179,6 @@ impl LaneActions<LANES> for ActionLanes {
         // I-5: Black throws afresh; nothing is held and no piece has been in the water.
         self.throwing[l] = !0;
         self.stored[l] = 0;
-        self.held[l] = 0;
         self.own_must[l] = 0;
         self.opp_must[l] = 0;
         self.white_started[l] = u32::from(!self.rules.starting_throw);
@@ -288,7 +291,7 @@ impl LaneActions<LANES> for ActionLanes {
         for l in 0..LANES {
             let throwing = self.throwing[l] != 0;
             let stored = self.stored[l];
-            let held = self.held[l];
+            let held = total(stored);
             let own = board.own[l];
             let opp = board.opp[l];
 
@@ -301,7 +304,6 @@ impl LaneActions<LANES> for ActionLanes {
             // turn passes at once if nothing is held then. Immediate: used at once.
             let kept = counts & (immediate | (held < u32::from(MAX_STORED_THROWS)));
             let throw_stored = if immediate { 0 } else { stored } + unit(thrown) * u32::from(kept);
-            let throw_held = if immediate { 0 } else { held } + u32::from(kept);
             let throw_ends = if immediate {
                 !counts & last_throw
             } else {
@@ -363,13 +365,7 @@ impl LaneActions<LANES> for ActionLanes {
 
             let keeps = if throwing { !throw_ends } else { decides_on };
             let new_stored = if throwing { throw_stored } else { spent };
-            let new_held = if throwing {
-                throw_held
-            } else {
-                held.saturating_sub(1)
-            };
             self.stored[l] = new_stored & mask(keeps);
-            self.held[l] = new_held & mask(keeps);
             self.throwing[l] = mask(if throwing {
                 throws_on | throw_ends
             } else {
@@ -444,6 +440,15 @@ mod tests {
             assert_eq!(unit(u32::from(v)), StoredThrows::unit(v), "value {v}");
             let gives = ANOTHER_THROW_VALUES & unit(u32::from(v)) != 0;
             assert_eq!(gives, Kendall::gives_another_throw(v), "value {v}");
+        }
+        // Up to the cap of stored throws, the lanes' count is the state's.
+        let (mut stored, mut word) = (StoredThrows::NONE, 0);
+        for n in 0..u32::from(MAX_STORED_THROWS) {
+            let v = [5, 1, 4, 3, 1, 2, 5][n as usize % 7];
+            stored.add(v);
+            word += unit(u32::from(v));
+            assert_eq!(total(word), stored.total(), "{n} throws");
+            assert_eq!(total(word), n + 1);
         }
     }
 }
