@@ -1,14 +1,15 @@
 //! Computer players (`senet-ai`); the endgame solver's benches are in `senet-endgame`.
 //!
-//! - `expectiminimax/<ruleset>/depth-<d>`: one decision by expectiminimax at depth d for each
-//!   position of a fixed corpus of decision points from seeded random games (positions with
-//!   a single legal move left out, since players return those without searching). The
-//!   throughput line gives moves per second; the time per move is its inverse. The bench
-//!   first checks the nodes searched over the corpus and the moves chosen.
-//! - `learned/<ruleset>/depth-<d>`: the same for the learned player (expectiminimax over the
-//!   committed network), on the same corpus, so that its time per move compares with
-//!   expectiminimax's in the same run (`docs/players.md`: learned:2 against
-//!   expectiminimax:3).
+//! - `expectiminimax/<configuration>/depth-<d>`: one decision by expectiminimax at depth d
+//!   for each position of a fixed corpus of decision points from seeded random games
+//!   (positions with a single legal move left out, since players return those without
+//!   searching), for every configuration with committed weights. The throughput line gives
+//!   moves per second; the time per move is its inverse. The bench first checks the nodes
+//!   searched over the corpus and the moves chosen.
+//! - `learned/<configuration>/depth-<d>`: the same for the learned player (expectiminimax
+//!   over the committed network, whole turns where throws are stored), on the same corpus,
+//!   so that its time per move compares with expectiminimax's in the same run
+//!   (`docs/players.md`: learned:2 against expectiminimax:3).
 //! - `analysis/regency/learned-2-400-actions`: the analysis of the first 400 actions of a
 //!   seeded random Regency game with the default evaluator (learned:2) and the two-piece
 //!   endgame tables (solved once, before timing), from a fresh analyser each time, so that
@@ -19,11 +20,12 @@ mod common;
 
 use std::hint::black_box;
 
-use common::decision_corpus;
+use common::{configurations, decision_corpus};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use senet::Ruleset;
+use senet::registry::{Registered, RulesetVisitor};
 use senet_ai::learned::{committed, learned_player};
 use senet_ai::{Budget, Evaluator, Expectiminimax, Player};
 
@@ -80,41 +82,124 @@ fn bench_player<R: Ruleset, E: Evaluator<R>>(
     });
 }
 
-fn bench_expectiminimax<R: Ruleset>(
-    c: &mut Criterion,
-    name: &str,
-    rules: R,
-    expected: &[(u32, u64, usize)],
-    learned: &[(u32, u64, usize)],
-) {
-    let corpus = corpus_of(&rules);
-    let mut group = c.benchmark_group("expectiminimax");
-    group.throughput(Throughput::Elements(corpus.len() as u64));
-    for &(depth, nodes, chosen) in expected {
-        let player = Expectiminimax::new(Budget::Depth(depth));
-        let bench = format!("{name}/depth-{depth}");
-        bench_player(&mut group, bench, player, &rules, &corpus, (nodes, chosen));
+/// A search benched: its depth, then the nodes it visits over the corpus and the checksum of
+/// the moves it chooses there (see [`search_corpus`]).
+type Pin = (u32, u64, usize);
+
+/// What each configuration's corpus is searched with: expectiminimax at each depth, then the
+/// learned player at each depth, each pinned.
+struct Searches {
+    configuration: &'static str,
+    expectiminimax: &'static [Pin],
+    learned: &'static [Pin],
+}
+
+/// The searches of every configuration with committed weights. Regency also times the
+/// shallower depths; elsewhere the pair the issue compares: expectiminimax:3 and learned:2.
+const SEARCHES: &[Searches] = &[
+    Searches {
+        configuration: "regency",
+        expectiminimax: &[(2, 18_364, 213), (3, 283_930, 241)],
+        learned: &[(1, 870, 414), (2, 18_364, 410)],
+    },
+    Searches {
+        configuration: "botermans",
+        expectiminimax: &[(3, 287_360, 248)],
+        learned: &[(2, 18_503, 394)],
+    },
+    Searches {
+        configuration: "cemea",
+        expectiminimax: &[(3, 429_681, 247)],
+        learned: &[(2, 22_226, 347)],
+    },
+    Searches {
+        configuration: "kendall",
+        expectiminimax: &[(3, 9_015_942, 279)],
+        learned: &[(2, 1_078_212, 337)],
+    },
+    Searches {
+        configuration: "bell",
+        expectiminimax: &[(3, 347_346, 388)],
+        learned: &[(2, 19_196, 170)],
+    },
+    Searches {
+        configuration: "jequier",
+        expectiminimax: &[(3, 319_713, 363)],
+        learned: &[(2, 20_635, 404)],
+    },
+    Searches {
+        configuration: "piccione",
+        expectiminimax: &[(3, 5_670_643, 662)],
+        learned: &[(2, 93_815, 870)],
+    },
+    Searches {
+        configuration: "kendall(throw_timing=immediate)",
+        expectiminimax: &[(3, 340_549, 234)],
+        learned: &[(2, 18_806, 369)],
+    },
+];
+
+/// Benches the searches of one configuration on its corpus.
+struct BenchSearches<'a> {
+    criterion: &'a mut Criterion,
+    searches: &'a Searches,
+}
+
+impl RulesetVisitor for BenchSearches<'_> {
+    type Output = ();
+
+    fn visit<R: Registered>(self, rules: &R) {
+        let Searches {
+            configuration: name,
+            expectiminimax,
+            learned,
+        } = self.searches;
+        let corpus = corpus_of(rules);
+        let elements = Throughput::Elements(corpus.len() as u64);
+        let mut group = self.criterion.benchmark_group("expectiminimax");
+        // A depth-3 search of the corpus takes from about 10 ms to seconds.
+        group.sample_size(10).throughput(elements.clone());
+        for &(depth, nodes, chosen) in *expectiminimax {
+            let player = Expectiminimax::new(Budget::Depth(depth));
+            let bench = format!("{name}/depth-{depth}");
+            bench_player(&mut group, bench, player, rules, &corpus, (nodes, chosen));
+        }
+        group.finish();
+        let mut group = self.criterion.benchmark_group("learned");
+        group.sample_size(10).throughput(elements);
+        let weights = committed(rules).expect("weights come with the crate");
+        for &(depth, nodes, chosen) in *learned {
+            let player = learned_player(rules, &weights, depth).expect("weights for the rules");
+            let bench = format!("{name}/depth-{depth}");
+            bench_player(&mut group, bench, player, rules, &corpus, (nodes, chosen));
+        }
+        group.finish();
     }
-    group.finish();
-    let mut group = c.benchmark_group("learned");
-    group.throughput(Throughput::Elements(corpus.len() as u64));
-    let weights = committed(&rules).expect("weights come with the crate");
-    for &(depth, nodes, chosen) in learned {
-        let player = learned_player(&rules, &weights, depth).expect("weights for the rules");
-        let bench = format!("{name}/depth-{depth}");
-        bench_player(&mut group, bench, player, &rules, &corpus, (nodes, chosen));
-    }
-    group.finish();
 }
 
 fn players(c: &mut Criterion) {
-    bench_expectiminimax(
-        c,
-        "regency",
-        senet::Regency::default(),
-        &[(2, 18_364, 213), (3, 283_930, 241)],
-        &[(1, 870, 414), (2, 18_364, 410)],
-    );
+    for committed in senet_ai::learned::committed_rulesets() {
+        assert!(
+            SEARCHES.iter().any(|s| s.configuration == committed),
+            "{committed} has weights but no searches to bench"
+        );
+    }
+    let benched = configurations();
+    for searches in SEARCHES {
+        let Some(configuration) = benched
+            .iter()
+            .find(|configuration| configuration.name == searches.configuration)
+        else {
+            panic!(
+                "{} is not a configuration of this build",
+                searches.configuration
+            );
+        };
+        configuration.rules.visit(BenchSearches {
+            criterion: c,
+            searches,
+        });
+    }
 }
 
 /// Actions of the analysed game.
