@@ -438,10 +438,13 @@ where
             // The decision belongs to the same turn unless the run is full.
             let full = run >= MAX_ACTIONS_PER_TURN;
             self.run[l] = if full { 1 } else { run + 1 };
-            self.turns[l] = turns + u32::from(full);
+            let turns = turns + u32::from(full);
+            self.turns[l] = turns;
             self.last[l] = side;
-            let capped = (fresh & (turns > cap)) | (full & (turns + 1 > cap));
-            self.ended[l] = CAPPED * u32::from(capped);
+            // A turn that starts past the cap stops the game before it. The count only
+            // grows when a turn starts, and a game is retired at its first turn past the
+            // cap, so being past it means a turn has just started.
+            self.ended[l] = CAPPED * u32::from(turns > cap);
         }
     }
 
@@ -458,7 +461,8 @@ where
             self.run[l] = if fresh { 1 } else { self.run[l] + 1 };
             self.turns[l] = turns;
             self.last[l] = side;
-            self.ended[l] = CAPPED * u32::from(fresh & (turns > cap));
+            // As in `count_actions`: past the cap only when a turn has just started.
+            self.ended[l] = CAPPED * u32::from(turns > cap);
         }
     }
 
