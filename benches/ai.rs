@@ -135,7 +135,7 @@ const SEARCHES: &[Searches] = &[
     Searches {
         configuration: "kendall(throw_timing=immediate)",
         expectiminimax: &[(3, 340_549, 234)],
-        learned: &[(2, 18_806, 369)],
+        learned: &[(2, 18_806, 312)],
     },
 ];
 
