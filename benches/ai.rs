@@ -115,7 +115,7 @@ const SEARCHES: &[Searches] = &[
     Searches {
         configuration: "kendall",
         expectiminimax: &[(3, 9_015_942, 279)],
-        learned: &[(2, 1_078_212, 337)],
+        learned: &[(2, 1_093_365, 326)],
     },
     Searches {
         configuration: "bell",
