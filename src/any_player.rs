@@ -189,7 +189,13 @@ impl AnyPlayer {
     /// The player's move in `game` (see [`senet_ai::Player::choose`]); refused as
     /// [`analyse`](AnyPlayer::analyse) is.
     pub fn choose(&mut self, game: &AnyGame, rng: &mut dyn Rng) -> Result<Move, PlayerError> {
-        self.analyse(game, rng).map(|analysis| analysis.chosen())
+        if *game.rules() != self.rules {
+            return Err(PlayerError::OtherRules {
+                player: self.rules.to_string(),
+                game: game.rules().to_string(),
+            });
+        }
+        self.player.choose(&**game, rng)
     }
 }
 

@@ -31,7 +31,7 @@
 //! ```
 
 use rand_core::Rng;
-use senet_core::{DynGame, Ruleset, RulesetSpec};
+use senet_core::{DynGame, Move, Ruleset, RulesetSpec};
 
 use crate::player::{Analysis, Player, PlayerError};
 
@@ -46,6 +46,12 @@ pub trait DynPlayer: Send {
     /// Values every legal move of `game`, which must wait for a move of a game of
     /// [`rules`](DynPlayer::rules), and chooses one; randomness is drawn from `rng`.
     fn analyse(&mut self, game: &dyn DynGame, rng: &mut dyn Rng) -> Result<Analysis, PlayerError>;
+
+    /// The move [`analyse`](DynPlayer::analyse) would choose; a player may find it with less
+    /// work (see [`Player::choose`]).
+    fn choose(&mut self, game: &dyn DynGame, rng: &mut dyn Rng) -> Result<Move, PlayerError> {
+        self.analyse(game, rng).map(|analysis| analysis.chosen())
+    }
 }
 
 /// A [`Player<R>`] with the configuration of `R` it plays: a [`DynPlayer`].
@@ -76,6 +82,19 @@ impl<R: Ruleset> DynPlayer for TypedPlayer<R> {
     }
 
     fn analyse(&mut self, game: &dyn DynGame, rng: &mut dyn Rng) -> Result<Analysis, PlayerError> {
+        let state = self.state_of(game)?;
+        self.player.analyse(&self.rules, &state, rng)
+    }
+
+    fn choose(&mut self, game: &dyn DynGame, rng: &mut dyn Rng) -> Result<Move, PlayerError> {
+        let state = self.state_of(game)?;
+        self.player.choose(&self.rules, &state, rng)
+    }
+}
+
+impl<R: Ruleset> TypedPlayer<R> {
+    /// The state of `game`, refused when it is played under another configuration.
+    fn state_of(&self, game: &dyn DynGame) -> Result<R::State, PlayerError> {
         let played = game.spec();
         if played != self.spec {
             return Err(PlayerError::OtherRules {
@@ -83,10 +102,8 @@ impl<R: Ruleset> DynPlayer for TypedPlayer<R> {
                 game: played.to_string(),
             });
         }
-        let state = self
-            .rules
+        self.rules
             .read_setup(&game.setup())
-            .map_err(PlayerError::Position)?;
-        self.player.analyse(&self.rules, &state, rng)
+            .map_err(PlayerError::Position)
     }
 }

@@ -2,13 +2,15 @@
 //! exact outcome table.
 
 use core::hash::{BuildHasherDefault, Hasher};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use rand_core::Rng;
-use senet_core::{MoveList, Phase, Ruleset, Side, ThrowOutcome, ThrowingDevice};
+use senet_core::{Move, MoveList, Phase, Ruleset, Side, ThrowOutcome, ThrowingDevice};
 
 use crate::eval::{Evaluator, RaceEvaluator};
-use crate::player::{Analysis, Decision, Player, PlayerError, ValueKind, outcome_value};
+use crate::player::{
+    Analysis, Decision, Player, PlayerError, ValueKind, first_best, outcome_value, side_to_move,
+};
 
 /// How much an [`Expectiminimax`] player searches. Never a clock: the same position always
 /// gets the same search and the same move.
@@ -133,6 +135,11 @@ struct Scratch<R: Ruleset> {
     turn_stack: Vec<R::State>,
     turn_seen: HashSet<R::State, BuildHasherDefault<FxHasher>>,
     turn_ends: HashSet<R::State, BuildHasherDefault<FxHasher>>,
+    /// The positions the root's turn can end in, searched: each with its value and the
+    /// alpha it was searched under (a value at most that alpha is only an upper bound).
+    /// Every first move of a turn of several moves leads to most of the same ends, so each
+    /// is searched once per root search.
+    root_ends: HashMap<R::State, (f64, f64), BuildHasherDefault<FxHasher>>,
 }
 
 impl<R: Ruleset> Default for Scratch<R> {
@@ -144,6 +151,7 @@ impl<R: Ruleset> Default for Scratch<R> {
             turn_stack: Vec::new(),
             turn_seen: HashSet::default(),
             turn_ends: HashSet::default(),
+            root_ends: HashMap::default(),
         }
     }
 }
@@ -261,18 +269,21 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
         self.last
     }
 
-    /// The value for the side to move of each move in `moves` (legal in `state`), searched
-    /// `depth` decisions deep (at least 1), with `node_limit` nodes at most; `None` when the
-    /// limit was reached first.
+    /// The value for the side to move of each move in `moves` (legal in `state`) as `root`
+    /// asks for it, or `None` when its node limit was reached first.
     fn search_root(
         &mut self,
         rules: &R,
         state: &R::State,
         moves: &[senet_core::Move],
-        depth: u32,
-        node_limit: u64,
+        root: RootSearch,
         nodes: &mut u64,
     ) -> Option<Vec<f64>> {
+        let RootSearch {
+            depth,
+            node_limit,
+            find,
+        } = root;
         let me = rules.phase(state).side()?;
         let device = rules.device();
         let denominator = f64::from(device.denominator());
@@ -291,9 +302,12 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
             } else {
                 MAX_THROW_CHAIN
             },
+            root_depth: depth,
             scratch: &mut self.scratch,
         };
+        search.scratch.root_ends.clear();
         let mut values = Vec::with_capacity(moves.len());
+        let mut best = 0.0f64;
         for &mv in moves {
             let mut child = *state;
             rules.play_unchecked(&mut child, mv);
@@ -301,11 +315,16 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
             // (Budget::Depth): the child's decision searches the rest of the turn.
             let same_turn =
                 self.whole_turns && matches!(rules.phase(&child), Phase::Move(s) if s == me);
-            let v = search.value(&child, depth - u32::from(!same_turn), 0.0, 1.0, 0);
+            let alpha = match find {
+                Root::EveryValue => 0.0,
+                Root::BestMove => best,
+            };
+            let v = search.value(&child, depth - u32::from(!same_turn), alpha, 1.0, 0);
             if search.nodes > search.node_limit {
                 *nodes = search.nodes;
                 return None;
             }
+            best = best.max(v);
             values.push(v);
         }
         *nodes = search.nodes;
@@ -344,7 +363,12 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
         let (depth, values) = match self.budget {
             Budget::Depth(d) => {
                 let d = d.clamp(1, MAX_DEPTH);
-                match self.search_root(rules, state, moves, d, self.node_cap, &mut nodes) {
+                let root = RootSearch {
+                    depth: d,
+                    node_limit: self.node_cap,
+                    find: Root::EveryValue,
+                };
+                match self.search_root(rules, state, moves, root, &mut nodes) {
                     Some(values) => (d, values),
                     None => {
                         // Start again within the cap: the failed search counts only as spent.
@@ -372,6 +396,60 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
             ValueKind::EstimatedWinProbability,
         ))
     }
+
+    /// The move [`analyse`](Player::analyse) would choose, found with less work under a depth
+    /// budget: each move is searched only as far as it takes to show that it is no better
+    /// than the best before it (alpha-beta at the root). When that search needs more than
+    /// the node cap, the analysis decides.
+    fn choose(
+        &mut self,
+        rules: &R,
+        state: &R::State,
+        rng: &mut dyn Rng,
+    ) -> Result<Move, PlayerError> {
+        let Budget::Depth(d) = self.budget else {
+            return self.analyse(rules, state, rng).map(|a| a.chosen());
+        };
+        side_to_move(rules, state)?;
+        let mut moves = MoveList::new();
+        rules.generate_moves(state, &mut moves);
+        if let [only] = moves[..] {
+            return Ok(only);
+        }
+        let depth = d.clamp(1, MAX_DEPTH);
+        let mut nodes = 0;
+        let root = RootSearch {
+            depth,
+            node_limit: self.node_cap,
+            find: Root::BestMove,
+        };
+        match self.search_root(rules, state, &moves, root, &mut nodes) {
+            Some(values) => {
+                self.last = SearchInfo { depth, nodes };
+                Ok(moves[first_best(&values)])
+            }
+            None => self.analyse(rules, state, rng).map(|a| a.chosen()),
+        }
+    }
+}
+
+/// One search of the root's moves: how many decisions deep (at least 1), within how many
+/// nodes, and what it must find.
+#[derive(Clone, Copy)]
+struct RootSearch {
+    depth: u32,
+    node_limit: u64,
+    find: Root,
+}
+
+/// What a search of the root's moves must find.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Root {
+    /// The value of every move.
+    EveryValue,
+    /// The best move only: a move no better than an earlier one may be valued by an upper
+    /// bound.
+    BestMove,
 }
 
 impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
@@ -391,7 +469,12 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
         for d in 1..=max_depth {
             let before = *nodes;
             let cap = if d == 1 { u64::MAX } else { limit };
-            match self.search_root(rules, state, moves, d, cap, nodes) {
+            let root = RootSearch {
+                depth: d,
+                node_limit: cap,
+                find: Root::EveryValue,
+            };
+            match self.search_root(rules, state, moves, root, nodes) {
                 Some(values) => best = (d, values),
                 None => break,
             }
@@ -421,6 +504,9 @@ struct Search<'a, R: Ruleset, E> {
     whole_turns: bool,
     /// Throws in a row followed before the position is evaluated.
     max_throws: u8,
+    /// The depth of the root's decision: a decision this deep is the rest of the root's
+    /// turn (only a search by whole turns keeps the depth within a turn).
+    root_depth: u32,
     scratch: &'a mut Scratch<R>,
 }
 
@@ -644,25 +730,42 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
             // The side decides again: its choice is among the positions the turn ends in.
             self.turn_ends(side, base);
         }
+        if depth == 1 {
+            // The children are leaves: their static values are their values, and the first
+            // one outside the window settles the node (fail-soft).
+            let end = if first_only {
+                (base + 1).min(self.scratch.children.len())
+            } else {
+                self.scratch.children.len()
+            };
+            let mut best = if maximise {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            let exhaustive = self.pruning == Pruning::None;
+            for i in base..end {
+                self.nodes += 1;
+                let v = self.leaf(&self.scratch.children[i].0);
+                let settled = if maximise {
+                    best = best.max(v);
+                    best >= beta
+                } else {
+                    best = best.min(v);
+                    best <= alpha
+                };
+                if settled && !exhaustive {
+                    break;
+                }
+            }
+            self.scratch.children.truncate(base);
+            return best;
+        }
         for i in base..self.scratch.children.len() {
             let key = self.leaf(&self.scratch.children[i].0);
             self.scratch.children[i].1 = key;
         }
         let children = &mut self.scratch.children[base..];
-        if depth == 1 {
-            // The children are leaves: their static values are their values.
-            self.nodes += children.len() as u64;
-            let values = children.iter().map(|c| c.1);
-            let best = if first_only {
-                values.take(1).fold(f64::NAN, f64::max)
-            } else if maximise {
-                values.fold(f64::NEG_INFINITY, f64::max)
-            } else {
-                values.fold(f64::INFINITY, f64::min)
-            };
-            self.scratch.children.truncate(base);
-            return best;
-        }
         // Most promising first, by static value.
         if maximise {
             children.sort_unstable_by(|x, y| y.1.total_cmp(&x.1));
@@ -676,12 +779,28 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
             f64::INFINITY
         };
         let exhaustive = self.pruning == Pruning::None;
+        let root_turn = self.whole_turns && depth == self.root_depth;
         for i in 0..count {
             let child = self.scratch.children[base + i].0;
-            let v = if exhaustive {
-                self.value(&child, depth - 1, 0.0, 1.0, 0)
+            let window = if exhaustive {
+                (0.0, 1.0)
             } else {
-                self.value(&child, depth - 1, alpha, beta, 0)
+                (alpha, beta)
+            };
+            let known = match self.scratch.root_ends.get(&child) {
+                // An exact value, or an upper bound that still fails low.
+                Some(&(v, under)) if root_turn && (v > under || window.0 >= under) => Some(v),
+                _ => None,
+            };
+            let v = match known {
+                Some(v) => v,
+                None => {
+                    let v = self.value(&child, depth - 1, window.0, window.1, 0);
+                    if root_turn {
+                        self.scratch.root_ends.insert(child, (v, window.0));
+                    }
+                    v
+                }
             };
             if maximise {
                 best = best.max(v);
@@ -787,6 +906,39 @@ mod tests {
         assert_eq!(by_moves, by_turns);
     }
 
+    /// On Kendall with stored throws, choosing by whole turns (each end of the root's turn
+    /// searched once, moves cut at the root) picks the move the analysis picks, with fewer
+    /// nodes.
+    #[cfg(feature = "kendall")]
+    #[test]
+    fn choosing_by_whole_turns_picks_the_analysis_choice() {
+        use senet_core::DEFAULT_TURN_CAP;
+        let rules = senet_kendall::Kendall::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let states = senet_testkit::conformance::sample_states(
+            &rules,
+            &mut rng,
+            60,
+            DEFAULT_TURN_CAP,
+            |p| matches!(p, Phase::Move(_)),
+        );
+        for pruning in [Pruning::None, Pruning::Star1, Pruning::Star2] {
+            let mut player = Expectiminimax::new(Budget::Depth(2))
+                .with_whole_turns(true)
+                .with_pruning(pruning);
+            let mut nodes = [0u64; 2];
+            for state in &states {
+                let analysis = player.analyse(&rules, state, &mut rng).unwrap();
+                nodes[0] += player.last_search().nodes;
+                let chosen = player.choose(&rules, state, &mut rng).unwrap();
+                nodes[1] += player.last_search().nodes;
+                let position = rules.position_string(state);
+                assert_eq!(chosen, analysis.chosen(), "{pruning:?}: {position}");
+            }
+            assert!(nodes[1] <= nodes[0], "{pruning:?}: {nodes:?}");
+        }
+    }
+
     /// A turn holding many throws is expanded up to the cap of positions in the middle of a
     /// turn, not through every order of its moves.
     #[cfg(feature = "kendall")]
@@ -850,6 +1002,7 @@ mod tests {
                     node_limit: 2_000,
                     whole_turns: false,
                     max_throws: MAX_THROW_CHAIN,
+                    root_depth: MAX_DEPTH,
                     scratch: &mut Scratch::default(),
                 };
                 search.value(game.state(), MAX_DEPTH, 0.0, 1.0, 0);

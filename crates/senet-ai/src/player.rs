@@ -227,7 +227,9 @@ pub trait Player<R: Ruleset>: Send {
         }
     }
 
-    /// The move chosen for `state`.
+    /// The move chosen for `state`: the one [`analyse`](Player::analyse) chooses, which a
+    /// player may find with less work than valuing every move (expectiminimax prunes at the
+    /// root).
     fn choose(
         &mut self,
         rules: &R,

@@ -186,7 +186,10 @@ fn committed_weights_cover_every_registered_ruleset_and_kendall_immediate() {
                     game.throw_random(&mut rng).unwrap();
                 }
                 Phase::Move(_) => {
+                    // Choosing cuts the search short of every move's value, never the choice.
                     let mv = player.choose(&game, &mut rng).unwrap();
+                    let analysis = player.analyse(&game, &mut rng).unwrap();
+                    assert_eq!(mv, analysis.chosen(), "{spec}: {}", game.record_text());
                     game.play(mv).unwrap();
                 }
             }

@@ -237,6 +237,37 @@ fn star1_and_star2_pruning_change_no_value() {
 }
 
 #[test]
+fn choosing_finds_the_analysis_choice_with_fewer_nodes() {
+    let rules = Regency::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    for depth in 1..=3 {
+        for pruning in [Pruning::None, Pruning::Star1, Pruning::Star2] {
+            let mut player = Expectiminimax::new(Budget::Depth(depth)).with_pruning(pruning);
+            let mut nodes = [0u64; 2];
+            for state in decision_points(&rules, 120, 10 + u64::from(depth)) {
+                let analysis = player.analyse(&rules, &state, &mut rng).unwrap();
+                nodes[0] += player.last_search().nodes;
+                let chosen = player.choose(&rules, &state, &mut rng).unwrap();
+                nodes[1] += player.last_search().nodes;
+                assert_eq!(
+                    chosen,
+                    analysis.chosen(),
+                    "depth {depth}, {pruning:?}, {}",
+                    rules.position_string(&state)
+                );
+            }
+            assert!(
+                nodes[1] <= nodes[0],
+                "depth {depth}, {pruning:?}: {nodes:?}"
+            );
+            if depth == 3 && pruning != Pruning::None {
+                assert!(nodes[1] < nodes[0], "{pruning:?}: {nodes:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_node_budget_buys_depth() {
     let rules = Regency::default();
     let mut rng = ChaCha8Rng::seed_from_u64(0);
