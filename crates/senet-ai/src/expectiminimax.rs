@@ -9,7 +9,7 @@ use senet_core::{Move, MoveList, Phase, Ruleset, Side, ThrowOutcome, ThrowingDev
 
 use crate::eval::{Evaluator, RaceEvaluator};
 use crate::player::{
-    Analysis, Decision, Player, PlayerError, ValueKind, first_best, outcome_value, side_to_move,
+    Analysis, Decision, Player, PlayerError, ValueKind, first_best, outcome_value,
 };
 
 /// How much an [`Expectiminimax`] player searches. Never a clock: the same position always
@@ -397,25 +397,14 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
         ))
     }
 
-    /// The move [`analyse`](Player::analyse) would choose, found with less work under a depth
+    /// The move [`value`](Player::value) would choose, found with less work under a depth
     /// budget: each move is searched only as far as it takes to show that it is no better
     /// than the best before it (alpha-beta at the root). When that search needs more than
     /// the node cap, the analysis decides.
-    fn choose(
-        &mut self,
-        rules: &R,
-        state: &R::State,
-        rng: &mut dyn Rng,
-    ) -> Result<Move, PlayerError> {
+    fn choose_at(&mut self, at: Decision<'_, R>, rng: &mut dyn Rng) -> Result<Move, PlayerError> {
         let Budget::Depth(d) = self.budget else {
-            return self.analyse(rules, state, rng).map(|a| a.chosen());
+            return self.value(at, rng).map(|a| a.chosen());
         };
-        side_to_move(rules, state)?;
-        let mut moves = MoveList::new();
-        rules.generate_moves(state, &mut moves);
-        if let [only] = moves[..] {
-            return Ok(only);
-        }
         let depth = d.clamp(1, MAX_DEPTH);
         let mut nodes = 0;
         let root = RootSearch {
@@ -423,12 +412,12 @@ impl<R: Ruleset, E: Evaluator<R>> Player<R> for Expectiminimax<R, E> {
             node_limit: self.node_cap,
             find: Root::BestMove,
         };
-        match self.search_root(rules, state, &moves, root, &mut nodes) {
+        match self.search_root(at.rules, at.state, at.moves, root, &mut nodes) {
             Some(values) => {
                 self.last = SearchInfo { depth, nodes };
-                Ok(moves[first_best(&values)])
+                Ok(at.moves[first_best(&values)])
             }
-            None => self.analyse(rules, state, rng).map(|a| a.chosen()),
+            None => self.value(at, rng).map(|a| a.chosen()),
         }
     }
 }

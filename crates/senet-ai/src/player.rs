@@ -203,6 +203,13 @@ pub trait Player<R: Ruleset>: Send {
     /// Values every move of a decision with more than one legal move and chooses one.
     fn value(&mut self, at: Decision<'_, R>, rng: &mut dyn Rng) -> Result<Analysis, PlayerError>;
 
+    /// The move chosen at a decision with more than one legal move: the choice of
+    /// [`value`](Player::value), which a player may find with less work than valuing every
+    /// move (expectiminimax prunes at the root).
+    fn choose_at(&mut self, at: Decision<'_, R>, rng: &mut dyn Rng) -> Result<Move, PlayerError> {
+        self.value(at, rng).map(|analysis| analysis.chosen())
+    }
+
     /// Values every legal move of `state` (which must be in [`Phase::Move`]) and chooses one.
     fn analyse(
         &mut self,
@@ -210,33 +217,40 @@ pub trait Player<R: Ruleset>: Send {
         state: &R::State,
         rng: &mut dyn Rng,
     ) -> Result<Analysis, PlayerError> {
-        let mover = side_to_move(rules, state)?;
-        let mut moves = MoveList::new();
-        rules.generate_moves(state, &mut moves);
-        match moves[..] {
-            [only] => Ok(Analysis::forced(only)),
-            _ => {
-                let at = Decision {
-                    rules,
-                    state,
-                    mover,
-                    moves: &moves,
-                };
-                self.value(at, rng)
-            }
-        }
+        at_decision(rules, state, Analysis::forced, |at| self.value(at, rng))
     }
 
-    /// The move chosen for `state`: the one [`analyse`](Player::analyse) chooses, which a
-    /// player may find with less work than valuing every move (expectiminimax prunes at the
-    /// root).
+    /// The move chosen for `state`: the one [`analyse`](Player::analyse) chooses (see
+    /// [`choose_at`](Player::choose_at)).
     fn choose(
         &mut self,
         rules: &R,
         state: &R::State,
         rng: &mut dyn Rng,
     ) -> Result<Move, PlayerError> {
-        self.analyse(rules, state, rng).map(|a| a.chosen())
+        at_decision(rules, state, |only| only, |at| self.choose_at(at, rng))
+    }
+}
+
+/// `decide` at the decision of `state`, or `forced` with its only legal move; refused
+/// outside a decision.
+fn at_decision<R: Ruleset, T>(
+    rules: &R,
+    state: &R::State,
+    forced: impl FnOnce(Move) -> T,
+    decide: impl FnOnce(Decision<'_, R>) -> Result<T, PlayerError>,
+) -> Result<T, PlayerError> {
+    let mover = side_to_move(rules, state)?;
+    let mut moves = MoveList::new();
+    rules.generate_moves(state, &mut moves);
+    match moves[..] {
+        [only] => Ok(forced(only)),
+        _ => decide(Decision {
+            rules,
+            state,
+            mover,
+            moves: &moves,
+        }),
     }
 }
 
