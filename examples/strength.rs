@@ -411,6 +411,14 @@ fn endgame_losses<R: Ruleset>(
         positions.len(),
         oracle.max_pieces()
     );
+    // The exact values are the tables' (averaged over throws where a move ends a turn), each
+    // within the tables' proven bound of the game's: a loss is a difference of two of them.
+    let bound = oracle.error_bound();
+    println!(
+        "Tables: {}. Each loss, and so each mean, is within twice that bound ({:.2e}) of the exact one.\n",
+        oracle.describe(),
+        2.0 * bound
+    );
     println!("| player | mean loss | 95% interval | best move chosen |");
     println!("|---|---|---|---|");
     for (p, name) in lineup.names.iter().enumerate() {
