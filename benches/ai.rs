@@ -1,9 +1,9 @@
 //! Computer players (`senet-ai`); the endgame solver's benches are in `senet-endgame`.
 //!
 //! - `expectiminimax/<configuration>/depth-<d>`: one move chosen by expectiminimax at depth d
-//!   (`Player::choose`, which prunes at the root too) for each position of a fixed corpus of decision points from seeded random games
-//!   (positions with a single legal move left out, since players return those without
-//!   searching), for every configuration with committed weights. The throughput line gives
+//!   (`Player::choose`, which prunes at the root too) for each position of a fixed corpus of
+//!   decision points from seeded random games (positions with a single legal move left out,
+//!   since players return those without searching), for every configuration with committed weights. The throughput line gives
 //!   moves per second; the time per move is its inverse. The bench first checks the nodes
 //!   searched over the corpus and the moves chosen, and that the analysis of each position
 //!   (every move valued) chooses the same move.

@@ -275,7 +275,7 @@ impl<R: Ruleset, E: Evaluator<R>> Expectiminimax<R, E> {
         &mut self,
         rules: &R,
         state: &R::State,
-        moves: &[senet_core::Move],
+        moves: &[Move],
         root: RootSearch,
         nodes: &mut u64,
     ) -> Option<Vec<f64>> {
@@ -776,9 +776,13 @@ impl<R: Ruleset, E: Evaluator<R>> Search<'_, R, E> {
             } else {
                 (alpha, beta)
             };
-            let known = match self.scratch.root_ends.get(&child) {
-                // An exact value, or an upper bound that still fails low.
-                Some(&(v, under)) if root_turn && (v > under || window.0 >= under) => Some(v),
+            // An exact value, or an upper bound that still fails low (looked up only in the
+            // root's turn: deeper, the table holds nothing).
+            let known = match root_turn
+                .then(|| self.scratch.root_ends.get(&child))
+                .flatten()
+            {
+                Some(&(v, under)) if v > under || window.0 >= under => Some(v),
                 _ => None,
             };
             let v = match known {
