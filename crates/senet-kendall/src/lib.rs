@@ -439,8 +439,8 @@ impl Reach {
 
 senet_core::lock_step_batch_rules! {
     /// Kendall has two lock-step kernels (`senet_core::batch`): one of a throw and a decision
-    /// per step for immediate throws without `starting_throw`, and one of single actions for
-    /// every other configuration.
+    /// per step for immediate throws without `starting_throw`, and one whose lanes throw apart
+    /// and then decide together for every other configuration.
     Kendall => batch::Lanes::covering, actions batch::actions::ActionLanes::covering
 }
 

@@ -34,7 +34,7 @@ use super::{Instructions, LaneKernel, run_kernel};
 pub const BLOCK_WORDS: usize = 16;
 
 /// "expand 32-byte k", the first four state words.
-const CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
+pub(super) const CONSTANTS: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
 
 /// Word positions in a stream are 68 bits: a 64-bit block counter and 16 words a block.
 const WORD_POS_MASK: u128 = (1 << 68) - 1;
@@ -88,7 +88,7 @@ pub fn chacha8_blocks<const L: usize>(input: &[[u32; L]; 16], out: &mut [[u32; L
 }
 
 /// The eight key words of a 32-byte seed, read little-endian as `rand_chacha` does.
-fn key_words(seed: &[u8; 32]) -> [u32; 8] {
+pub(super) fn key_words(seed: &[u8; 32]) -> [u32; 8] {
     core::array::from_fn(|i| {
         u32::from_le_bytes([
             seed[4 * i],
@@ -298,6 +298,8 @@ impl SeedableRng for ChaCha8Stream {
 /// throw away, since lanes at different positions run dry on different steps. Measured on
 /// Regency (`examples/simulate`, 2,000 games on one thread, callgrind), the batch went from
 /// 155 million instructions with a `ChaCha8Rng` a lane to 103 million with these lanes.
+/// Kernels whose lanes draw different numbers of words in a step read a ring of words each
+/// instead (`batch::ring`), and pay for the gathers.
 #[derive(Clone, Debug)]
 pub struct ChaCha8Lanes<const L: usize> {
     /// The ChaCha input of each lane's next block: constants, key, block counter, stream.
@@ -436,54 +438,25 @@ impl<const L: usize> ChaCha8Lanes<L> {
     #[inline(always)]
     pub fn uniform_below(&mut self, n: &[u32; L], picks: &mut [u32; L]) {
         let mut words = [0; L];
-        self.draw_below::<false>(n, &mut words, picks);
-    }
-
-    /// One action of each lane, for lanes that either throw or choose: a lane with `n[l]` 0
-    /// throws and takes one word as it is, into `words[l]` (and `picks[l]` is 0); any other
-    /// lane makes a [`uniform_below`](Self::uniform_below) draw among `n[l]` into `picks[l]`,
-    /// the first word it drew in `words[l]`. Either way a lane takes one word, more only when
-    /// a draw rejects one.
-    #[inline(always)]
-    pub fn throws_or_picks(&mut self, n: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]) {
-        self.draw_below::<true>(n, words, picks);
-    }
-
-    /// [`uniform_below`](Self::uniform_below) keeping the first words, with `n` 0 read as 1
-    /// when `ZERO_THROWS` (a draw among one takes one word and never rejects it).
-    #[inline(always)]
-    fn draw_below<const ZERO_THROWS: bool>(
-        &mut self,
-        n: &[u32; L],
-        words: &mut [u32; L],
-        picks: &mut [u32; L],
-    ) {
-        self.next_words(words);
+        self.next_words(&mut words);
         let mut rare = false;
         for l in 0..L {
-            let below = if ZERO_THROWS { n[l].max(1) } else { n[l] };
-            let product = u64::from(words[l]) * u64::from(below);
+            let product = u64::from(words[l]) * u64::from(n[l]);
             picks[l] = (product >> 32) as u32;
-            rare |= ((product as u32) < below) | (below == 0);
+            rare |= ((product as u32) < n[l]) | (n[l] == 0);
         }
         if rare {
-            self.uniform_below_rare(n, ZERO_THROWS, words, picks);
+            self.uniform_below_rare(n, &words, picks);
         }
     }
 
-    /// Finishes a draw for lanes with `n` 0 (which should not have drawn, unless
-    /// `zero_throws`) and lanes whose word may be rejected.
+    /// Finishes a draw for lanes with `n` 0 (which should not have drawn) and lanes whose
+    /// word may be rejected.
     #[cold]
     #[inline(never)]
-    fn uniform_below_rare(
-        &mut self,
-        n: &[u32; L],
-        zero_throws: bool,
-        words: &[u32; L],
-        picks: &mut [u32; L],
-    ) {
+    fn uniform_below_rare(&mut self, n: &[u32; L], words: &[u32; L], picks: &mut [u32; L]) {
         for l in 0..L {
-            let n = if zero_throws { n[l].max(1) } else { n[l] };
+            let n = n[l];
             if n == 0 {
                 // Give the word back: the lane's next draw must see it again.
                 self.leave_step(l);
@@ -676,20 +649,9 @@ mod tests {
                             m => m,
                         };
                     }
-                    if i % 5 == 1 {
-                        lanes.uniform_below(&n, &mut picks);
-                        for l in 0..L {
-                            assert_eq!(picks[l], uniform_below(&mut theirs[l], n[l]), "lane {l}");
-                        }
-                    } else {
-                        // n 0 throws: one word as it is.
-                        lanes.throws_or_picks(&n, &mut words, &mut picks);
-                        for l in 0..L {
-                            let first = theirs[l].clone().next_u32();
-                            assert_eq!(words[l], first, "lane {l} first word of step {i}");
-                            let pick = uniform_below(&mut theirs[l], n[l].max(1));
-                            assert_eq!(picks[l], pick, "lane {l}");
-                        }
+                    lanes.uniform_below(&n, &mut picks);
+                    for l in 0..L {
+                        assert_eq!(picks[l], uniform_below(&mut theirs[l], n[l]), "lane {l}");
                     }
                 }
                 _ => {

@@ -5,16 +5,18 @@
 
 use rand_core::Rng;
 
+use super::ring::{BlockSource, ChaCha8Blocks, GeneratorBlocks, Ring};
 use super::simd::widens;
 use super::{
-    BatchRun, ChaCha8Lanes, ChaCha8Stream, Instructions, LaneKernel, play_one_by_one, run_kernel,
+    BatchRun, ChaCha8Lanes, ChaCha8Stream, Instructions, LaneKernel, WordsAhead, play_one_by_one,
+    run_kernel,
 };
 use crate::board::BitBoard;
 use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
 use crate::ruleset::{Outcome, Phase, Ruleset};
 use crate::side::{PerSide, Side};
 use crate::square::SquareSet;
-use crate::throw::{uniform_below, uniform_below_from};
+use crate::throw::uniform_below;
 
 /// `ended` of a lane whose game goes on, was won in this step, or was stopped by the cap.
 const PLAYING: u32 = 0;
@@ -56,39 +58,52 @@ pub trait LaneRules<const L: usize> {
     fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome;
 }
 
-/// The rules half of a lock-step kernel whose steps are single actions: in each step each
-/// lane either throws or makes one decision, as its game's phase says. It is for the rulesets
-/// whose turns do not go one throw then one decision: throws that are stored and spent later,
-/// or lost without a move. Otherwise as [`LaneRules`] (pieces on the board at the start, a
-/// game that opens with a throw, `#[inline(always)]` methods, lane loops in `&` and `|`), and
+/// The rules half of a lock-step kernel for rulesets whose turns do not go one throw then one
+/// decision: throws that are stored and spent later, or lost without a move. A step first
+/// lets every lane whose side throws throw, one word a throw, until it has to decide (the
+/// other lanes wait and draw nothing), then makes one decision in every lane, one
+/// [`uniform_below`] draw each; so every lane decides in every step, whatever number of
+/// throws came before. Otherwise as [`LaneRules`] (pieces on the board at the start, a game
+/// that opens with a throw, `#[inline(always)]` methods, lane loops in `&` and `|`), and
 /// [`play_action_lock_step`] keeps the rest.
-///
-/// A lane that throws draws one random word and one that decides one [`uniform_below`]
-/// draw, which starts with one word too: so every lane takes a word in every step, and the
-/// lanes stay in step.
 pub trait LaneActions<const L: usize> {
     /// Puts the kernel's own lanes of lane `l` at the start of a game (its board already
     /// is: the ruleset's initial state, in which the side to act throws).
     fn restart(&mut self, l: usize);
 
-    /// Writes into `choices` 0 for each lane whose side throws now, and for each lane whose
-    /// side decides, how many choices it has (a pass counts as one), finding its moves on
-    /// `board`.
-    fn prepare(&mut self, board: &SideLanes<L>, choices: &mut [u32; L]);
+    /// Sets `throws[l]` to whether the side to act in lane `l` throws now (rather than
+    /// decides).
+    fn throwing(&self, throws: &mut [bool; L]);
 
-    /// Throws in the lanes that throw, reading the throw from the top bits of `words[l]`, and
-    /// plays choice `picks[l]` in the lanes that decide (in the order the ruleset's generator
-    /// lists the moves); a turn that passes is ended with [`SideLanes::settle`]. Sets `won[l]`
-    /// when the move ended lane `l`'s game.
-    fn act(
+    /// Throws at once, in each lane with `throws[l]` that it can, all the throws the side
+    /// makes before it decides, from the top bits of the words `ahead` (a throw reads the
+    /// top bits of its word), and writes into `taken[l]` how many words it took: 0 for a lane
+    /// it leaves to [`throw`](Self::throw) one throw at a time. Throws taken here never end
+    /// the turn.
+    fn throw_ahead(
         &mut self,
-        board: &mut SideLanes<L>,
-        words: &[u32; L],
-        picks: &[u32; L],
-        won: &mut [bool; L],
+        board: &SideLanes<L>,
+        ahead: &WordsAhead<L>,
+        throws: &[bool; L],
+        taken: &mut [u32; L],
     );
 
-    /// How the game of lane `l`, which the last [`act`](Self::act) won, ended on `board`.
+    /// Throws in each lane with `throws[l]`, reading the throw from the top bits of
+    /// `words[l]`, and ends the turn with [`SideLanes::settle`] when the throw does; leaves
+    /// the other lanes as they are.
+    fn throw(&mut self, board: &mut SideLanes<L>, words: &[u32; L], throws: &[bool; L]);
+
+    /// Finds the moves of every lane, whose side decides now, and writes into `choices` how
+    /// many it has (a pass counts as one).
+    fn prepare(&mut self, board: &SideLanes<L>, choices: &mut [u32; L]);
+
+    /// Plays choice `picks[l]` in every lane (in the order the ruleset's generator lists the
+    /// moves); a turn that passes is ended with [`SideLanes::settle`]. Sets `won[l]` when the
+    /// move ended lane `l`'s game.
+    fn decide(&mut self, board: &mut SideLanes<L>, picks: &[u32; L], won: &mut [bool; L]);
+
+    /// How the game of lane `l`, which the last [`decide`](Self::decide) won, ended on
+    /// `board`.
     fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome;
 }
 
@@ -157,21 +172,34 @@ pub fn hand_over(pass_on: bool, mine: u32, theirs: u32) -> (u32, u32) {
 /// Where the lanes of a lock-step kernel get their random words: game `g` draws exactly the
 /// words of its generator, whichever lane plays it.
 trait LaneWords<const L: usize> {
-    /// The next word of every lane (a throw).
-    fn next_words(&mut self, words: &mut [u32; L]);
-
     /// One [`uniform_below`] draw among `choices[l]` for each lane.
     fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]);
-
-    /// One action of each lane: a [`uniform_below`] draw among `choices[l]`, or, for a lane
-    /// that throws (`choices[l]` 0), one word. `words[l]` is the first word the lane drew.
-    fn draw_actions(&mut self, choices: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]);
 
     /// Whether a lane can start a game now; otherwise it waits, idle, until it can.
     fn can_start(&self) -> bool;
 
     /// Puts lane `l` at the first word of game `game`'s generator.
     fn start(&mut self, l: usize, game: u64);
+}
+
+/// Words drawn by every lane at once, for [`LaneRules`] kernels.
+trait WordsInStep<const L: usize>: LaneWords<L> {
+    /// The next word of every lane (a throw).
+    fn next_words(&mut self, words: &mut [u32; L]);
+}
+
+/// Words drawn by some lanes and not others, for [`LaneActions`] kernels: each lane reads
+/// its own [`Ring`].
+trait WordsApart<const L: usize>: LaneWords<L> {
+    /// The next word of each lane with `draws[l]`; the others draw nothing.
+    fn next_words_where(&mut self, draws: &[bool; L], words: &mut [u32; L]);
+
+    /// The words ahead of every lane, at least [`AHEAD`](super::ring::AHEAD) of them in each
+    /// lane with `needs[l]`.
+    fn ahead(&mut self, needs: &[bool; L]) -> WordsAhead<L>;
+
+    /// Moves each lane past its next `taken[l]` words.
+    fn advance(&mut self, taken: &[u32; L]);
 }
 
 /// A generator of each lane's own, from the caller's `streams(game)`.
@@ -182,26 +210,10 @@ struct Streams<G, F, const L: usize> {
 
 impl<G: Rng, F: FnMut(u64) -> G, const L: usize> LaneWords<L> for Streams<G, F, L> {
     #[inline(always)]
-    fn next_words(&mut self, words: &mut [u32; L]) {
-        for (word, rng) in words.iter_mut().zip(&mut self.rng) {
-            *word = rng.next_u32();
-        }
-    }
-
-    #[inline(always)]
     fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]) {
         let lanes = picks.iter_mut().zip(&mut self.rng).zip(choices);
         for ((pick, rng), &choices) in lanes {
-            *pick = uniform_below(rng, choices);
-        }
-    }
-
-    #[inline(always)]
-    fn draw_actions(&mut self, choices: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]) {
-        let lanes = words.iter_mut().zip(picks.iter_mut());
-        for (((word, pick), rng), &choices) in lanes.zip(&mut self.rng).zip(choices) {
-            *word = rng.next_u32();
-            *pick = uniform_below_from(*word, rng, choices.max(1));
+            *pick = uniform_below(rng, choices.max(1));
         }
     }
 
@@ -215,6 +227,15 @@ impl<G: Rng, F: FnMut(u64) -> G, const L: usize> LaneWords<L> for Streams<G, F, 
     }
 }
 
+impl<G: Rng, F: FnMut(u64) -> G, const L: usize> WordsInStep<L> for Streams<G, F, L> {
+    #[inline(always)]
+    fn next_words(&mut self, words: &mut [u32; L]) {
+        for (word, rng) in words.iter_mut().zip(&mut self.rng) {
+            *word = rng.next_u32();
+        }
+    }
+}
+
 /// ChaCha8 streams of one seed computed across lanes ([`ChaCha8Lanes`]): game `g` draws stream
 /// `g`. A game starts at a block boundary, so that the lanes stay in step.
 struct Seeded<const L: usize> {
@@ -224,18 +245,8 @@ struct Seeded<const L: usize> {
 
 impl<const L: usize> LaneWords<L> for Seeded<L> {
     #[inline(always)]
-    fn next_words(&mut self, words: &mut [u32; L]) {
-        self.lanes.next_words(words);
-    }
-
-    #[inline(always)]
     fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]) {
         self.lanes.uniform_below(choices, picks);
-    }
-
-    #[inline(always)]
-    fn draw_actions(&mut self, choices: &[u32; L], words: &mut [u32; L], picks: &mut [u32; L]) {
-        self.lanes.throws_or_picks(choices, words, picks);
     }
 
     #[inline(always)]
@@ -248,14 +259,67 @@ impl<const L: usize> LaneWords<L> for Seeded<L> {
     }
 }
 
-/// How the steps of a kernel go: one throw then one decision in every lane ([`Paired`], for
-/// [`LaneRules`]), or one action, a throw or a decision, in every lane ([`Single`], for
-/// [`LaneActions`]).
-trait Steps<const L: usize>: Sized {
-    /// Whether the kernel pays only in vectors wider than the baseline's: on a CPU without
-    /// them the games are played one by one, unless the run asks for the baseline.
-    const ONLY_WIDE: bool;
+impl<const L: usize> WordsInStep<L> for Seeded<L> {
+    #[inline(always)]
+    fn next_words(&mut self, words: &mut [u32; L]) {
+        self.lanes.next_words(words);
+    }
+}
 
+/// Words read lane by lane from a [`Ring`] over the blocks `S`, each game's from the start
+/// `F` gives its lane: the words of [`LaneActions`] kernels. A game starts at once.
+struct Ringed<S, F, const L: usize> {
+    ring: Ring<S, L>,
+    start: F,
+}
+
+impl<S, F, const L: usize> LaneWords<L> for Ringed<S, F, L>
+where
+    S: BlockSource<L>,
+    F: FnMut(&mut S, usize, u64),
+{
+    #[inline(always)]
+    fn uniform_below(&mut self, choices: &[u32; L], picks: &mut [u32; L]) {
+        self.ring.uniform_below(choices, picks);
+    }
+
+    #[inline(always)]
+    fn can_start(&self) -> bool {
+        true
+    }
+
+    fn start(&mut self, l: usize, game: u64) {
+        (self.start)(&mut self.ring.source, l, game);
+        self.ring.clear(l);
+    }
+}
+
+impl<S, F, const L: usize> WordsApart<L> for Ringed<S, F, L>
+where
+    S: BlockSource<L>,
+    F: FnMut(&mut S, usize, u64),
+{
+    #[inline(always)]
+    fn next_words_where(&mut self, draws: &[bool; L], words: &mut [u32; L]) {
+        self.ring.next_words_where(draws, words);
+    }
+
+    #[inline(always)]
+    fn ahead(&mut self, needs: &[bool; L]) -> WordsAhead<L> {
+        self.ring.fill_ahead(needs);
+        self.ring.ahead()
+    }
+
+    #[inline(always)]
+    fn advance(&mut self, taken: &[u32; L]) {
+        self.ring.advance(taken);
+    }
+}
+
+/// How the steps of a kernel go, drawing from the words `W`: one throw then one decision in
+/// every lane ([`Paired`], for [`LaneRules`]), or the throws of the lanes that throw, then a
+/// decision in every lane ([`Single`], for [`LaneActions`]).
+trait Steps<W: LaneWords<L>, const L: usize>: KernelPaths + Sized {
     /// Puts the kernel's own lanes of lane `l` at the start of a game.
     fn restart(&mut self, l: usize);
 
@@ -263,18 +327,26 @@ trait Steps<const L: usize>: Sized {
     fn outcome(&self, board: &SideLanes<L>, l: usize) -> Outcome;
 
     /// Advances every lane by one step.
-    fn step<W, S>(lock: &mut LockStep<Self, W, S, L>)
+    fn step<S>(lock: &mut LockStep<Self, W, S, L>)
     where
-        W: LaneWords<L>,
         S: FnMut(u64, Playout);
+}
+
+/// Where a kind of kernel runs.
+trait KernelPaths {
+    /// Whether the kernel pays only in vectors wider than the baseline's: on a CPU without
+    /// them the games are played one by one, unless the run asks for the baseline.
+    const ONLY_WIDE: bool;
 }
 
 /// The steps of a [`LaneRules`] kernel: a throw, then a decision.
 struct Paired<K>(K);
 
-impl<K: LaneRules<L>, const L: usize> Steps<L> for Paired<K> {
+impl<K> KernelPaths for Paired<K> {
     const ONLY_WIDE: bool = false;
+}
 
+impl<K: LaneRules<L>, W: WordsInStep<L>, const L: usize> Steps<W, L> for Paired<K> {
     fn restart(&mut self, l: usize) {
         self.0.restart(l);
     }
@@ -284,9 +356,8 @@ impl<K: LaneRules<L>, const L: usize> Steps<L> for Paired<K> {
     }
 
     #[inline(always)]
-    fn step<W, S>(lock: &mut LockStep<Self, W, S, L>)
+    fn step<S>(lock: &mut LockStep<Self, W, S, L>)
     where
-        W: LaneWords<L>,
         S: FnMut(u64, Playout),
     {
         lock.draw_throws();
@@ -302,15 +373,48 @@ impl<K: LaneRules<L>, const L: usize> Steps<L> for Paired<K> {
     }
 }
 
-/// The steps of a [`LaneActions`] kernel: a throw or a decision.
+/// The steps of a [`LaneActions`] kernel: the throws of the lanes that throw, then a decision
+/// in every lane.
 struct Single<K>(K);
 
-impl<K: LaneActions<L>, const L: usize> Steps<L> for Single<K> {
-    /// A step does a decision's work in every lane, about half of which only throw: compiled
-    /// for the baseline (SSE2, which has no shift by a variable amount), Kendall's kernel took
-    /// 1.7 times the scalar engine's instructions for the same games (`docs/benchmarks.md`).
-    const ONLY_WIDE: bool = true;
+impl<K> Single<K> {
+    /// The throws of the lanes with `throws[l]`, one at a time until they have to decide or
+    /// their games are capped: the lanes [`LaneActions::throw_ahead`] leaves.
+    #[inline(always)]
+    fn throw_one_at_a_time<W, S, const L: usize>(
+        lock: &mut LockStep<Self, W, S, L>,
+        throws: &mut [bool; L],
+    ) where
+        K: LaneActions<L>,
+        W: WordsApart<L>,
+        S: FnMut(u64, Playout),
+        Self: Steps<W, L>,
+    {
+        loop {
+            lock.count_actions_where(throws);
+            lock.words.next_words_where(throws, &mut lock.word);
+            lock.rules.0.throw(&mut lock.board, &lock.word, throws);
+            let mut now = [false; L];
+            lock.rules.0.throwing(&mut now);
+            let mut any = false;
+            for l in 0..L {
+                throws[l] &= now[l] & (lock.ended[l] == PLAYING);
+                any |= throws[l];
+            }
+            if !any {
+                break;
+            }
+        }
+    }
+}
 
+impl<K> KernelPaths for Single<K> {
+    /// Without AVX2 (SSE2 has no shift by a variable amount) such a kernel is measured
+    /// against the scalar engine in `docs/benchmarks.md`.
+    const ONLY_WIDE: bool = true;
+}
+
+impl<K: LaneActions<L>, W: WordsApart<L>, const L: usize> Steps<W, L> for Single<K> {
     fn restart(&mut self, l: usize) {
         self.0.restart(l);
     }
@@ -320,19 +424,45 @@ impl<K: LaneActions<L>, const L: usize> Steps<L> for Single<K> {
     }
 
     #[inline(always)]
-    fn step<W, S>(lock: &mut LockStep<Self, W, S, L>)
+    fn step<S>(lock: &mut LockStep<Self, W, S, L>)
     where
-        W: LaneWords<L>,
         S: FnMut(u64, Playout),
     {
-        lock.count_action();
+        // Each lane whose side throws throws until it has to decide or the cap stops its
+        // game; the others wait. Most of them take all their throws at once from the words
+        // ahead, the others throw one at a time.
+        let mut throws = [false; L];
+        lock.rules.0.throwing(&mut throws);
+        let mut any = false;
+        for (throws, &ended) in throws.iter_mut().zip(&lock.ended) {
+            *throws &= ended == PLAYING;
+            any |= *throws;
+        }
+        let mut taken = [0; L];
+        if any {
+            let ahead = lock.words.ahead(&throws);
+            lock.rules
+                .0
+                .throw_ahead(&lock.board, &ahead, &throws, &mut taken);
+            lock.words.advance(&taken);
+            let mut rest = false;
+            for (throws, &taken) in throws.iter_mut().zip(&taken) {
+                *throws &= taken == 0;
+                rest |= *throws;
+            }
+            if rest {
+                Self::throw_one_at_a_time(lock, &mut throws);
+            }
+        }
+        // Then every lane decides, and the throws it took at once are counted with its
+        // decision (in a lane whose game has ended, nothing of it is seen).
+        lock.count_actions_and_decision(&taken);
         lock.rules.0.prepare(&lock.board, &mut lock.choices);
-        lock.words
-            .draw_actions(&lock.choices, &mut lock.word, &mut lock.pick);
+        lock.draw_choices();
         lock.rules
             .0
-            .act(&mut lock.board, &lock.word, &lock.pick, &mut lock.won);
-        lock.count_actions_decided();
+            .decide(&mut lock.board, &lock.pick, &mut lock.won);
+        lock.count_decisions();
     }
 }
 
@@ -370,7 +500,7 @@ const NOBODY: u32 = 2;
 
 impl<K, W, S, const L: usize> LockStep<K, W, S, L>
 where
-    K: Steps<L>,
+    K: Steps<W, L>,
     W: LaneWords<L>,
     S: FnMut(u64, Playout),
 {
@@ -416,13 +546,6 @@ where
         self.ended.iter().any(|&ended| ended != PLAYING)
     }
 
-    /// Draws each lane's throw word. A lane whose game ends before it throws draws one too:
-    /// that game draws nothing more, so the word is never seen.
-    #[inline(always)]
-    fn draw_throws(&mut self) {
-        self.words.next_words(&mut self.word);
-    }
-
     /// Counts the throw's and the decision's actions of the side to act in each lane as
     /// [`TurnCounter`](crate::TurnCounter) does, and marks capped the games the turn cap
     /// stops before either.
@@ -448,33 +571,50 @@ where
         }
     }
 
-    /// Counts the one action of the side to act in each lane (a throw or a decision) as
-    /// [`TurnCounter`](crate::TurnCounter) does, and marks capped the games the turn cap
-    /// stops before it.
+    /// Counts one action of the side to act (a throw or a decision) in each lane with
+    /// `acts[l]` as [`TurnCounter`](crate::TurnCounter) does, and marks capped the games the
+    /// turn cap stops before it, clearing their `acts`.
     #[inline(always)]
-    fn count_action(&mut self) {
+    fn count_actions_where(&mut self, acts: &mut [bool; L]) {
         let cap = self.turn_cap;
-        for l in 0..L {
+        for (l, acts_of) in acts.iter_mut().enumerate() {
             let side = self.board.side[l];
+            let acts = *acts_of;
             let fresh = (self.last[l] != side) | (self.run[l] >= MAX_ACTIONS_PER_TURN);
-            let turns = self.turns[l] + u32::from(fresh);
-            self.run[l] = if fresh { 1 } else { self.run[l] + 1 };
+            let turns = self.turns[l] + u32::from(acts & fresh);
+            let run = if fresh { 1 } else { self.run[l] + 1 };
+            // Kept values by arithmetic: a select of a field's own old value would become a
+            // masked store (see `LaneRules`).
+            let update = 0u32.wrapping_sub(u32::from(acts));
+            self.run[l] = self.run[l].wrapping_add(run.wrapping_sub(self.run[l]) & update);
+            self.last[l] ^= (self.last[l] ^ side) & update;
             self.turns[l] = turns;
-            self.last[l] = side;
             // As in `count_actions`: past the cap only when a turn has just started.
-            self.ended[l] = CAPPED * u32::from(turns > cap);
+            let capped = acts & (turns > cap);
+            self.ended[l] |= CAPPED * u32::from(capped);
+            *acts_of = acts & !capped;
         }
     }
 
-    /// Counts the decision of each lane that made one (its `choices` not 0), unless the cap
-    /// stopped its game first, and marks its game won when the decision won it.
+    /// Counts `taken[l]` throws and then a decision of the side to act in each lane, as
+    /// [`TurnCounter`](crate::TurnCounter) would one at a time, and marks capped the games
+    /// whose turn count has passed the cap. Where in those actions a game was stopped does
+    /// not matter: a capped game reports the cap and the decisions before the step.
     #[inline(always)]
-    fn count_actions_decided(&mut self) {
-        for l in 0..L {
-            let capped = self.ended[l] == CAPPED;
-            let decided = self.choices[l] != 0;
-            self.decisions[l] += u32::from(decided & !capped);
-            self.ended[l] |= WON * u32::from(!capped & self.won[l]);
+    fn count_actions_and_decision(&mut self, taken: &[u32; L]) {
+        let cap = self.turn_cap;
+        for (l, &taken) in taken.iter().enumerate() {
+            let side = self.board.side[l];
+            let fresh = (self.last[l] != side) | (self.run[l] >= MAX_ACTIONS_PER_TURN);
+            let first_run = if fresh { 1 } else { self.run[l] + 1 };
+            // The run as if it never restarted: each time it passes a multiple of the
+            // longest run, a new turn starts.
+            let through = first_run + taken - 1;
+            let turns = self.turns[l] + u32::from(fresh) + through / MAX_ACTIONS_PER_TURN;
+            self.run[l] = through % MAX_ACTIONS_PER_TURN + 1;
+            self.turns[l] = turns;
+            self.last[l] = side;
+            self.ended[l] |= CAPPED * u32::from(turns > cap);
         }
     }
 
@@ -560,9 +700,23 @@ where
     }
 }
 
+impl<K, W, S, const L: usize> LockStep<K, W, S, L>
+where
+    K: Steps<W, L>,
+    W: WordsInStep<L>,
+    S: FnMut(u64, Playout),
+{
+    /// Draws each lane's throw word. A lane whose game ends before it throws draws one too:
+    /// that game draws nothing more, so the word is never seen.
+    #[inline(always)]
+    fn draw_throws(&mut self) {
+        self.words.next_words(&mut self.word);
+    }
+}
+
 impl<K, W, S, const L: usize> LaneKernel for LockStep<K, W, S, L>
 where
-    K: Steps<L>,
+    K: Steps<W, L>,
     W: LaneWords<L>,
     S: FnMut(u64, Playout),
 {
@@ -625,15 +779,15 @@ pub fn play_lock_step_seeded<R, K, S, const L: usize>(
     play_seeded(rules, lanes.map(Paired), run, seed, report);
 }
 
-/// [`play_lock_step`] for a kernel whose steps are single actions ([`LaneActions`]). Such a
-/// kernel does a decision's work in every lane at every step, and pays only in vectors wider
-/// than the target's baseline: without them (AVX2 on x86-64, asked at run time) the games are
-/// played one by one, unless `run` asks for the baseline ([`Instructions::Baseline`]).
+/// [`play_lock_step`] for a kernel whose lanes throw apart ([`LaneActions`]). Such a
+/// kernel pays only in vectors wider than the target's baseline: without them (AVX2 on
+/// x86-64, asked at run time) the games are played one by one, unless `run` asks for the
+/// baseline ([`Instructions::Baseline`]).
 pub fn play_action_lock_step<R, K, G, F, S, const L: usize>(
     rules: &R,
     lanes: Option<K>,
     run: &BatchRun,
-    streams: F,
+    mut streams: F,
     report: S,
 ) where
     R: Ruleset,
@@ -642,10 +796,23 @@ pub fn play_action_lock_step<R, K, G, F, S, const L: usize>(
     F: FnMut(u64) -> G,
     S: FnMut(u64, Playout),
 {
-    play_streams(rules, lanes.map(Single), run, streams, report);
+    match plan(rules, lanes.map(Single), run) {
+        Some((lanes, begin)) => {
+            let words = Ringed {
+                ring: Ring::new(GeneratorBlocks {
+                    rng: first_games::<L>(run).map(&mut streams),
+                }),
+                start: move |source: &mut GeneratorBlocks<G, L>, l: usize, game: u64| {
+                    source.rng[l] = streams(game);
+                },
+            };
+            play_kernel(lanes, begin, run, words, report);
+        }
+        None => play_one_by_one(rules, run, streams, report),
+    }
 }
 
-/// [`play_lock_step_seeded`] for a kernel whose steps are single actions ([`LaneActions`]),
+/// [`play_lock_step_seeded`] for a kernel whose lanes throw apart ([`LaneActions`]),
 /// with the same choice of path as [`play_action_lock_step`].
 pub fn play_action_lock_step_seeded<R, K, S, const L: usize>(
     rules: &R,
@@ -658,7 +825,18 @@ pub fn play_action_lock_step_seeded<R, K, S, const L: usize>(
     K: LaneActions<L>,
     S: FnMut(u64, Playout),
 {
-    play_seeded(rules, lanes.map(Single), run, seed, report);
+    match plan(rules, lanes.map(Single), run) {
+        Some((lanes, begin)) => {
+            let words = Ringed {
+                ring: Ring::new(ChaCha8Blocks::new()),
+                start: move |source: &mut ChaCha8Blocks<L>, l: usize, game: u64| {
+                    source.start(l, &seed, game);
+                },
+            };
+            play_kernel(lanes, begin, run, words, report);
+        }
+        None => play_one_by_one(rules, run, |i| ChaCha8Stream::new(&seed, i), report),
+    }
 }
 
 /// The games of `run` with the kernel `lanes`, each lane on its game's own generator.
@@ -670,22 +848,18 @@ fn play_streams<R, K, G, F, S, const L: usize>(
     report: S,
 ) where
     R: Ruleset,
-    K: Steps<L>,
+    K: Steps<Streams<G, F, L>, L>,
     G: Rng,
     F: FnMut(u64) -> G,
     S: FnMut(u64, Playout),
 {
-    match (
-        lanes.filter(|_| pays(K::ONLY_WIDE, run)),
-        kernel_start(rules),
-    ) {
-        (Some(lanes), Some(begin)) => {
+    match plan(rules, lanes, run) {
+        Some((lanes, begin)) => {
             let rng = first_games::<L>(run).map(&mut streams);
             let words = Streams { rng, streams };
-            let mut kernel = LockStep::new(lanes, begin, run, words, report);
-            run_kernel(&mut kernel, run.instructions);
+            play_kernel(lanes, begin, run, words, report);
         }
-        _ => play_one_by_one(rules, run, streams, report),
+        None => play_one_by_one(rules, run, streams, report),
     }
 }
 
@@ -698,32 +872,55 @@ fn play_seeded<R, K, S, const L: usize>(
     report: S,
 ) where
     R: Ruleset,
-    K: Steps<L>,
+    K: Steps<Seeded<L>, L>,
     S: FnMut(u64, Playout),
 {
-    match (
-        lanes.filter(|_| pays(K::ONLY_WIDE, run)),
-        kernel_start(rules),
-    ) {
-        (Some(lanes), Some(begin)) => {
-            let mut words = Seeded {
+    match plan(rules, lanes, run) {
+        Some((lanes, begin)) => {
+            let words = Seeded {
                 lanes: ChaCha8Lanes::new(),
                 seed,
             };
-            for (l, game) in first_games::<L>(run).into_iter().enumerate() {
-                words.start(l, game);
-            }
-            let mut kernel = LockStep::new(lanes, begin, run, words, report);
-            run_kernel(&mut kernel, run.instructions);
+            play_kernel(lanes, begin, run, words, report);
         }
-        _ => play_one_by_one(rules, run, |i| ChaCha8Stream::new(&seed, i), report),
+        None => play_one_by_one(rules, run, |i| ChaCha8Stream::new(&seed, i), report),
     }
+}
+
+/// The kernel and the start of its games, when `lanes` plays `run` (see [`pays`] and
+/// [`kernel_start`]).
+fn plan<R: Ruleset, K>(rules: &R, lanes: Option<K>, run: &BatchRun) -> Option<(K, (BitBoard, Side))>
+where
+    K: KernelPaths,
+{
+    let lanes = lanes.filter(|_| pays(K::ONLY_WIDE, run))?;
+    Some((lanes, kernel_start(rules)?))
 }
 
 /// Whether a kernel runs `run`: one that pays only in wide vectors needs them, or a run that
 /// asks for the baseline (tests).
 fn pays(only_wide: bool, run: &BatchRun) -> bool {
     !only_wide || run.instructions == Instructions::Baseline || widens(run.instructions)
+}
+
+/// Plays the games of `run` with the kernel `lanes` on `words`, each lane's first game
+/// started on them.
+fn play_kernel<K, W, S, const L: usize>(
+    lanes: K,
+    begin: (BitBoard, Side),
+    run: &BatchRun,
+    mut words: W,
+    report: S,
+) where
+    K: Steps<W, L>,
+    W: LaneWords<L>,
+    S: FnMut(u64, Playout),
+{
+    for (l, game) in first_games::<L>(run).into_iter().enumerate() {
+        words.start(l, game);
+    }
+    let mut kernel = LockStep::new(lanes, begin, run, words, report);
+    run_kernel(&mut kernel, run.instructions);
 }
 
 /// The board and side to act at the start of a game, if a kernel can play it: a kernel throws

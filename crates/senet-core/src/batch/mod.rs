@@ -14,8 +14,10 @@
 //! ([`ChaCha8Lanes`]) rather than calling a generator per lane. A ruleset with a lock-step
 //! kernel keeps its lanes structure-of-arrays and advances them together with vector
 //! instructions: one throw then one decision a step ([`LaneRules`], run by
-//! [`play_lock_step`]), or, where turns do not go that way, one action a step, a throw or a
-//! decision ([`LaneActions`], run by [`play_action_lock_step`]). Every other configuration
+//! [`play_lock_step`]), or, where turns do not go that way, the throws of the lanes that
+//! throw and then one decision in every lane ([`LaneActions`], run by
+//! [`play_action_lock_step`], each lane reading its words at its own position). Every other
+//! configuration
 //! plays its games one by one ([`play_one_by_one`]), so that every ruleset runs through the
 //! same call.
 //!
@@ -38,6 +40,7 @@
 
 mod chacha;
 mod lanes;
+mod ring;
 mod simd;
 
 use core::ops::Range;
@@ -53,6 +56,7 @@ pub use lanes::{
     LaneActions, LaneRules, SideLanes, hand_over, pick_square, play_action_lock_step,
     play_action_lock_step_seeded, play_lock_step, play_lock_step_seeded, sticks, unpaired,
 };
+pub use ring::WordsAhead;
 pub use simd::{Instructions, LaneKernel, run_kernel};
 
 /// Which games a batch plays and how.
@@ -138,7 +142,7 @@ pub trait BatchRules: Ruleset {
 /// [`play_lock_step`] and [`play_lock_step_seeded`] play the games with it or one by one. Doc
 /// comments before the type go on both methods.
 ///
-/// A ruleset with a second kernel, of single actions ([`LaneActions`]), names it after
+/// A ruleset with a second kernel, whose lanes throw apart ([`LaneActions`]), names it after
 /// `actions`: `Ruleset => paired::covering, actions single::covering`. The first kernel that
 /// covers the configuration plays it.
 #[macro_export]

@@ -1,17 +1,19 @@
 //! The lock-step kernel of Kendall's random games with stored throws, and with immediate
-//! throws under `starting_throw` (see `senet_core::batch::LaneActions`): each step is one
-//! action per lane, a throw or a decision, since a turn throws until a 2 or 3 and then spends
-//! the stored throws one move at a time, and `starting_throw` loses throws without a move.
+//! throws under `starting_throw` (see `senet_core::batch::LaneActions`): a turn throws until
+//! a 2 or 3 and then spends the stored throws one move at a time, and `starting_throw` loses
+//! throws without a move, so a step first lets the lanes whose side throws throw until they
+//! have to decide, and then makes one decision in every lane.
 //!
 //! It covers every configuration the kernel of immediate throws (the parent module) does
-//! not. A lane that decides finds the moves of each of the five throw values at once, as the
-//! scalar generator lists them for the values it holds (ascending values, each with its
-//! pieces from the lowest square, then the declined bear-off), and plays the pick-th; the
-//! lanes that throw add the throw to what they hold. Game `i` draws from `streams(i)` word
-//! for word as the scalar playout does: one word for a throw, one `uniform_below` draw for a
-//! decision.
+//! not. A lane finds the moves of each of the five throw values at once, as the scalar
+//! generator lists them for the values it holds (ascending values, each with its pieces from
+//! the lowest square, then the declined bear-off), and plays the pick-th. Game `i` draws from
+//! `streams(i)` word for word as the scalar playout does: one word for a throw, one
+//! `uniform_below` draw for a decision.
 
-use senet_core::batch::{LaneActions, SideLanes, hand_over, pick_square, sticks, unpaired};
+use senet_core::batch::{
+    LaneActions, SideLanes, WordsAhead, hand_over, pick_square, sticks, unpaired,
+};
 use senet_core::kernel::all_ones_if as mask;
 use senet_core::{Outcome, Place, Side};
 
@@ -61,8 +63,6 @@ pub(crate) struct ActionLanes {
     opp_must: [u32; LANES],
     /// Option `starting_throw`: 1 once White has thrown its 1.
     white_started: [u32; LANES],
-    /// Option `starting_throw`: whether the throw of this step is White's before its 1.
-    waits: [bool; LANES],
     /// Squares an ordinary move may land on (`Reach::landable` of the scalar generator).
     landable: [u32; LANES],
     /// Bit `26 + v` when the piece on 26 may move with `v`, as `Reach::from_gate`.
@@ -110,7 +110,6 @@ impl ActionLanes {
             own_must: lanes,
             opp_must: lanes,
             white_started: lanes,
-            waits: [false; LANES],
             landable: lanes,
             from_gate: lanes,
             trap_now: lanes,
@@ -153,6 +152,19 @@ impl ActionLanes {
         }
     }
 
+    /// Passes the turn in the lanes whose throws ended it without a move (`starting_throw`,
+    /// or 60 throws held), one lane at a time: it is rare, and a select of the boards' own
+    /// values across all lanes would become masked stores.
+    #[cold]
+    fn pass_after_throws(&mut self, board: &mut SideLanes<LANES>, ends: &[bool; LANES]) {
+        let pieces = u32::from(self.rules.pieces.get());
+        for l in (0..LANES).filter(|&l| ends[l]) {
+            let (own, opp) = (board.own[l], board.opp[l]);
+            board.settle(l, (own, opp), false, pieces, false);
+            (self.own_must[l], self.opp_must[l]) = (self.opp_must[l], self.own_must[l]);
+        }
+    }
+
     /// The moves of a throw of `V` once K-15 has restricted the pieces to `only`: one per
     /// piece and the declined bear-off (K-16), or in the water (K-14) off with a 4, back to
     /// 15 and `pass/v`, where the water has a way out.
@@ -185,7 +197,7 @@ impl LaneActions<LANES> for ActionLanes {
     }
 
     /// Finds the moves of every throw value held (K-5 to K-16, I-1, I-2, I-6, the options),
-    /// as `generate_moves` lists them, and their number; 0 choices where the side throws.
+    /// as `generate_moves` lists them, and their number.
     #[inline(always)]
     fn prepare(&mut self, board: &SideLanes<LANES>, choices: &mut [u32; LANES]) {
         let home_row = self.rules.home_row;
@@ -235,37 +247,129 @@ impl LaneActions<LANES> for ActionLanes {
         self.count_with::<5>(&only, &water_ways);
         for (l, choices) in choices.iter_mut().enumerate() {
             // K-5: with no move for any throw held, a plain pass loses them all.
-            *choices = self.moves[l].max(1) & !self.throwing[l];
+            *choices = self.moves[l].max(1);
         }
     }
 
-    /// Throws where the side throws (K-2, K-4, option `starting_throw`); elsewhere plays the
-    /// chosen move (`apply_step` lane by lane) and passes the turn when its throws are spent
-    /// or the move ends it (K-4, K-13, K-14).
     #[inline(always)]
-    fn act(
+    fn throwing(&self, throws: &mut [bool; LANES]) {
+        for (throws, &throwing) in throws.iter_mut().zip(&self.throwing) {
+            *throws = throwing != 0;
+        }
+    }
+
+    /// K-4 with stored throws, all at once: the side throws on until a 2 or a 3 and keeps
+    /// every throw while fewer than 60 are held. Taken here where the words ahead hold the 2
+    /// or 3, the 60 are not reached and option `starting_throw` does not hold White back;
+    /// immediate throws go one at a time.
+    #[inline(always)]
+    fn throw_ahead(
+        &mut self,
+        board: &SideLanes<LANES>,
+        ahead: &WordsAhead<LANES>,
+        throws: &[bool; LANES],
+        taken: &mut [u32; LANES],
+    ) {
+        if self.rules.throw_timing == ThrowTiming::Immediate {
+            return;
+        }
+        let starting_throw = self.rules.starting_throw;
+        for l in 0..LANES {
+            // The marked sticks of each word ahead (K-2), bit-sliced: bit i of c0, c1 and c2
+            // are the three bits of the number that word i shows.
+            let [p0, p1, p2, p3] = [0, 1, 2, 3].map(|b| ahead.planes[b][l]);
+            let (s01, k01) = (p0 ^ p1, p0 & p1);
+            let (s23, k23) = (p2 ^ p3, p2 & p3);
+            let c0 = s01 ^ s23;
+            let k0 = s01 & s23;
+            let c1 = k01 ^ k23 ^ k0;
+            let c2 = k01 & k23 | (k01 ^ k23) & k0;
+            let valid = u32::MAX >> (32 - ahead.available[l].clamp(1, 32));
+            let last = c1 & !c2 & valid;
+            // The throws up to and with the first 2 or 3.
+            let n = (last | 1 << 31).trailing_zeros() + 1;
+            let before = u32::MAX >> (32 - n) >> 1;
+            let ones = c0 & !c1 & !c2;
+            let fives = !(c0 | c1 | c2);
+            let last_value = unit(2) << (6 * (c0 >> (n - 1) & 1));
+            let added = (ones & before).count_ones() * unit(1)
+                + (c2 & before).count_ones() * unit(4)
+                + (fives & before).count_ones() * unit(5)
+                + last_value;
+
+            let stored = self.stored[l];
+            let waits = starting_throw
+                & (board.side[l] == Side::White as u32)
+                & (self.white_started[l] == 0);
+            let fits = total(stored) + n <= u32::from(MAX_STORED_THROWS);
+            let all_at_once = mask(throws[l] & (last != 0) & !waits & fits);
+            taken[l] = n & all_at_once;
+            // `throwing` stays set: the step leaves these lanes alone until they decide.
+            self.stored[l] = stored + (added & all_at_once);
+        }
+    }
+
+    /// Throws (K-2, K-4, option `starting_throw`): stored, a throw is kept while fewer than 60
+    /// are held, and the side throws on until a 2 or 3; immediate, it is used at once. The
+    /// turn passes when nothing is held once the throws are over.
+    #[inline(always)]
+    fn throw(
         &mut self,
         board: &mut SideLanes<LANES>,
         words: &[u32; LANES],
+        throws: &[bool; LANES],
+    ) {
+        let starting_throw = self.rules.starting_throw;
+        let immediate = self.rules.throw_timing == ThrowTiming::Immediate;
+        let mut ends = [false; LANES];
+        let mut any_ends = false;
+        for l in 0..LANES {
+            let throws = throws[l];
+            let stored = self.stored[l];
+            let thrown = sticks(words[l], 5);
+            // Option starting_throw: White's throws before its first 1 are lost.
+            let waits = starting_throw
+                & (board.side[l] == Side::White as u32)
+                & (self.white_started[l] == 0);
+            self.white_started[l] |= u32::from(throws & waits & (thrown == 1));
+            let counts = !waits | (thrown == 1);
+            let last_throw = (thrown == 2) | (thrown == 3);
+            let kept = counts & (immediate | (total(stored) < u32::from(MAX_STORED_THROWS)));
+            let throw_stored = if immediate { 0 } else { stored } + unit(thrown) * u32::from(kept);
+            let throw_ends = if immediate {
+                !counts & last_throw
+            } else {
+                last_throw & (throw_stored == 0)
+            };
+            let throws_on = if immediate { !counts } else { !last_throw };
+
+            ends[l] = throws & throw_ends;
+            any_ends |= ends[l];
+            let new_stored = throw_stored & mask(!throw_ends);
+            let keep = mask(!throws);
+            self.stored[l] = new_stored & !keep | stored & keep;
+            let still = mask(throws_on | throw_ends);
+            self.throwing[l] = still & !keep | self.throwing[l] & keep;
+        }
+        if any_ends {
+            self.pass_after_throws(board, &ends);
+        }
+    }
+
+    /// Plays the chosen move (`apply_step` lane by lane) and passes the turn when its throws
+    /// are spent or the move ends it (K-4, K-13, K-14).
+    #[inline(always)]
+    fn decide(
+        &mut self,
+        board: &mut SideLanes<LANES>,
         picks: &[u32; LANES],
         won: &mut [bool; LANES],
     ) {
         let pieces = u32::from(self.rules.pieces.get());
-        let starting_throw = self.rules.starting_throw;
         let immediate = self.rules.throw_timing == ThrowTiming::Immediate;
-        if starting_throw {
-            // Option starting_throw: White's throws before its first 1 are lost.
-            for (l, &word) in words.iter().enumerate() {
-                let waits = (self.throwing[l] != 0)
-                    & (board.side[l] == Side::White as u32)
-                    & (self.white_started[l] == 0);
-                self.waits[l] = waits;
-                self.white_started[l] |= u32::from(waits & (sticks(word, 5) == 1));
-            }
-        }
 
-        // The decision: the value whose moves hold the pick, the pick among them, and outside
-        // the water the piece it moves (none for the declined bear-off or a plain pass).
+        // The value whose moves hold the pick, the pick among them, and outside the water
+        // the piece it moves (none for the declined bear-off or a plain pass).
         for (l, &pick) in picks.iter().enumerate() {
             let mut before = 0;
             let mut v = 0;
@@ -288,29 +392,10 @@ impl LaneActions<LANES> for ActionLanes {
             self.from[l] = pick_square::<{ MAX_PIECES as u32 }>(set, local);
         }
 
-        for l in 0..LANES {
-            let throwing = self.throwing[l] != 0;
+        for (l, won) in won.iter_mut().enumerate() {
             let stored = self.stored[l];
-            let held = total(stored);
             let own = board.own[l];
             let opp = board.opp[l];
-
-            // The throw.
-            let thrown = sticks(words[l], 5);
-            let waits = starting_throw & self.waits[l];
-            let counts = !waits | (thrown == 1);
-            let last_throw = (thrown == 2) | (thrown == 3);
-            // Stored: kept while fewer than 60 are held, throwing on until a 2 or 3, and the
-            // turn passes at once if nothing is held then. Immediate: used at once.
-            let kept = counts & (immediate | (held < u32::from(MAX_STORED_THROWS)));
-            let throw_stored = if immediate { 0 } else { stored } + unit(thrown) * u32::from(kept);
-            let throw_ends = if immediate {
-                !counts & last_throw
-            } else {
-                last_throw & (throw_stored == 0)
-            };
-            let throws_on = if immediate { !counts } else { !last_throw };
-
             let v = self.value[l];
             let local = self.local[l];
             let from = self.from[l];
@@ -326,17 +411,17 @@ impl LaneActions<LANES> for ActionLanes {
             let back_now = (self.rebirth_empty[l] != 0) & (local == u32::from(water_off)) & !plain;
 
             let in_water = self.in_water[l] != 0;
-            let moved_own = if in_water {
+            let own = if in_water {
                 water_move(own, off_now, back_now)
             } else {
                 moved.own
             };
-            let moved_opp = if in_water { opp } else { moved.opp };
-            let moved_leaves = if in_water { off_now } else { moved.leaves };
+            let opp = if in_water { opp } else { moved.opp };
+            let leaves = if in_water { off_now } else { moved.leaves };
             let ends_turn = if in_water { back_now } else { moved.ends_turn };
-            let moved_opp_must = if in_water { opp_must } else { moved.opp_must };
+            let opp_must = if in_water { opp_must } else { moved.opp_must };
             // The mover's obligation is over whatever it does (K-15), unless it starts now.
-            let moved_own_must = BIT_REBIRTH & mask(in_water & back_now);
+            let own_must = BIT_REBIRTH & mask(in_water & back_now);
 
             // K-4: the turn goes on while throws are held and the move did not end it; with
             // immediate throws a 1, 4 or 5 gives another throw (a plain pass too).
@@ -348,34 +433,11 @@ impl LaneActions<LANES> for ActionLanes {
                 } else {
                     !ends_turn & ((v == 1) | (v == 4) | (v == 5))
                 };
-
-            let (own, opp) = if throwing {
-                (own, opp)
-            } else {
-                (moved_own, moved_opp)
-            };
-            let leaves = !throwing & moved_leaves;
-            let again = if throwing {
-                !throw_ends
-            } else {
-                decides_on | another
-            };
+            let again = decides_on | another;
             let (won_now, pass_on) = board.settle(l, (own, opp), leaves, pieces, again);
-            won[l] = won_now;
-
-            let keeps = if throwing { !throw_ends } else { decides_on };
-            let new_stored = if throwing { throw_stored } else { spent };
-            self.stored[l] = new_stored & mask(keeps);
-            self.throwing[l] = mask(if throwing {
-                throws_on | throw_ends
-            } else {
-                !decides_on
-            });
-            let (own_must, opp_must) = if throwing {
-                (self.own_must[l], opp_must)
-            } else {
-                (moved_own_must, moved_opp_must)
-            };
+            *won = won_now;
+            self.stored[l] = spent & mask(decides_on);
+            self.throwing[l] = mask(!decides_on);
             (self.own_must[l], self.opp_must[l]) = hand_over(pass_on, own_must, opp_must);
         }
     }

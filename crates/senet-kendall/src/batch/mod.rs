@@ -7,7 +7,7 @@
 //!
 //! It covers `throw_timing=immediate` with every other option except `starting_throw` (whose
 //! lost throws make steps without a decision); [`actions`] has the kernel of the rest, whose
-//! steps are single actions. Game `i`
+//! lanes throw apart and then decide together. Game `i`
 //! draws from `streams(i)` word for word as the scalar playout does: one word for the throw,
 //! one `uniform_below` draw among the moves in the order the generator lists them.
 
