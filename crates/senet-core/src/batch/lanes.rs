@@ -6,10 +6,8 @@
 use rand_core::Rng;
 
 use super::ring::{BlockSource, ChaCha8Blocks, GeneratorBlocks, Ring};
-use super::simd::widens;
 use super::{
-    BatchRun, ChaCha8Lanes, ChaCha8Stream, Instructions, LaneKernel, WordsAhead, play_one_by_one,
-    run_kernel,
+    BatchRun, ChaCha8Lanes, ChaCha8Stream, LaneKernel, WordsAhead, play_one_by_one, run_kernel,
 };
 use crate::board::BitBoard;
 use crate::playout::{MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd};
@@ -319,7 +317,7 @@ where
 /// How the steps of a kernel go, drawing from the words `W`: one throw then one decision in
 /// every lane ([`Paired`], for [`LaneRules`]), or the throws of the lanes that throw, then a
 /// decision in every lane ([`Single`], for [`LaneActions`]).
-trait Steps<W: LaneWords<L>, const L: usize>: KernelPaths + Sized {
+trait Steps<W: LaneWords<L>, const L: usize>: Sized {
     /// Puts the kernel's own lanes of lane `l` at the start of a game.
     fn restart(&mut self, l: usize);
 
@@ -332,19 +330,8 @@ trait Steps<W: LaneWords<L>, const L: usize>: KernelPaths + Sized {
         S: FnMut(u64, Playout);
 }
 
-/// Where a kind of kernel runs.
-trait KernelPaths {
-    /// Whether the kernel pays only in vectors wider than the baseline's: on a CPU without
-    /// them the games are played one by one, unless the run asks for the baseline.
-    const ONLY_WIDE: bool;
-}
-
 /// The steps of a [`LaneRules`] kernel: a throw, then a decision.
 struct Paired<K>(K);
-
-impl<K> KernelPaths for Paired<K> {
-    const ONLY_WIDE: bool = false;
-}
 
 impl<K: LaneRules<L>, W: WordsInStep<L>, const L: usize> Steps<W, L> for Paired<K> {
     fn restart(&mut self, l: usize) {
@@ -406,12 +393,6 @@ impl<K> Single<K> {
             }
         }
     }
-}
-
-impl<K> KernelPaths for Single<K> {
-    /// Without AVX2 (SSE2 has no shift by a variable amount) such a kernel is measured
-    /// against the scalar engine in `docs/benchmarks.md`.
-    const ONLY_WIDE: bool = true;
 }
 
 impl<K: LaneActions<L>, W: WordsApart<L>, const L: usize> Steps<W, L> for Single<K> {
@@ -779,10 +760,7 @@ pub fn play_lock_step_seeded<R, K, S, const L: usize>(
     play_seeded(rules, lanes.map(Paired), run, seed, report);
 }
 
-/// [`play_lock_step`] for a kernel whose lanes throw apart ([`LaneActions`]). Such a
-/// kernel pays only in vectors wider than the target's baseline: without them (AVX2 on
-/// x86-64, asked at run time) the games are played one by one, unless `run` asks for the
-/// baseline ([`Instructions::Baseline`]).
+/// [`play_lock_step`] for a kernel whose lanes throw apart ([`LaneActions`]).
 pub fn play_action_lock_step<R, K, G, F, S, const L: usize>(
     rules: &R,
     lanes: Option<K>,
@@ -796,7 +774,7 @@ pub fn play_action_lock_step<R, K, G, F, S, const L: usize>(
     F: FnMut(u64) -> G,
     S: FnMut(u64, Playout),
 {
-    match plan(rules, lanes.map(Single), run) {
+    match plan(rules, lanes.map(Single)) {
         Some((lanes, begin)) => {
             let words = Ringed {
                 ring: Ring::new(GeneratorBlocks {
@@ -812,8 +790,7 @@ pub fn play_action_lock_step<R, K, G, F, S, const L: usize>(
     }
 }
 
-/// [`play_lock_step_seeded`] for a kernel whose lanes throw apart ([`LaneActions`]),
-/// with the same choice of path as [`play_action_lock_step`].
+/// [`play_lock_step_seeded`] for a kernel whose lanes throw apart ([`LaneActions`]).
 pub fn play_action_lock_step_seeded<R, K, S, const L: usize>(
     rules: &R,
     lanes: Option<K>,
@@ -825,7 +802,7 @@ pub fn play_action_lock_step_seeded<R, K, S, const L: usize>(
     K: LaneActions<L>,
     S: FnMut(u64, Playout),
 {
-    match plan(rules, lanes.map(Single), run) {
+    match plan(rules, lanes.map(Single)) {
         Some((lanes, begin)) => {
             let words = Ringed {
                 ring: Ring::new(ChaCha8Blocks::new()),
@@ -853,7 +830,7 @@ fn play_streams<R, K, G, F, S, const L: usize>(
     F: FnMut(u64) -> G,
     S: FnMut(u64, Playout),
 {
-    match plan(rules, lanes, run) {
+    match plan(rules, lanes) {
         Some((lanes, begin)) => {
             let rng = first_games::<L>(run).map(&mut streams);
             let words = Streams { rng, streams };
@@ -875,7 +852,7 @@ fn play_seeded<R, K, S, const L: usize>(
     K: Steps<Seeded<L>, L>,
     S: FnMut(u64, Playout),
 {
-    match plan(rules, lanes, run) {
+    match plan(rules, lanes) {
         Some((lanes, begin)) => {
             let words = Seeded {
                 lanes: ChaCha8Lanes::new(),
@@ -887,20 +864,10 @@ fn play_seeded<R, K, S, const L: usize>(
     }
 }
 
-/// The kernel and the start of its games, when `lanes` plays `run` (see [`pays`] and
-/// [`kernel_start`]).
-fn plan<R: Ruleset, K>(rules: &R, lanes: Option<K>, run: &BatchRun) -> Option<(K, (BitBoard, Side))>
-where
-    K: KernelPaths,
-{
-    let lanes = lanes.filter(|_| pays(K::ONLY_WIDE, run))?;
-    Some((lanes, kernel_start(rules)?))
-}
-
-/// Whether a kernel runs `run`: one that pays only in wide vectors needs them, or a run that
-/// asks for the baseline (tests).
-fn pays(only_wide: bool, run: &BatchRun) -> bool {
-    !only_wide || run.instructions == Instructions::Baseline || widens(run.instructions)
+/// The kernel and the start of its games, when there is a kernel and it can play the
+/// ruleset's games ([`kernel_start`]).
+fn plan<R: Ruleset, K>(rules: &R, lanes: Option<K>) -> Option<(K, (BitBoard, Side))> {
+    Some((lanes?, kernel_start(rules)?))
 }
 
 /// Plays the games of `run` with the kernel `lanes` on `words`, each lane's first game

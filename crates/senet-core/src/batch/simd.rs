@@ -48,16 +48,13 @@ pub fn run_kernel<K: LaneKernel>(kernel: &mut K, instructions: Instructions) {
     kernel.run();
 }
 
-/// Whether [`run_kernel`] would run the kernel with wider vectors than the baseline's.
-pub(crate) fn widens(instructions: Instructions) -> bool {
-    #[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
-    if instructions == Instructions::Detect {
-        return std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1");
-    }
-    let _ = instructions;
-    false
+/// Whether [`run_kernel`] runs the kernel with wider vectors than the baseline's.
+#[cfg(all(feature = "std", target_arch = "x86_64", not(miri)))]
+fn widens(instructions: Instructions) -> bool {
+    instructions == Instructions::Detect
+        && std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
 }
 
 /// `kernel.run()` compiled with AVX2 enabled (the kernel's code is inlined here and widened),
