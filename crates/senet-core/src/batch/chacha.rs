@@ -87,6 +87,26 @@ pub fn chacha8_blocks<const L: usize>(input: &[[u32; L]; 16], out: &mut [[u32; L
     }
 }
 
+/// The first word of a [`uniform_below`](crate::uniform_below) draw in every lane, multiplied
+/// into place in vector instructions: `picks[l]` is the draw among `n[l]` if `words[l]` is
+/// not rejected (0 when `n[l]` is 0). Returns whether some lane must finish its draw apart:
+/// its word may be rejected (the low half of the product below `n`, about one draw in
+/// `2^32 / n`), or its `n` is 0.
+#[inline(always)]
+pub(super) fn first_draws<const L: usize>(
+    words: &[u32; L],
+    n: &[u32; L],
+    picks: &mut [u32; L],
+) -> bool {
+    let mut rare = false;
+    for ((pick, &word), &n) in picks.iter_mut().zip(words).zip(n) {
+        let product = u64::from(word) * u64::from(n);
+        *pick = (product >> 32) as u32;
+        rare |= ((product as u32) < n) | (n == 0);
+    }
+    rare
+}
+
 /// The eight key words of a 32-byte seed, read little-endian as `rand_chacha` does.
 pub(super) fn key_words(seed: &[u8; 32]) -> [u32; 8] {
     core::array::from_fn(|i| {
@@ -272,6 +292,37 @@ impl SeedableRng for ChaCha8Stream {
     }
 }
 
+/// The ChaCha inputs of `L` lanes kept structure-of-arrays (`words[k][l]` is state word `k`
+/// of lane `l`): the constants, then each lane's key, block counter and stream id.
+#[derive(Clone, Debug)]
+pub(super) struct LaneStates<const L: usize> {
+    pub(super) words: [[u32; L]; BLOCK_WORDS],
+}
+
+impl<const L: usize> LaneStates<L> {
+    /// Every lane on stream 0 of the all-zero seed, at block 0.
+    pub(super) fn new() -> LaneStates<L> {
+        let mut words = [[0; L]; BLOCK_WORDS];
+        for (row, constant) in words.iter_mut().zip(CONSTANTS) {
+            *row = [constant; L];
+        }
+        LaneStates { words }
+    }
+
+    /// Puts lane `l` at block 0 of stream `stream` of the 32-byte `seed`; returns the key.
+    pub(super) fn start(&mut self, l: usize, seed: &[u8; 32], stream: u64) -> [u32; 8] {
+        let key = key_words(seed);
+        for (k, word) in key.into_iter().enumerate() {
+            self.words[4 + k][l] = word;
+        }
+        self.words[12][l] = 0;
+        self.words[13][l] = 0;
+        self.words[14][l] = stream as u32;
+        self.words[15][l] = (stream >> 32) as u32;
+        key
+    }
+}
+
 /// `L` ChaCha8 streams, each lane with its own key, stream id and block counter, handing out
 /// a word of every lane at a time: lane `l` gets exactly the words of
 /// `ChaCha8Rng::from_seed(seed)` after `set_stream(stream)` for the `seed` and `stream` it was
@@ -302,8 +353,8 @@ impl SeedableRng for ChaCha8Stream {
 /// instead (`batch::ring`), and pay for the gathers.
 #[derive(Clone, Debug)]
 pub struct ChaCha8Lanes<const L: usize> {
-    /// The ChaCha input of each lane's next block: constants, key, block counter, stream.
-    state: [[u32; L]; BLOCK_WORDS],
+    /// The ChaCha input of each lane's next block.
+    state: LaneStates<L>,
     /// Each lane's current block.
     buffer: [[u32; L]; BLOCK_WORDS],
     /// The next row of `buffer`; `BLOCK_WORDS` when the lanes are at a block boundary.
@@ -325,12 +376,8 @@ impl<const L: usize> Default for ChaCha8Lanes<L> {
 impl<const L: usize> ChaCha8Lanes<L> {
     /// Lanes all on stream 0 of the all-zero seed, at a block boundary.
     pub fn new() -> ChaCha8Lanes<L> {
-        let mut state = [[0; L]; BLOCK_WORDS];
-        for (row, constant) in state.iter_mut().zip(CONSTANTS) {
-            *row = [constant; L];
-        }
         ChaCha8Lanes {
-            state,
+            state: LaneStates::new(),
             buffer: [[0; L]; BLOCK_WORDS],
             row: BLOCK_WORDS,
             out_of_step: [false; L],
@@ -350,14 +397,7 @@ impl<const L: usize> ChaCha8Lanes<L> {
     /// boundary ([`starts_in_step`](Self::starts_in_step)) the lane stays in step; elsewhere
     /// it is served apart until started again at a boundary.
     pub fn start(&mut self, l: usize, seed: &[u8; 32], stream: u64) {
-        let key = key_words(seed);
-        for (k, word) in key.into_iter().enumerate() {
-            self.state[4 + k][l] = word;
-        }
-        self.state[12][l] = 0;
-        self.state[13][l] = 0;
-        self.state[14][l] = stream as u32;
-        self.state[15][l] = (stream >> 32) as u32;
+        let key = self.state.start(l, seed, stream);
         let apart = !self.starts_in_step();
         if apart {
             self.apart[l] = ChaCha8Stream::from_words(key, stream);
@@ -369,11 +409,12 @@ impl<const L: usize> ChaCha8Lanes<L> {
     /// Computes the next block of every lane.
     #[inline(always)]
     fn refill(&mut self) {
-        chacha8_blocks(&self.state, &mut self.buffer);
+        chacha8_blocks(&self.state.words, &mut self.buffer);
         for l in 0..L {
-            let low = self.state[12][l].wrapping_add(1);
-            self.state[13][l] = self.state[13][l].wrapping_add(u32::from(low == 0));
-            self.state[12][l] = low;
+            let low = self.state.words[12][l].wrapping_add(1);
+            let high = self.state.words[13][l].wrapping_add(u32::from(low == 0));
+            self.state.words[13][l] = high;
+            self.state.words[12][l] = low;
         }
         self.row = 0;
     }
@@ -414,9 +455,10 @@ impl<const L: usize> ChaCha8Lanes<L> {
         if self.out_of_step[l] {
             return;
         }
-        let key = core::array::from_fn(|k| self.state[4 + k][l]);
-        let stream = u64::from(self.state[15][l]) << 32 | u64::from(self.state[14][l]);
-        let next_block = u64::from(self.state[13][l]) << 32 | u64::from(self.state[12][l]);
+        let state = &self.state.words;
+        let key = core::array::from_fn(|k| state[4 + k][l]);
+        let stream = u64::from(state[15][l]) << 32 | u64::from(state[14][l]);
+        let next_block = u64::from(state[13][l]) << 32 | u64::from(state[12][l]);
         // The buffer holds the block before `next_block`; its rows from `row` are undrawn.
         let pos = (u128::from(next_block) * BLOCK_WORDS as u128)
             .wrapping_sub((BLOCK_WORDS - self.row) as u128);
@@ -439,13 +481,7 @@ impl<const L: usize> ChaCha8Lanes<L> {
     pub fn uniform_below(&mut self, n: &[u32; L], picks: &mut [u32; L]) {
         let mut words = [0; L];
         self.next_words(&mut words);
-        let mut rare = false;
-        for l in 0..L {
-            let product = u64::from(words[l]) * u64::from(n[l]);
-            picks[l] = (product >> 32) as u32;
-            rare |= ((product as u32) < n[l]) | (n[l] == 0);
-        }
-        if rare {
+        if first_draws(&words, n, picks) {
             self.uniform_below_rare(n, &words, picks);
         }
     }
@@ -478,7 +514,7 @@ impl<const L: usize> ChaCha8Lanes<L> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::uniform_below;
     use rand_chacha::ChaCha8Rng;
@@ -488,7 +524,8 @@ mod tests {
     /// 128-word ones of `ChaCha8Stream`).
     const WORDS: usize = if cfg!(miri) { 140 } else { 3000 };
 
-    fn reference(seed: [u8; 32], stream: u64) -> ChaCha8Rng {
+    /// `ChaCha8Rng` on stream `stream` of `seed`, the words a lane must draw.
+    pub(in crate::batch) fn reference(seed: [u8; 32], stream: u64) -> ChaCha8Rng {
         let mut rng = ChaCha8Rng::from_seed(seed);
         rng.set_stream(stream);
         rng
@@ -603,7 +640,7 @@ mod tests {
         });
         for (l, rng) in theirs.iter_mut().enumerate() {
             let block = u32::MAX - l as u32;
-            lanes.state[12][l] = block;
+            lanes.state.words[12][l] = block;
             rng.set_word_pos(u128::from(block) * 16);
         }
         let mut words = [0; 3];
@@ -615,8 +652,8 @@ mod tests {
         }
     }
 
-    /// A small deterministic sequence for the choices of the mixed test.
-    fn mix(i: usize, l: usize) -> u32 {
+    /// A small deterministic sequence for the choices of the mixed tests.
+    pub(in crate::batch) fn mix(i: usize, l: usize) -> u32 {
         (i.wrapping_mul(2654435761) ^ l.wrapping_mul(40503)) as u32 >> 7
     }
 

@@ -6,7 +6,7 @@ use core::convert::Infallible;
 
 use rand_core::{Rng, TryRng};
 
-use super::chacha::{BLOCK_WORDS, CONSTANTS, chacha8_blocks, key_words};
+use super::chacha::{BLOCK_WORDS, LaneStates, chacha8_blocks, first_draws};
 use crate::throw::uniform_below_from;
 
 /// Words a lane's ring holds: two blocks, one being read while the next waits.
@@ -191,13 +191,7 @@ impl<S: BlockSource<L>, const L: usize> Ring<S, L> {
     pub(super) fn uniform_below(&mut self, n: &[u32; L], picks: &mut [u32; L]) {
         let mut words = [0; L];
         self.next_words_where(&[true; L], &mut words);
-        let mut rare = false;
-        for l in 0..L {
-            let product = u64::from(words[l]) * u64::from(n[l].max(1));
-            picks[l] = (product >> 32) as u32;
-            rare |= (product as u32) < n[l];
-        }
-        if rare {
+        if first_draws(&words, n, picks) {
             self.uniform_below_rare(n, &words, picks);
         }
     }
@@ -250,38 +244,30 @@ impl<S: BlockSource<L>, const L: usize> TryRng for RingLane<'_, S, L> {
 /// [`chacha8_blocks`] computes the next block of every lane; the lanes without room throw
 /// theirs away and compute it again later.
 pub(super) struct ChaCha8Blocks<const L: usize> {
-    /// The ChaCha input of each lane's next block: constants, key, block counter, stream.
-    state: [[u32; L]; BLOCK_WORDS],
+    /// The ChaCha input of each lane's next block.
+    state: LaneStates<L>,
 }
 
 impl<const L: usize> ChaCha8Blocks<L> {
     /// Lanes all on stream 0 of the all-zero seed.
     pub(super) fn new() -> ChaCha8Blocks<L> {
-        let mut state = [[0; L]; BLOCK_WORDS];
-        for (row, constant) in state.iter_mut().zip(CONSTANTS) {
-            *row = [constant; L];
+        ChaCha8Blocks {
+            state: LaneStates::new(),
         }
-        ChaCha8Blocks { state }
     }
 
     /// Puts lane `l` at the first block of stream `stream` of the 32-byte `seed`.
     pub(super) fn start(&mut self, l: usize, seed: &[u8; 32], stream: u64) {
-        for (k, word) in key_words(seed).into_iter().enumerate() {
-            self.state[4 + k][l] = word;
-        }
-        self.state[12][l] = 0;
-        self.state[13][l] = 0;
-        self.state[14][l] = stream as u32;
-        self.state[15][l] = (stream >> 32) as u32;
+        self.state.start(l, seed, stream);
     }
 }
 
 impl<const L: usize> BlockSource<L> for ChaCha8Blocks<L> {
     #[inline(always)]
     fn next_blocks(&mut self, room: &[u32; L], block: &mut [[u32; L]; BLOCK_WORDS]) {
-        chacha8_blocks(&self.state, block);
+        chacha8_blocks(&self.state.words, block);
         let mut carries = false;
-        for (low, &room) in self.state[12].iter_mut().zip(room) {
+        for (low, &room) in self.state.words[12].iter_mut().zip(room) {
             *low = low.wrapping_add(room & 1);
             carries |= (room != 0) & (*low == 0);
         }
@@ -298,7 +284,7 @@ impl<const L: usize> ChaCha8Blocks<L> {
     #[cold]
     #[inline(never)]
     fn carry(&mut self, room: &[u32; L]) {
-        let (low, high) = self.state.split_at_mut(13);
+        let (low, high) = self.state.words.split_at_mut(13);
         for ((high, &low), &room) in high[0].iter_mut().zip(&low[12]).zip(room) {
             if room != 0 && low == 0 {
                 *high = high.wrapping_add(1);
@@ -327,24 +313,13 @@ impl<G: Rng, const L: usize> BlockSource<L> for GeneratorBlocks<G, L> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::chacha::tests::{mix, reference};
     use super::*;
     use crate::uniform_below;
     use rand_chacha::ChaCha8Rng;
-    use rand_core::SeedableRng;
 
     /// Steps of the long test (each draws a few words a lane).
     const STEPS: usize = if cfg!(miri) { 60 } else { 2000 };
-
-    fn reference(seed: [u8; 32], stream: u64) -> ChaCha8Rng {
-        let mut rng = ChaCha8Rng::from_seed(seed);
-        rng.set_stream(stream);
-        rng
-    }
-
-    /// A small deterministic sequence that decides who draws what.
-    fn mix(i: usize, l: usize) -> u32 {
-        (i.wrapping_mul(2654435761) ^ l.wrapping_mul(40503)) as u32 >> 7
-    }
 
     fn start<const L: usize>(
         ring: &mut Ring<ChaCha8Blocks<L>, L>,
@@ -461,7 +436,7 @@ mod tests {
         for (l, rng) in theirs.iter_mut().enumerate() {
             start(&mut ring, l, seed, l as u64);
             let block = u32::MAX - l as u32;
-            ring.source.state[12][l] = block;
+            ring.source.state.words[12][l] = block;
             rng.set_word_pos(u128::from(block) * 16);
         }
         let mut words = [0; 2];
