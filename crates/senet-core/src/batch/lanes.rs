@@ -75,16 +75,19 @@ pub trait LaneActions<const L: usize> {
 
     /// Throws at once, in each lane with `throws[l]` that it can, all the throws the side
     /// makes before it decides, from the top bits of the words `ahead` (a throw reads the
-    /// top bits of its word), and writes into `taken[l]` how many words it took: 0 for a lane
-    /// it leaves to [`throw`](Self::throw) one throw at a time. Throws taken here never end
-    /// the turn.
+    /// top bits of its word), and writes into `taken[l]` how many words it took; `taken`
+    /// arrives all 0, and a lane left at 0 throws one throw at a time with
+    /// [`throw`](Self::throw). Throws taken here never end the turn. The provided method
+    /// takes none.
     fn throw_ahead(
         &mut self,
         board: &SideLanes<L>,
         ahead: &WordsAhead<L>,
         throws: &[bool; L],
         taken: &mut [u32; L],
-    );
+    ) {
+        let _ = (board, ahead, throws, taken);
+    }
 
     /// Throws in each lane with `throws[l]`, reading the throw from the top bits of
     /// `words[l]`, and ends the turn with [`SideLanes::settle`] when the throw does; leaves
