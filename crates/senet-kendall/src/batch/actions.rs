@@ -152,6 +152,13 @@ impl ActionLanes {
         }
     }
 
+    /// Whether lane `l`'s side is White before its first 1 (option `starting_throw`: its
+    /// throws are lost until then).
+    #[inline(always)]
+    fn white_waits(&self, board: &SideLanes<LANES>, l: usize) -> bool {
+        (board.side[l] == Side::White as u32) & (self.white_started[l] == 0)
+    }
+
     /// Passes the turn in the lanes whose throws ended it without a move (`starting_throw`,
     /// or 60 throws held), one lane at a time: it is rare, and a select of the boards' own
     /// values across all lanes would become masked stores.
@@ -298,9 +305,7 @@ impl LaneActions<LANES> for ActionLanes {
                 + last_value;
 
             let stored = self.stored[l];
-            let waits = starting_throw
-                & (board.side[l] == Side::White as u32)
-                & (self.white_started[l] == 0);
+            let waits = starting_throw & self.white_waits(board, l);
             let fits = total(stored) + n <= u32::from(MAX_STORED_THROWS);
             let all_at_once = mask(throws[l] & (last != 0) & !waits & fits);
             taken[l] = n & all_at_once;
@@ -328,9 +333,7 @@ impl LaneActions<LANES> for ActionLanes {
             let stored = self.stored[l];
             let thrown = sticks(words[l], 5);
             // Option starting_throw: White's throws before its first 1 are lost.
-            let waits = starting_throw
-                & (board.side[l] == Side::White as u32)
-                & (self.white_started[l] == 0);
+            let waits = starting_throw & self.white_waits(board, l);
             self.white_started[l] |= u32::from(throws & waits & (thrown == 1));
             let counts = !waits | (thrown == 1);
             let last_throw = (thrown == 2) | (thrown == 3);
