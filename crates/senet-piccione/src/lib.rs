@@ -138,25 +138,41 @@ impl Node {
         self.0 as u32
     }
 
+    /// The side's pieces in hand.
+    #[inline]
+    fn hand(self) -> u8 {
+        (self.0 >> 32) as u8
+    }
+
     /// Whether a step has left square 1.
     #[inline]
     fn moved_from_one(self) -> bool {
         self.0 & Node::MOVED_FROM_ONE != 0
     }
 
-    /// The node after the piece on `from` steps to the place code `to`. Without branches:
-    /// off (P-11), back to hand from 27 (P-10), or on the board, with an extra throw on 15
-    /// and 26 (P-9).
+    /// What a piece arriving at each place code adds to a node: its square, or a piece off
+    /// (P-11), or a piece back in hand from 27 (P-10); and a landing on 15 or 26 (P-9).
+    const ARRIVALS: [u64; 32] = {
+        let mut arrivals = [0; 32];
+        let mut to = 1;
+        while to < 32 {
+            arrivals[to] = match to as u8 {
+                Place::OFF_CODE => Node::OFF,
+                SQ27 => Node::HAND,
+                SQ15 | SQ26 => (1 << to) + Node::EXTRA,
+                _ => 1 << to,
+            };
+            to += 1;
+        }
+        arrivals
+    };
+
+    /// The node after the piece on `from` steps to the place code `to`, without branches.
     #[inline]
     fn step(self, from: u8, to: u8) -> Node {
-        let stays = to != Place::OFF_CODE && to != SQ27;
-        let placed = u64::from(u32::from(stays) << to & BOARD_BITS);
-        let counted = placed
-            + u64::from(to == Place::OFF_CODE) * Node::OFF
-            + u64::from(to == SQ27) * Node::HAND
-            + u64::from(to == SQ15 || to == SQ26) * Node::EXTRA;
+        let arrival = Node::ARRIVALS[usize::from(to & 31)];
         let left_one = u64::from(from == 1) * Node::MOVED_FROM_ONE;
-        Node(((self.0 & !(1 << from)) + counted) | left_one)
+        Node(((self.0 & !(1 << from)) + arrival) | left_one)
     }
 
     /// Identifies the position a complete move leads to: two moves with the same key are the
@@ -352,18 +368,82 @@ fn for_each_two(
     }
 }
 
-/// The depth-first enumeration of split throws, with the table `T` of positions offered; a
-/// search that outgrows its table reports `overflow`.
-struct Search<'a, T: Offered> {
-    opp: u32,
-    /// P-3: only moves that move the piece on square 1 count.
-    must_move_one: bool,
+/// What a search keeps of a partial move: the [`Move`] itself for a move list, or nothing
+/// (`()`) when only the positions it leads to are wanted.
+trait Way: Copy {
+    /// The way before any step.
+    const START: Self;
+
+    /// This way with one more step (place codes).
+    fn then(self, from: u8, to: u8) -> Self;
+}
+
+impl Way for Move {
+    const START: Move = Move::PASS;
+
+    #[inline]
+    fn then(self, from: u8, to: u8) -> Move {
+        // At most MAX_STEPS steps: every step uses at least 1 of a throw of at most 5.
+        self.then_codes_unchecked(from, to)
+    }
+}
+
+impl Way for () {
+    const START: () = ();
+
+    #[inline]
+    fn then(self, _from: u8, _to: u8) {}
+}
+
+/// Where a search offers each complete move: the position it leads to and its way.
+trait Sink {
+    /// What the search keeps of each partial move.
+    type Way: Way;
+
+    /// Takes the complete move that leads to `node` by `way`, unless an equivalent one was
+    /// offered before.
+    fn offer(&mut self, node: Node, way: Self::Way);
+}
+
+/// A move list, with the table `T` of positions offered; a list that outgrows its table
+/// reports `overflow`.
+struct ListedMoves<'a, T: Offered> {
     moves: &'a mut MoveList,
     offered: T,
     overflow: bool,
 }
 
-impl<T: Offered> Search<'_, T> {
+impl<T: Offered> Sink for ListedMoves<'_, T> {
+    type Way = Move;
+
+    /// Lists the move, unless an equivalent one is already listed; a way with fewer steps
+    /// replaces the one listed.
+    #[inline]
+    fn offer(&mut self, node: Node, mv: Move) {
+        let listed = self.moves.len();
+        match self.offered.find_or_insert(node.key(), listed) {
+            // A list can only fill up in a position no game reaches (see the move list
+            // bound test); stop there rather than panic.
+            Ok(None) => self.overflow |= self.moves.try_push(mv).is_err(),
+            Ok(Some(i)) => {
+                if mv.step_count() < self.moves[i].step_count() {
+                    self.moves[i] = mv;
+                }
+            }
+            Err(()) => self.overflow = true,
+        }
+    }
+}
+
+/// The depth-first enumeration of split throws, offering every complete move to `sink`.
+struct Search<'a, K: Sink> {
+    opp: u32,
+    /// P-3: only moves that move the piece on square 1 count.
+    must_move_one: bool,
+    sink: &'a mut K,
+}
+
+impl<K: Sink> Search<'_, K> {
     /// Extends the partial move `mv` (which led to `node`) with every step of length
     /// 1..=`r`. `prev_from` is where the last step started and `prev_at` where its piece
     /// stands now (0 for none, in hand or off).
@@ -377,7 +457,109 @@ impl<T: Offered> Search<'_, T> {
     fn extend<const FORWARD: bool>(
         &mut self,
         node: Node,
-        mv: Move,
+        mv: K::Way,
+        r: u8,
+        prev_from: u8,
+        prev_at: u8,
+    ) {
+        match r {
+            1 if FORWARD => self.last_one(node, mv, prev_from, prev_at),
+            2 if FORWARD => self.last_two(node, mv, prev_from, prev_at),
+            _ => self.extend_any::<FORWARD>(node, mv, r, prev_from, prev_at),
+        }
+    }
+
+    /// [`extend`](Self::extend) from the step just made: what is left of the throw, `r`,
+    /// used up (the move is complete), or a forward 1 or 2 listed directly, or searched.
+    #[inline(always)]
+    fn continue_with<const FORWARD: bool>(
+        &mut self,
+        node: Node,
+        mv: K::Way,
+        r: u8,
+        prev_from: u8,
+        prev_at: u8,
+    ) {
+        match r {
+            0 => self.emit(node, mv),
+            1 if FORWARD => self.last_one(node, mv, prev_from, prev_at),
+            2 if FORWARD => self.last_two(node, mv, prev_from, prev_at),
+            _ => self.extend_any::<FORWARD>(node, mv, r, prev_from, prev_at),
+        }
+    }
+
+    /// The pieces worth trying after the step from `prev_from` that left its piece on
+    /// `prev_at`, beside those below the previous origin: any piece above that origin, and
+    /// the piece that has just stepped if it stopped on 15 or 26.
+    #[inline(always)]
+    fn after(movable: u32, prev_from: u8, prev_at: u8) -> u32 {
+        let chain = u32::from(prev_at == SQ15 || prev_at == SQ26) << prev_at;
+        let just_moved = 1u32 << prev_at;
+        let above = !((2u32 << prev_from) - 1);
+        (movable & !just_moved & above) | (movable & chain)
+    }
+
+    /// The last two squares of a forward throw, listed directly (see `for_each_two`), with
+    /// the same prunings as [`extend_any`](Self::extend_any) between the last step and the
+    /// next.
+    #[inline]
+    fn last_two(&mut self, node: Node, mv: K::Way, prev_from: u8, prev_at: u8) {
+        let empty = !(node.mine() | self.opp) & BOARD_BITS;
+        let movable = node.mine();
+        if !any_step(movable, empty, 2, true) {
+            self.emit(node, mv); // I-1: the last two squares are lost
+            return;
+        }
+        let base = Self::after(movable, prev_from, prev_at);
+        let others = movable & !(1u32 << prev_at) & !1;
+        let behind = |k: u8| {
+            1u32.checked_shl(u32::from(prev_from.wrapping_sub(k)))
+                .unwrap_or(0)
+        };
+        let first_one = base | (others & behind(1));
+        let first_two = base | (others & behind(2));
+        for_each_two(
+            node.mine(),
+            empty,
+            first_one,
+            first_two,
+            |[a, b], second| {
+                let mut next = node.step(a, b);
+                let mut longer = mv.then(a, b);
+                if let Some([c, d]) = second {
+                    next = next.step(c, d);
+                    longer = longer.then(c, d);
+                }
+                self.emit(next, longer);
+            },
+        );
+    }
+
+    /// The last square of a forward throw, the most common case, without the general loop.
+    #[inline]
+    fn last_one(&mut self, node: Node, mv: K::Way, prev_from: u8, prev_at: u8) {
+        let empty = !(node.mine() | self.opp) & BOARD_BITS;
+        let movable = node.mine();
+        let one = movable & (empty >> 1 | 1 << 30);
+        if one == 0 {
+            self.emit(node, mv); // I-1: the last square is lost
+            return;
+        }
+        let behind = (1u32 << prev_from >> 1) & !1 & !(1u32 << prev_at);
+        let mut allowed = one & (Self::after(movable, prev_from, prev_at) | behind);
+        while allowed != 0 {
+            let from = allowed.trailing_zeros() as u8;
+            allowed &= allowed - 1;
+            let next = node.step(from, from + 1);
+            self.emit(next, mv.then(from, from + 1));
+        }
+    }
+
+    /// [`extend`](Self::extend) by the general loop: every piece worth trying, every length.
+    fn extend_any<const FORWARD: bool>(
+        &mut self,
+        node: Node,
+        mv: K::Way,
         r: u8,
         prev_from: u8,
         prev_at: u8,
@@ -388,61 +570,6 @@ impl<T: Offered> Search<'_, T> {
         } else {
             node.mine() & !NO_BACKWARD // P-11
         };
-        // The pieces worth trying: any piece above the previous origin, the piece that has
-        // just stepped if it stopped on 15 or 26, and (forward) a piece below the previous
-        // origin that can land on the square just left.
-        let chain = u32::from(prev_at == SQ15 || prev_at == SQ26) << prev_at;
-        let just_moved = 1u32 << prev_at;
-        let above = !((2u32 << prev_from) - 1);
-        if FORWARD && r == 2 {
-            // The last two squares of the throw, listed directly (see `for_each_two`), with
-            // the same prunings as the general case between the last step and the next.
-            if !any_step(movable, empty, 2, true) {
-                self.emit(node, mv); // I-1: the last two squares are lost
-                return;
-            }
-            // First steps allowed after the last one: as in the general case below.
-            let base = (movable & !just_moved & above) | (movable & chain);
-            let behind = |k: u8| {
-                1u32.checked_shl(u32::from(prev_from.wrapping_sub(k)))
-                    .unwrap_or(0)
-            };
-            let first_one = base | (movable & !just_moved & behind(1) & !1);
-            let first_two = base | (movable & !just_moved & behind(2) & !1);
-            for_each_two(
-                node.mine(),
-                empty,
-                first_one,
-                first_two,
-                |[a, b], second| {
-                    let mut next = node.step(a, b);
-                    let mut longer = mv.then_codes_unchecked(a, b);
-                    if let Some([c, d]) = second {
-                        next = next.step(c, d);
-                        longer = longer.then_codes_unchecked(c, d);
-                    }
-                    self.emit(next, longer);
-                },
-            );
-            return;
-        }
-        if FORWARD && r == 1 {
-            // The last square of the throw, the most common case, without the general loop.
-            let one = movable & (empty >> 1 | 1 << 30);
-            if one == 0 {
-                self.emit(node, mv); // I-1: the last square is lost
-                return;
-            }
-            let behind = (1u32 << prev_from >> 1) & !1;
-            let mut allowed = one & ((!just_moved & (above | behind)) | chain);
-            while allowed != 0 {
-                let from = allowed.trailing_zeros() as u8;
-                allowed &= allowed - 1;
-                let next = node.step(from, from + 1);
-                self.emit(next, mv.then_codes_unchecked(from, from + 1));
-            }
-            return;
-        }
         if !any_step(movable, empty, r, FORWARD) {
             // I-1: what is left of the throw cannot be used: it is lost.
             self.emit(node, mv);
@@ -453,8 +580,8 @@ impl<T: Offered> Search<'_, T> {
         } else {
             0
         };
-        below &= movable & !just_moved;
-        let mut rest = (movable & !just_moved & above) | (movable & chain) | below;
+        below &= movable & !(1u32 << prev_at);
+        let mut rest = Self::after(movable, prev_from, prev_at) | below;
         // Step lengths 1..=r as the bits 1..=r.
         let lengths = (1u32 << (r + 1)) - 2;
         while rest != 0 {
@@ -480,42 +607,40 @@ impl<T: Offered> Search<'_, T> {
                 open &= open - 1;
                 let to = if FORWARD { from + k } else { from - k };
                 let next = node.step(from, to);
-                // At most MAX_STEPS steps: every step uses at least 1 of a throw of at most 5.
-                let longer = mv.then_codes_unchecked(from, to);
-                if k == r {
-                    self.emit(next, longer); // the throw is used up
-                } else {
-                    self.extend::<FORWARD>(next, longer, r - k, from, landed(to));
-                }
+                let longer = mv.then(from, to);
+                self.continue_with::<FORWARD>(next, longer, r - k, from, landed(to));
             }
         }
     }
 
-    /// Offers the complete move `mv`, unless an equivalent one is already offered; a way
-    /// with fewer steps replaces the one listed.
+    /// Offers the complete move `mv` to the sink, if it moves the entered piece where P-3
+    /// requires it.
     #[inline]
-    fn emit(&mut self, node: Node, mv: Move) {
+    fn emit(&mut self, node: Node, mv: K::Way) {
         if self.must_move_one && !node.moved_from_one() {
             return; // P-3: the entered piece has not moved
         }
-        let listed = self.moves.len();
-        match self.offered.find_or_insert(node.key(), listed) {
-            // A list can only fill up in a position no game reaches (see the move list
-            // bound test); stop there rather than panic.
-            Ok(None) => self.overflow |= self.moves.try_push(mv).is_err(),
-            Ok(Some(i)) => {
-                if mv.step_count() < self.moves[i].step_count() {
-                    self.moves[i] = mv;
-                }
-            }
-            Err(()) => self.overflow = true,
-        }
+        self.sink.offer(node, mv);
     }
 }
 
-/// Runs the search from the start of a throw with the table `T`; false if it outgrew the
-/// table.
-fn search<T: Offered>(
+/// Runs the search of the throw `t` from `root`, offering every complete move to `sink`.
+fn search<K: Sink>(root: Node, opp: u32, forward: bool, must_move_one: bool, t: u8, sink: &mut K) {
+    let mut search = Search {
+        opp,
+        must_move_one,
+        sink,
+    };
+    if forward {
+        search.extend::<true>(root, K::Way::START, t, 0, 0);
+    } else {
+        search.extend::<false>(root, K::Way::START, t, 0, 0);
+    }
+}
+
+/// Lists the moves of the search of the throw `t` with the table `T`; false if the list
+/// outgrew the table.
+fn list_moves<T: Offered>(
     root: Node,
     opp: u32,
     forward: bool,
@@ -523,19 +648,145 @@ fn search<T: Offered>(
     t: u8,
     moves: &mut MoveList,
 ) -> bool {
-    let mut search = Search::<T> {
-        opp,
-        must_move_one,
+    let mut listed = ListedMoves {
         moves,
         offered: T::new(),
         overflow: false,
     };
-    if forward {
-        search.extend::<true>(root, Move::PASS, t, 0, 0);
-    } else {
-        search.extend::<false>(root, Move::PASS, t, 0, 0);
+    search(root, opp, forward, must_move_one, t, &mut listed);
+    !listed.overflow
+}
+
+/// Where the choices of a decision go, in the order of the move list: a [`MoveList`], or the
+/// positions they lead to (the batch kernel's lists).
+trait Choices {
+    /// What a search keeps of each partial move.
+    type Way: Way;
+
+    /// The pass (P-7, P-8).
+    fn pass(&mut self);
+
+    /// Entering a piece onto square 1 (P-3).
+    fn enter(&mut self);
+
+    /// A move that leads to `node`, a position no other choice leads to.
+    fn distinct(&mut self, node: Node, way: Self::Way);
+
+    /// The split moves of the throw `t` from `root`, found by [`search`].
+    fn split(&mut self, root: Node, opp: u32, forward: bool, must_move_one: bool, t: u8);
+
+    /// Whether no choice has been listed.
+    fn is_empty(&self) -> bool;
+}
+
+impl Choices for MoveList {
+    type Way = Move;
+
+    #[inline]
+    fn pass(&mut self) {
+        self.push(Move::PASS);
     }
-    !search.overflow
+
+    #[inline]
+    fn enter(&mut self) {
+        self.push(Move::enter(Square::FIRST));
+    }
+
+    #[inline]
+    fn distinct(&mut self, _node: Node, mv: Move) {
+        // Full only in a position no game reaches: never panic.
+        let _ = self.try_push(mv);
+    }
+
+    fn split(&mut self, root: Node, opp: u32, forward: bool, must_move_one: bool, t: u8) {
+        // Most lists are short: a small table that is cheap to clear; a search that outgrows
+        // it is run again with a hash table twice the size of a full move list.
+        if !list_moves::<FewOffered<SHORT_LIST>>(root, opp, forward, must_move_one, t, self) {
+            self.clear();
+            list_moves::<ManyOffered<LARGE_TABLE>>(root, opp, forward, must_move_one, t, self);
+        }
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+}
+
+/// Lists into the empty `out` the choices of the side to act, whose pieces are `mine` (with
+/// its pieces in hand and off in `root`), against `opp`, with the throw `t` (1 to 5) and, if
+/// `must_move_one`, the piece just entered to move (P-3).
+#[inline]
+fn list_choices<C: Choices>(
+    mine: u32,
+    opp: u32,
+    root: Node,
+    t: u8,
+    must_move_one: bool,
+    out: &mut C,
+) {
+    let empty = !(mine | opp) & BOARD_BITS;
+    // Whether to search forward (or backward) split throws from the board.
+    let forward = if must_move_one {
+        // P-3 / P-7: the entered piece must move at least one square; a piece on 1 moves
+        // forward onto one of 2..=1+t.
+        if mine & 1 << 1 == 0 || empty & SquareSet::range(2, 1 + t).bits() == 0 {
+            out.pass();
+            return;
+        }
+        true
+    } else {
+        // P-3, I-3: a whole throw of 1 may enter a piece onto an empty square 1.
+        let can_enter = t == 1 && root.hand() > 0 && empty & 1 << 1 != 0;
+        if can_enter {
+            out.enter();
+        }
+        if any_step(mine, empty, t, true) {
+            true
+        } else if can_enter {
+            return; // entering is the only forward use
+        } else if any_step(mine, empty, t, false) {
+            false // P-6, I-2: no forward use of any part of the throw exists
+        } else {
+            out.pass(); // P-8
+            return;
+        }
+    };
+    if t == 1 {
+        // A throw of 1 cannot be split: one step per movable piece, all different.
+        let mut origins = if forward {
+            mine & (empty >> 1 | 1 << 30)
+        } else {
+            mine & !NO_BACKWARD & (empty << 1)
+        };
+        if must_move_one {
+            origins &= 1 << 1; // P-3: the entered piece moves
+        }
+        while origins != 0 {
+            let from = origins.trailing_zeros() as u8;
+            origins &= origins - 1;
+            let to = if !forward { from - 1 } else { from + 1 };
+            out.distinct(root.step(from, to), C::Way::START.then(from, to));
+        }
+        return;
+    }
+    if t == 2 && forward && !must_move_one {
+        // Every position once already: no table needed.
+        for_each_two(mine, empty, u32::MAX, u32::MAX, |[a, b], second| {
+            let mut node = root.step(a, b);
+            let mut way = C::Way::START.then(a, b);
+            if let Some([c, d]) = second {
+                node = node.step(c, d);
+                way = way.then(c, d);
+            }
+            out.distinct(node, way);
+        });
+        return;
+    }
+    out.split(root, opp, forward, must_move_one, t);
+    if out.is_empty() {
+        out.pass();
+    }
 }
 
 impl Piccione {
@@ -651,77 +902,18 @@ impl Ruleset for Piccione {
         };
         let board = &state.board;
         let me = state.to_move;
-        let mine = board.pieces_of(me).bits();
-        let opp = board.pieces_of(me.opponent()).bits();
-        let empty = board.empty_squares().bits();
-        let hand = board.hand_count(me);
-        let root = Node::new(mine, hand, board.off_count(me));
-        // Whether to search forward (or backward) split throws from the board.
-        let forward = if state.turn.extra.entered_must_move {
-            // P-3 / P-7: the entered piece must move at least one square; a piece on 1 moves
-            // forward onto one of 2..=1+t.
-            if mine & 1 << 1 == 0 || empty & SquareSet::range(2, 1 + t).bits() == 0 {
-                moves.push(Move::PASS);
-                return;
-            }
-            true
-        } else {
-            // P-3, I-3: a whole throw of 1 may enter a piece onto an empty square 1.
-            let can_enter = t == 1 && hand > 0 && empty & 1 << 1 != 0;
-            if can_enter {
-                moves.push(Move::enter(Square::FIRST));
-            }
-            if any_step(mine, empty, t, true) {
-                true
-            } else if can_enter {
-                return; // entering is the only forward use
-            } else if any_step(mine, empty, t, false) {
-                false // P-6, I-2: no forward use of any part of the throw exists
-            } else {
-                moves.push(Move::PASS); // P-8
-                return;
-            }
-        };
-        let must = state.turn.extra.entered_must_move;
-        if t == 1 {
-            // A throw of 1 cannot be split: one step per movable piece, all different.
-            let mut origins = if forward {
-                mine & (empty >> 1 | 1 << 30)
-            } else {
-                mine & !NO_BACKWARD & (empty << 1)
-            };
-            if must {
-                origins &= 1 << 1; // P-3: the entered piece moves
-            }
-            while origins != 0 {
-                let from = origins.trailing_zeros() as u8;
-                origins &= origins - 1;
-                let to = if !forward { from - 1 } else { from + 1 };
-                let _ = moves.try_push(Move::from_codes_unchecked(from, to));
-            }
-            return;
-        }
-        if t == 2 && forward && !must {
-            // Every position once already: no table needed.
-            for_each_two(mine, empty, u32::MAX, u32::MAX, |[a, b], second| {
-                let mut mv = Move::from_codes_unchecked(a, b);
-                if let Some([c, d]) = second {
-                    mv = mv.then_codes_unchecked(c, d);
-                }
-                // Full only in a position no game reaches: never panic.
-                let _ = moves.try_push(mv);
-            });
-            return;
-        }
-        // Most lists are short: a small table that is cheap to clear; a search that outgrows
-        // it is run again with a hash table twice the size of a full move list.
-        if !search::<FewOffered<SHORT_LIST>>(root, opp, forward, must, t, moves) {
-            moves.clear();
-            search::<ManyOffered<LARGE_TABLE>>(root, opp, forward, must, t, moves);
-        }
-        if moves.is_empty() {
-            moves.push(Move::PASS);
-        }
+        list_choices(
+            board.pieces_of(me).bits(),
+            board.pieces_of(me.opponent()).bits(),
+            Node::new(
+                board.pieces_of(me).bits(),
+                board.hand_count(me),
+                board.off_count(me),
+            ),
+            t,
+            state.turn.extra.entered_must_move,
+            moves,
+        );
     }
 
     fn play_unchecked(&self, state: &mut PiccioneState, mv: Move) {
