@@ -84,6 +84,7 @@ fn kernel_configurations_with(a: bool, b: bool, c: bool) -> Vec<String> {
              stranded_keeps_extra_throw={c})"
         ),
         format!("bell(marked_squares={marked},compulsory_capture={b})"),
+        "piccione".to_string(),
     ]
 }
 
@@ -98,7 +99,7 @@ fn kernel_configurations() -> Vec<String> {
         }
     }
     // Bell's configurations and Kendall's immediate throws with starting_throw depend on two
-    // flags only: each comes twice.
+    // flags only, and Piccione (no options) on none: each comes more than once.
     specs.sort();
     specs.dedup();
     specs
@@ -135,6 +136,7 @@ fn small_and_empty_batches_report_every_game_once() {
             "jequier",
             "botermans",
             "cemea",
+            "piccione",
         ] {
             same_games(spec, BatchRun::new(games.clone()));
         }

@@ -35,6 +35,8 @@
 
 extern crate alloc;
 
+mod batch;
+
 use alloc::format;
 use alloc::string::ToString;
 use senet_core::{
@@ -142,6 +144,18 @@ impl Node {
     #[inline]
     fn hand(self) -> u8 {
         (self.0 >> 32) as u8
+    }
+
+    /// The side's pieces off.
+    #[inline]
+    fn off(self) -> u8 {
+        (self.0 >> 40) as u8
+    }
+
+    /// The landings on 15 or 26 so far (P-9).
+    #[inline]
+    fn landings(self) -> u8 {
+        (self.0 >> 48) as u8
     }
 
     /// Whether a step has left square 1.
@@ -821,7 +835,10 @@ const FIELD_INFO: &[FieldInfo] = &[
     },
 ];
 
-impl senet_core::batch::BatchRules for Piccione {}
+senet_core::lock_step_batch_rules! {
+    /// Piccione has a lock-step kernel (`senet_core::batch`); it has no options.
+    Piccione => batch::Lanes::covering
+}
 
 impl Ruleset for Piccione {
     type State = PiccioneState;

@@ -21,13 +21,12 @@ const PLAYING: u32 = 0;
 const WON: u32 = 1;
 const CAPPED: u32 = 2;
 
-/// The rules half of a lock-step kernel of `L` lanes, for a ruleset whose pieces all start
-/// on the board and that makes, in each step and for each lane, one throw and then one
-/// decision (a single pending throw and a move phase after every throw; for other turns see
-/// [`LaneActions`]): the steps of the
-/// rules on the lanes' boards, which [`play_lock_step`] keeps structure-of-arrays and seen
-/// from the side to act ([`SideLanes`]), and on whatever else the rules remember in lanes of
-/// the kernel's own. [`play_lock_step`] keeps the rest: the boards and who acts, which game
+/// The rules half of a lock-step kernel of `L` lanes, for a ruleset that makes, in each step
+/// and for each lane, one throw and then one decision (a single pending throw and a move
+/// phase after every throw; for other turns see [`LaneActions`]): the steps of the rules on
+/// the lanes' boards, which [`play_lock_step`] keeps structure-of-arrays and seen from the
+/// side to act ([`SideLanes`]: pieces on the squares and borne off), and on whatever else the
+/// rules remember in lanes of the kernel's own (pieces in hand, extra throws). [`play_lock_step`] keeps the rest: the boards and who acts, which game
 /// each lane plays and its generator, the turn and decision counts, the random words, the
 /// hand-over when a game ends. `senet_testkit::batch` checks a kernel's games against the
 /// scalar engine's.
@@ -61,9 +60,9 @@ pub trait LaneRules<const L: usize> {
 /// lets every lane whose side throws throw, one word a throw, until it has to decide (the
 /// other lanes wait and draw nothing), then makes one decision in every lane, one
 /// [`uniform_below`] draw each; so every lane decides in every step, whatever number of
-/// throws came before. Otherwise as [`LaneRules`] (pieces on the board at the start, a game
-/// that opens with a throw, `#[inline(always)]` methods, lane loops in `&` and `|`), and
-/// [`play_action_lock_step`] keeps the rest.
+/// throws came before. Otherwise as [`LaneRules`] (a game that opens with a throw,
+/// `#[inline(always)]` methods, lane loops in `&` and `|`), and [`play_action_lock_step`]
+/// keeps the rest.
 pub trait LaneActions<const L: usize> {
     /// Puts the kernel's own lanes of lane `l` at the start of a game (its board already
     /// is: the ruleset's initial state, in which the side to act throws).
