@@ -133,8 +133,10 @@ async fn two_pages_play_a_room_to_its_end_while_a_third_watches() {
     let black = drivers[0].connect().await;
     let white = drivers[1].connect().await;
     let watcher = drivers[2].connect().await;
-    // Black's page opens the room with the form: Regency, two people.
-    black.goto(&server.at("/?pace=0")).await.unwrap();
+    // Black's page opens the room with the form: two people, on the ruleset of the header,
+    // Bell here (the address chooses it), whose random games are a tenth as long as
+    // Regency's: each action of a room is several round trips to the browsers.
+    black.goto(&server.at("/?pace=0#rules=bell")).await.unwrap();
     click(&black, "#friend").await;
     click(&black, "#friend-create").await;
     let started = Instant::now();
@@ -215,6 +217,11 @@ async fn two_pages_play_a_room_to_its_end_while_a_third_watches() {
     let end = state().await;
     let record = end["view"]["record"].as_str().unwrap();
     let game = AnyGame::from_record_text(record).unwrap();
+    assert_eq!(
+        game.rules().spec().to_string(),
+        "bell",
+        "the header's ruleset"
+    );
     assert!(game.outcome().is_some());
     wait_for_actions(&watcher, actions, "the watcher").await;
     let (shown, _, _) = page_state(&watcher).await;
