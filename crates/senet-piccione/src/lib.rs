@@ -476,11 +476,7 @@ impl<K: Sink> Search<'_, K> {
         prev_from: u8,
         prev_at: u8,
     ) {
-        match r {
-            1 if FORWARD => self.last_one(node, mv, prev_from, prev_at),
-            2 if FORWARD => self.last_two(node, mv, prev_from, prev_at),
-            _ => self.extend_any::<FORWARD>(node, mv, r, prev_from, prev_at),
-        }
+        self.continue_with::<FORWARD>(node, mv, r, prev_from, prev_at);
     }
 
     /// [`extend`](Self::extend) from the step just made: what is left of the throw, `r`,
