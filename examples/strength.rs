@@ -18,6 +18,10 @@
 //!   best move's: the mean loss, with a 95% interval, and how often the player's move was
 //!   best.
 //!
+//! `--weights FILE` measures a network of `senet train` in place of the committed one: every
+//! `learned` player of the run searches over it (one `--rules`, the ruleset it was trained
+//! for).
+//!
 //! The perfect player's tables (`--pieces`, one number per ruleset) are read from
 //! `--tables-dir` when a file for the ruleset, its options, rules revision and number of
 //! pieces is there, and otherwise solved and written there.
@@ -34,6 +38,7 @@ use senet::rng::{self, ChaCha8Rng};
 use senet::stats::wilson_interval;
 use senet::{Phase, Ruleset, Side, ThrowingDevice, TurnCounter};
 use senet_ai::endgame::{PositionOracle, SolveOptions, ValueEncoding, endgames_or_unsupported};
+use senet_ai::learned::{Weights, learned_player};
 use senet_ai::{Perfect, Player, PlayerSpec};
 
 type Failure = Box<dyn std::error::Error>;
@@ -65,6 +70,10 @@ struct Args {
     /// Seed of every ChaCha8 stream.
     #[arg(long, default_value_t = 2026)]
     seed: u64,
+    /// A weights file the `learned` players use instead of the committed network (one
+    /// ruleset only: the file must have been trained for it).
+    #[arg(long)]
+    weights: Option<PathBuf>,
     /// Games stop after this many turns and count as draws.
     #[arg(long, default_value_t = 10_000)]
     turn_cap: u32,
@@ -92,6 +101,15 @@ fn run(args: &Args) -> Result<(), Failure> {
         )
         .into());
     }
+    if args.weights.is_some() && args.rules.len() != 1 {
+        return Err("--weights needs exactly one --rules".into());
+    }
+    let weights = match &args.weights {
+        Some(path) => {
+            Some(Weights::read(path).map_err(|e| format!("--weights {}: {e}", path.display()))?)
+        }
+        None => None,
+    };
     let specs: Vec<PlayerSpec> = args
         .players
         .split(',')
@@ -110,6 +128,7 @@ fn run(args: &Args) -> Result<(), Failure> {
         rules.visit(Strength {
             args,
             specs: &specs,
+            weights: weights.as_ref(),
             pieces,
             index: index as u64,
         })?;
@@ -125,6 +144,7 @@ fn run(args: &Args) -> Result<(), Failure> {
 struct Strength<'a> {
     args: &'a Args,
     specs: &'a [PlayerSpec],
+    weights: Option<&'a Weights>,
     pieces: u8,
     index: u64,
 }
@@ -136,9 +156,13 @@ impl RulesetVisitor for Strength<'_> {
         let Strength {
             args,
             specs,
+            weights,
             pieces,
             index,
         } = self;
+        if let Some(weights) = weights {
+            weights.check_rules(rules)?;
+        }
         let started = Instant::now();
         let oracle = tables(rules, pieces, &args.tables_dir)?;
         let solved_in = started.elapsed().as_secs_f64();
@@ -147,19 +171,17 @@ impl RulesetVisitor for Strength<'_> {
             "Tables: {} (ready in {solved_in:.0} s).\n",
             oracle.describe()
         );
-        let names: Vec<String> = specs
-            .iter()
-            .map(|s| {
-                s.build_with_tables(rules, Arc::clone(&oracle))
-                    .map(|p| p.name())
-            })
-            .collect::<Result<_, _>>()?;
         let lineup = Lineup {
             rules,
             specs,
-            names,
+            names: Vec::new(),
             oracle,
+            weights,
         };
+        let names: Vec<String> = (0..specs.len())
+            .map(|k| lineup.try_player(k).map(|p| p.name()))
+            .collect::<Result<_, _>>()?;
+        let lineup = Lineup { names, ..lineup };
         matches(&lineup, args, index);
         endgame_losses(&lineup, args, index)?;
         println!(
@@ -178,14 +200,24 @@ struct Lineup<'a, R: Ruleset> {
     /// The players' names, in the order of `specs`.
     names: Vec<String>,
     oracle: Arc<dyn PositionOracle<R>>,
+    /// The network of the `learned` players, if not the committed one.
+    weights: Option<&'a Weights>,
 }
 
 impl<R: Ruleset> Lineup<'_, R> {
+    /// A fresh instance of player `k`.
+    fn try_player(&self, k: usize) -> Result<Box<dyn Player<R>>, Failure> {
+        Ok(match (self.specs[k], self.weights) {
+            (PlayerSpec::Learned(depth), Some(weights)) => {
+                Box::new(learned_player(self.rules, weights, depth)?)
+            }
+            (spec, _) => spec.build_with_tables(self.rules, Arc::clone(&self.oracle))?,
+        })
+    }
+
     /// A fresh instance of player `k` (each was built once before the runs started).
     fn player(&self, k: usize) -> Box<dyn Player<R>> {
-        self.specs[k]
-            .build_with_tables(self.rules, Arc::clone(&self.oracle))
-            .expect("built once already")
+        self.try_player(k).expect("built once already")
     }
 }
 
