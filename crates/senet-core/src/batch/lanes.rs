@@ -962,7 +962,11 @@ impl<const L: usize> SideLanes<L> {
         let won = own_off >= pieces;
         let pass_on = !again & !won;
         (self.own[l], self.opp[l]) = hand_over(pass_on, own, opp);
-        (self.own_off[l], self.opp_off[l]) = hand_over(pass_on, own_off, self.opp_off[l]);
+        // Both counts are written in every lane, as a swap by masks: a select that keeps
+        // `opp_off` where the turn stays becomes a masked store, slow on x86.
+        let swap = (own_off ^ self.opp_off[l]) & 0u32.wrapping_sub(u32::from(pass_on));
+        self.opp_off[l] ^= swap;
+        self.own_off[l] = own_off ^ swap;
         self.side[l] ^= u32::from(pass_on);
         (won, pass_on)
     }
