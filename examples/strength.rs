@@ -171,17 +171,17 @@ impl RulesetVisitor for Strength<'_> {
             "Tables: {} (ready in {solved_in:.0} s).\n",
             oracle.describe()
         );
+        let names: Vec<String> = specs
+            .iter()
+            .map(|&spec| build_player(rules, spec, &oracle, weights).map(|p| p.name()))
+            .collect::<Result<_, _>>()?;
         let lineup = Lineup {
             rules,
             specs,
-            names: Vec::new(),
+            names,
             oracle,
             weights,
         };
-        let names: Vec<String> = (0..specs.len())
-            .map(|k| lineup.try_player(k).map(|p| p.name()))
-            .collect::<Result<_, _>>()?;
-        let lineup = Lineup { names, ..lineup };
         matches(&lineup, args, index);
         endgame_losses(&lineup, args, index)?;
         println!(
@@ -204,20 +204,27 @@ struct Lineup<'a, R: Ruleset> {
     weights: Option<&'a Weights>,
 }
 
-impl<R: Ruleset> Lineup<'_, R> {
-    /// A fresh instance of player `k`.
-    fn try_player(&self, k: usize) -> Result<Box<dyn Player<R>>, Failure> {
-        Ok(match (self.specs[k], self.weights) {
-            (PlayerSpec::Learned(depth), Some(weights)) => {
-                Box::new(learned_player(self.rules, weights, depth)?)
-            }
-            (spec, _) => spec.build_with_tables(self.rules, Arc::clone(&self.oracle))?,
-        })
-    }
+/// The player `spec`, with the perfect player's tables and, for `learned`, `weights` in
+/// place of the committed network when given.
+fn build_player<R: Ruleset>(
+    rules: &R,
+    spec: PlayerSpec,
+    oracle: &Arc<dyn PositionOracle<R>>,
+    weights: Option<&Weights>,
+) -> Result<Box<dyn Player<R>>, Failure> {
+    Ok(match (spec, weights) {
+        (PlayerSpec::Learned(depth), Some(weights)) => {
+            Box::new(learned_player(rules, weights, depth)?)
+        }
+        _ => spec.build_with_tables(rules, Arc::clone(oracle))?,
+    })
+}
 
+impl<R: Ruleset> Lineup<'_, R> {
     /// A fresh instance of player `k` (each was built once before the runs started).
     fn player(&self, k: usize) -> Box<dyn Player<R>> {
-        self.try_player(k).expect("built once already")
+        build_player(self.rules, self.specs[k], &self.oracle, self.weights)
+            .expect("built once already")
     }
 }
 
