@@ -18,6 +18,9 @@
 //!   best move's: the mean loss, with a 95% interval, and how often the player's move was
 //!   best.
 //!
+//! `--worst N` prints, under each player's loss, the `N` decision points where it lost most:
+//! the board, the throw, every move with its exact value and the move chosen.
+//!
 //! `--weights FILE` measures a network of `senet train` in place of the committed one: every
 //! `learned` player of the run searches over it (one `--rules`, the ruleset it was trained
 //! for).
@@ -77,6 +80,9 @@ struct Args {
     /// Games stop after this many turns and count as draws.
     #[arg(long, default_value_t = 10_000)]
     turn_cap: u32,
+    /// Print each player's costliest endgame decisions, this many of them.
+    #[arg(long, default_value_t = 0)]
+    worst: usize,
 }
 
 /// The RNG of game `game` of pair `pair` of the `ruleset`-th ruleset.
@@ -460,8 +466,9 @@ fn endgame_losses<R: Ruleset>(
     );
     println!("| player | mean loss | 95% interval | best move chosen |");
     println!("|---|---|---|---|");
+    let mut worst = String::new();
     for (p, name) in lineup.names.iter().enumerate() {
-        let losses: Vec<(f64, bool)> = positions
+        let losses: Vec<(f64, bool, usize)> = positions
             .par_iter()
             .zip(&exact)
             .enumerate()
@@ -475,7 +482,7 @@ fn endgame_losses<R: Ruleset>(
                 let chosen = moves.iter().position(|m| *m == mv).expect("a legal move");
                 let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 let loss = best - values[chosen];
-                (loss, loss <= 1e-9)
+                (loss, loss <= 1e-9, chosen)
             })
             .collect();
         let count = losses.len() as f64;
@@ -491,8 +498,50 @@ fn endgame_losses<R: Ruleset>(
             mean + half,
             100.0 * best as f64 / count
         );
+        if args.worst > 0 {
+            worst += &costliest(rules, name, &positions, &exact, &losses, args.worst);
+        }
     }
+    print!("{worst}");
     Ok(())
+}
+
+/// The `count` decisions where `name` lost most, costliest first: each position in the
+/// position notation, then every move with its exact value, the one chosen starred.
+fn costliest<R: Ruleset>(
+    rules: &R,
+    name: &str,
+    positions: &[R::State],
+    exact: &[Vec<f64>],
+    losses: &[(f64, bool, usize)],
+    count: usize,
+) -> String {
+    let mut order: Vec<usize> = (0..losses.len()).collect();
+    order.sort_by(|&a, &b| losses[b].0.total_cmp(&losses[a].0).then(a.cmp(&b)));
+    let total: f64 = losses.iter().map(|l| l.0).sum();
+    let mut out = format!("\n{name}: the {count} costliest decisions\n\n");
+    let mut so_far = 0.0;
+    for &k in order.iter().take(count) {
+        let (loss, _, chosen) = losses[k];
+        so_far += loss;
+        let moves = rules.legal_moves(&positions[k]);
+        let values: Vec<String> = moves
+            .iter()
+            .zip(&exact[k])
+            .enumerate()
+            .map(|(i, (mv, value))| {
+                let star = if i == chosen { "*" } else { "" };
+                format!("{mv}{star} {value:.4}")
+            })
+            .collect();
+        out += &format!(
+            "- loss {loss:.4} ({:.1}% of the total so far): `{}`: {}\n",
+            100.0 * so_far / total.max(f64::MIN_POSITIVE),
+            rules.position_string(&positions[k]),
+            values.join(", ")
+        );
+    }
+    out
 }
 
 /// `won` of `games` as a percentage with its 95% Wilson interval.
