@@ -11,6 +11,10 @@
 //!   over the committed network, whole turns where throws are stored), on the same corpus,
 //!   so that its time per move compares with expectiminimax's in the same run
 //!   (`docs/players.md`: learned:2 against expectiminimax:3).
+//! - `expectiminimax/regency-endgame/depth-3` and `learned/regency-endgame/depth-2`: the
+//!   same on 300 decision points where each side has at most four pieces on the board (one
+//!   from each seeded random Regency game that has any), the positions of the endgame loss in
+//!   `docs/players.md`, where the learned player's time target is hardest to meet.
 //! - `analysis/regency/learned-2-400-actions`: the analysis of the first 400 actions of a
 //!   seeded random Regency game with the default evaluator (learned:2) and the two-piece
 //!   endgame tables (solved once, before timing), from a fresh analyser each time, so that
@@ -21,7 +25,7 @@ mod common;
 
 use std::hint::black_box;
 
-use common::{configurations, decision_corpus};
+use common::{CORPUS_SEED, configurations, decision_corpus};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -176,32 +180,43 @@ impl RulesetVisitor for BenchSearches<'_> {
     type Output = ();
 
     fn visit<R: Registered>(self, rules: &R) {
-        let Searches {
-            configuration: name,
-            expectiminimax,
-            learned,
-        } = self.searches;
         let corpus = corpus_of(rules);
-        let elements = Throughput::Elements(corpus.len() as u64);
-        let mut group = self.criterion.benchmark_group("expectiminimax");
-        // A depth-3 search of the corpus takes from about 10 ms to seconds.
-        group.sample_size(10).throughput(elements.clone());
-        for &(depth, nodes, chosen) in *expectiminimax {
-            let player = Expectiminimax::new(Budget::Depth(depth));
-            let bench = format!("{name}/depth-{depth}");
-            bench_player(&mut group, bench, player, rules, &corpus, (nodes, chosen));
-        }
-        group.finish();
-        let mut group = self.criterion.benchmark_group("learned");
-        group.sample_size(10).throughput(elements);
-        let weights = committed(rules).expect("weights come with the crate");
-        for &(depth, nodes, chosen) in *learned {
-            let player = learned_player(rules, &weights, depth).expect("weights for the rules");
-            let bench = format!("{name}/depth-{depth}");
-            bench_player(&mut group, bench, player, rules, &corpus, (nodes, chosen));
-        }
-        group.finish();
+        bench_searches(self.criterion, self.searches, rules, &corpus);
     }
+}
+
+/// Benches `searches` on `corpus`: expectiminimax over the race evaluation, then the learned
+/// player over the committed network.
+fn bench_searches<R: Ruleset>(
+    criterion: &mut Criterion,
+    searches: &Searches,
+    rules: &R,
+    corpus: &[R::State],
+) {
+    let Searches {
+        configuration: name,
+        expectiminimax,
+        learned,
+    } = searches;
+    let elements = Throughput::Elements(corpus.len() as u64);
+    let mut group = criterion.benchmark_group("expectiminimax");
+    // A depth-3 search of the corpus takes from about 10 ms to seconds.
+    group.sample_size(10).throughput(elements.clone());
+    for &(depth, nodes, chosen) in *expectiminimax {
+        let player = Expectiminimax::new(Budget::Depth(depth));
+        let bench = format!("{name}/depth-{depth}");
+        bench_player(&mut group, bench, player, rules, corpus, (nodes, chosen));
+    }
+    group.finish();
+    let mut group = criterion.benchmark_group("learned");
+    group.sample_size(10).throughput(elements);
+    let weights = committed(rules).expect("weights come with the crate");
+    for &(depth, nodes, chosen) in *learned {
+        let player = learned_player(rules, &weights, depth).expect("weights for the rules");
+        let bench = format!("{name}/depth-{depth}");
+        bench_player(&mut group, bench, player, rules, corpus, (nodes, chosen));
+    }
+    group.finish();
 }
 
 fn players(c: &mut Criterion) {
@@ -227,6 +242,69 @@ fn players(c: &mut Criterion) {
             searches,
         });
     }
+}
+
+/// The most pieces a side has on the board in a position of the endgame corpus.
+const ENDGAME_PIECES: u8 = 4;
+
+/// [`POSITIONS`] decision points with a choice of moves and at most [`ENDGAME_PIECES`]
+/// pieces a side on the board, one from each random Regency game that has any (game `i` on
+/// ChaCha8 stream `i` of the corpus seed, the position picked uniformly among the game's):
+/// about half the games end before both sides are down to four.
+fn endgame_corpus(rules: &senet::Regency) -> Vec<<senet::Regency as Ruleset>::State> {
+    use senet::{Phase, Side};
+    let few = |state: &<senet::Regency as Ruleset>::State| {
+        let board = rules.board(state);
+        [Side::Black, Side::White]
+            .into_iter()
+            .all(|side| board.pieces_of(side).len() <= ENDGAME_PIECES)
+    };
+    let mut corpus = Vec::with_capacity(POSITIONS);
+    for game in 0.. {
+        if corpus.len() == POSITIONS {
+            break;
+        }
+        assert!(
+            game < 10 * POSITIONS as u64,
+            "too few endgames in random games"
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(CORPUS_SEED);
+        rng.set_stream(game);
+        let mut found = Vec::new();
+        senet_testkit::conformance::walk_random_game(
+            rules,
+            &mut rng,
+            senet::DEFAULT_TURN_CAP,
+            |state| {
+                if matches!(rules.phase(state), Phase::Move(_))
+                    && few(state)
+                    && rules.legal_moves(state).len() > 1
+                {
+                    found.push(*state);
+                }
+                true
+            },
+        );
+        if !found.is_empty() {
+            let pick = rand_core::Rng::next_u64(&mut rng) % found.len() as u64;
+            corpus.push(found[pick as usize]);
+        }
+    }
+    corpus
+}
+
+/// The searches of the endgame corpus: the pair the time target compares, and the learned
+/// player one level deeper, which loses less in endgames (`docs/players.md`).
+const ENDGAME_SEARCHES: Searches = Searches {
+    configuration: "regency-endgame",
+    expectiminimax: &[(3, 96_911, 166)],
+    learned: &[(2, 10_529, 282), (3, 97_409, 289)],
+};
+
+fn endgames(c: &mut Criterion) {
+    let rules = senet::Regency::default();
+    let corpus = endgame_corpus(&rules);
+    bench_searches(c, &ENDGAME_SEARCHES, &rules, &corpus);
 }
 
 /// Actions of the analysed game.
@@ -270,5 +348,5 @@ fn analysis(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, players, analysis);
+criterion_group!(benches, players, endgames, analysis);
 criterion_main!(benches);
