@@ -18,8 +18,9 @@
 //!   best move's: the mean loss, with a 95% interval, and how often the player's move was
 //!   best.
 //!
-//! `--worst N` prints, under each player's loss, the `N` decision points where it lost most:
-//! the board, the throw, every move with its exact value and the move chosen.
+//! `--worst N` prints, after the loss table, each player's `N` decision points where it lost
+//! most: the position in the position notation (throw included), every move with its exact
+//! value, and which move it chose.
 //!
 //! `--weights FILE` measures a network of `senet train` in place of the committed one: every
 //! `learned` player of the run searches over it (one `--rules`, the ruleset it was trained
@@ -468,7 +469,8 @@ fn endgame_losses<R: Ruleset>(
     println!("|---|---|---|---|");
     let mut worst = String::new();
     for (p, name) in lineup.names.iter().enumerate() {
-        let losses: Vec<(f64, bool, usize)> = positions
+        // Each decision's loss and the index of the move chosen.
+        let losses: Vec<(f64, usize)> = positions
             .par_iter()
             .zip(&exact)
             .enumerate()
@@ -482,14 +484,14 @@ fn endgame_losses<R: Ruleset>(
                 let chosen = moves.iter().position(|m| *m == mv).expect("a legal move");
                 let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 let loss = best - values[chosen];
-                (loss, loss <= 1e-9, chosen)
+                (loss, chosen)
             })
             .collect();
         let count = losses.len() as f64;
         let mean = losses.iter().map(|l| l.0).sum::<f64>() / count;
         let variance = losses.iter().map(|l| (l.0 - mean).powi(2)).sum::<f64>() / (count - 1.0);
         let half = 1.959_964 * (variance / count).sqrt();
-        let best = losses.iter().filter(|l| l.1).count();
+        let best = losses.iter().filter(|l| l.0 <= 1e-9).count();
         println!(
             "| {} | {:.4} | [{:.4}, {:.4}] | {:.1}% |",
             name,
@@ -513,16 +515,17 @@ fn costliest<R: Ruleset>(
     name: &str,
     positions: &[R::State],
     exact: &[Vec<f64>],
-    losses: &[(f64, bool, usize)],
+    losses: &[(f64, usize)],
     count: usize,
 ) -> String {
+    let count = count.min(losses.len());
     let mut order: Vec<usize> = (0..losses.len()).collect();
     order.sort_by(|&a, &b| losses[b].0.total_cmp(&losses[a].0).then(a.cmp(&b)));
     let total: f64 = losses.iter().map(|l| l.0).sum();
     let mut out = format!("\n{name}: the {count} costliest decisions\n\n");
     let mut so_far = 0.0;
     for &k in order.iter().take(count) {
-        let (loss, _, chosen) = losses[k];
+        let (loss, chosen) = losses[k];
         so_far += loss;
         let moves = rules.legal_moves(&positions[k]);
         let values: Vec<String> = moves
@@ -535,7 +538,7 @@ fn costliest<R: Ruleset>(
             })
             .collect();
         out += &format!(
-            "- loss {loss:.4} ({:.1}% of the total so far): `{}`: {}\n",
+            "- loss {loss:.4} ({:.1}% of all the loss, with those above): `{}`: {}\n",
             100.0 * so_far / total.max(f64::MIN_POSITIVE),
             rules.position_string(&positions[k]),
             values.join(", ")
