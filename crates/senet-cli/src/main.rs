@@ -17,6 +17,7 @@ mod compare;
 mod error;
 mod fair;
 mod files;
+mod fit_endgame;
 mod limits;
 mod moves;
 mod play;
@@ -61,6 +62,7 @@ enum Command {
     Solve(solve::SolveArgs),
     Serve(serve::ServeArgs),
     Train(train::TrainArgs),
+    FitEndgame(fit_endgame::FitEndgameArgs),
     Analyse(analyse::AnalyseArgs),
 }
 
@@ -76,6 +78,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Solve(args) => solve::run(&args, out),
         Command::Serve(args) => serve::run(&args, out),
         Command::Train(args) => train::run(&args, out),
+        Command::FitEndgame(args) => fit_endgame::run(&args, out),
         Command::Analyse(args) => analyse::run(&args, out),
     }
 }
@@ -92,7 +95,7 @@ fn clap_exit(error: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
             eprintln!(
                 "senet: no command given; use one of moves, play, simulate, rate, replay, \
-                 rules, compare, solve, serve, train, analyse (see 'senet --help')"
+                 rules, compare, solve, serve, train, fit-endgame, analyse (see 'senet --help')"
             );
             ExitCode::from(2)
         }

@@ -9,8 +9,10 @@
 //! therefore trains the same way as the built-in ones.
 //!
 //! [`Trainer`] learns the weights by self-play with TD(λ), using exact endgame values where
-//! tables are given; [`Weights`] reads and writes them as safetensors files that record the
-//! ruleset, options and rules revision they were trained for. Weights trained by the project
+//! tables are given; [`EndgameFitter`] fits a second network, an [`EndgameNet`], to the exact
+//! values of the positions the tables cover, and the evaluator uses it there; [`Weights`]
+//! reads and writes both as safetensors files that record the ruleset, options and rules
+//! revision they were trained for. Weights trained by the project
 //! come with the crate for each registered ruleset at its default options and for Kendall
 //! with immediate throws ([`committed`]).
 //!
@@ -39,6 +41,7 @@
 //! ```
 
 mod encoding;
+mod endgame;
 mod network;
 mod train;
 mod weights;
@@ -48,6 +51,7 @@ use std::sync::{Arc, OnceLock};
 use senet_core::{Move, MoveList, Phase, Ruleset, Side};
 
 pub use encoding::{BASE_INPUTS, Input, MAX_INPUTS, input_count};
+pub use endgame::{EndgameFitOptions, EndgameFitter, EndgameNet, FitStats, MAX_ENDGAME_PIECES};
 pub use network::{MAX_HIDDEN, ShapeError, ValueNet};
 pub use train::{
     MAX_GAME_ACTIONS, MAX_TRAINING_GAMES, MAX_TRAINING_THREADS, TrainError, TrainOptions,
@@ -61,11 +65,13 @@ use crate::expectiminimax::{Budget, Expectiminimax};
 /// The search depth of `learned` without a number.
 pub const DEFAULT_LEARNED_DEPTH: u32 = 2;
 
-/// A [`ValueNet`] as an [`Evaluator`]: the network's estimate for positions in play, the
-/// result for finished games.
+/// A [`ValueNet`] as an [`Evaluator`]: the network's estimate for positions in play (the
+/// endgame network's where the weights have one that covers the position), the result for
+/// finished games.
 #[derive(Clone, Debug)]
 pub struct LearnedEvaluator {
     net: Arc<ValueNet>,
+    endgame: Option<Arc<EndgameNet>>,
 }
 
 impl LearnedEvaluator {
@@ -74,12 +80,28 @@ impl LearnedEvaluator {
         weights.check_rules(rules)?;
         Ok(LearnedEvaluator {
             net: Arc::new(weights.net.clone()),
+            endgame: weights.endgame.clone().map(Arc::new),
         })
     }
 
-    /// The network.
+    /// The same evaluator without its endgame network: the main network everywhere.
+    pub fn without_endgame(mut self) -> Self {
+        self.endgame = None;
+        self
+    }
+
+    /// The main network.
     pub fn net(&self) -> &ValueNet {
         &self.net
+    }
+
+    /// The network that values `state`: the endgame network where it covers the board.
+    #[inline]
+    pub fn net_for<R: Ruleset>(&self, rules: &R, state: &R::State) -> &ValueNet {
+        match &self.endgame {
+            Some(endgame) if endgame.covers(rules.board(state)) => &endgame.net,
+            _ => &self.net,
+        }
     }
 }
 
@@ -91,7 +113,7 @@ impl<R: Ruleset> Evaluator<R> for LearnedEvaluator {
         }
         let mut input = Input::default();
         input.encode(rules, state, side);
-        f64::from(self.net.value(&input))
+        f64::from(self.net_for(rules, state).value(&input))
     }
 }
 

@@ -204,6 +204,7 @@ impl<R: Ruleset> Trainer<R> {
         Weights {
             net: self.net.clone(),
             info: WeightsInfo::for_rules(&self.rules, self.games, training),
+            endgame: None,
         }
     }
 

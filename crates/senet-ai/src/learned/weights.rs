@@ -8,6 +8,7 @@ use senet_core::Ruleset;
 use thiserror::Error;
 
 use super::encoding::input_count;
+use super::endgame::{EndgameNet, MAX_ENDGAME_PIECES, check_pieces};
 use super::network::{ShapeError, ValueNet};
 
 /// The safetensors metadata entry holding a weights file's description.
@@ -51,13 +52,16 @@ impl WeightsInfo {
     }
 }
 
-/// A network and what it was trained for.
+/// A network and what it was trained for, with a second network for the endgame if one
+/// was fitted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weights {
     /// The network.
     pub net: ValueNet,
     /// What it was trained for.
     pub info: WeightsInfo,
+    /// The network valuing the positions with few pieces a side, when there is one.
+    pub endgame: Option<EndgameNet>,
 }
 
 /// Why weights cannot be read or used.
@@ -100,6 +104,21 @@ fn format_error(error: impl std::fmt::Display) -> WeightsError {
     WeightsError::Format(error.to_string())
 }
 
+/// The prefix of the endgame network's tensor names.
+const ENDGAME_PREFIX: &str = "endgame.";
+
+/// A network's four tensors, their names prefixed: name, bytes, shape.
+fn net_tensors(prefix: &str, net: &ValueNet) -> Vec<(String, Vec<u8>, Vec<usize>)> {
+    let (w1, b1, w2, b2) = net.weights();
+    let (inputs, hidden) = (net.inputs(), net.hidden());
+    vec![
+        (format!("{prefix}w1"), le_bytes(w1), vec![inputs, hidden]),
+        (format!("{prefix}b1"), le_bytes(b1), vec![hidden]),
+        (format!("{prefix}w2"), le_bytes(w2), vec![hidden]),
+        (format!("{prefix}b2"), le_bytes(&[b2]), vec![1]),
+    ]
+}
+
 /// Little-endian f32 bytes of `values`.
 fn le_bytes(values: &[f32]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
@@ -108,26 +127,23 @@ fn le_bytes(values: &[f32]) -> Vec<u8> {
 impl Weights {
     /// The weights file's bytes (safetensors: tensors `w1` `[inputs, hidden]`, `b1`
     /// `[hidden]`, `w2` `[hidden]`, `b2` `[1]`, all f32, and the [`WeightsInfo`] as `key=value`
-    /// lines in the metadata entry `senet`). The same weights always give the same bytes.
+    /// lines in the metadata entry `senet`; an endgame network adds the same four tensors
+    /// named `endgame.w1` and so on, and the lines `endgame_pieces`, `endgame_games` and
+    /// `endgame_training`). The same weights always give the same bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let net = &self.net;
-        let (w1, b1, w2, b2) = net.weights();
-        let (inputs, hidden) = (net.inputs(), net.hidden());
-        let tensors = [
-            ("w1", le_bytes(w1), vec![inputs, hidden]),
-            ("b1", le_bytes(b1), vec![hidden]),
-            ("w2", le_bytes(w2), vec![hidden]),
-            ("b2", le_bytes(&[b2]), vec![1]),
-        ];
+        let mut tensors = net_tensors("", &self.net);
+        if let Some(endgame) = &self.endgame {
+            tensors.extend(net_tensors(ENDGAME_PREFIX, &endgame.net));
+        }
         let views = tensors.iter().map(|(name, bytes, shape)| {
             let view = TensorView::new(Dtype::F32, shape.clone(), bytes)
                 .expect("the lengths follow from the shape");
-            (*name, view)
+            (name.as_str(), view)
         });
         let info = &self.info;
         // One metadata entry of `key=value` lines: the safetensors crate writes a map's
         // entries in hashing order, and the same weights must always give the same bytes.
-        let lines = [
+        let mut lines = vec![
             ("format", FORMAT.to_string()),
             ("encoding", ENCODING_VERSION.to_string()),
             ("ruleset", info.ruleset.clone()),
@@ -135,9 +151,19 @@ impl Weights {
             ("state_features", info.state_features.clone()),
             ("games", info.games.to_string()),
             ("training", info.training.clone()),
-        ]
-        .map(|(key, value)| format!("{key}={}", value.replace(['\n', '\r'], " ")))
-        .join("\n");
+        ];
+        if let Some(endgame) = &self.endgame {
+            lines.extend([
+                ("endgame_pieces", endgame.max_pieces.to_string()),
+                ("endgame_games", endgame.games.to_string()),
+                ("endgame_training", endgame.training.clone()),
+            ]);
+        }
+        let lines = lines
+            .iter()
+            .map(|(key, value)| format!("{key}={}", value.replace(['\n', '\r'], " ")))
+            .collect::<Vec<_>>()
+            .join("\n");
         let metadata = HashMap::from([(METADATA_KEY.to_string(), lines)]);
         safetensors::serialize(views, Some(metadata)).expect("small tensors serialise")
     }
@@ -189,21 +215,24 @@ impl Weights {
                 .collect();
             Ok((view.shape().to_vec(), values))
         };
-        let (shape, w1) = tensor("w1")?;
-        let [inputs, hidden] = shape[..] else {
-            return Err(WeightsError::Format(
-                "tensor `w1` is not two-dimensional".into(),
-            ));
+        let read_net = |prefix: &str| -> Result<ValueNet, WeightsError> {
+            let (shape, w1) = tensor(&format!("{prefix}w1"))?;
+            let [inputs, hidden] = shape[..] else {
+                return Err(WeightsError::Format(format!(
+                    "tensor `{prefix}w1` is not two-dimensional"
+                )));
+            };
+            let (_, b1) = tensor(&format!("{prefix}b1"))?;
+            let (_, w2) = tensor(&format!("{prefix}w2"))?;
+            let (_, b2) = tensor(&format!("{prefix}b2"))?;
+            let &[b2] = &b2[..] else {
+                return Err(WeightsError::Format(format!(
+                    "tensor `{prefix}b2` does not hold one value"
+                )));
+            };
+            Ok(ValueNet::from_weights(inputs, hidden, w1, b1, w2, b2)?)
         };
-        let (_, b1) = tensor("b1")?;
-        let (_, w2) = tensor("w2")?;
-        let (_, b2) = tensor("b2")?;
-        let &[b2] = &b2[..] else {
-            return Err(WeightsError::Format(
-                "tensor `b2` does not hold one value".into(),
-            ));
-        };
-        let net = ValueNet::from_weights(inputs, hidden, w1, b1, w2, b2)?;
+        let net = read_net("")?;
         let rules_revision = u32::try_from(number("rules_revision")?)
             .map_err(|_| WeightsError::Format("metadata `rules_revision` is too large".into()))?;
         let info = WeightsInfo {
@@ -213,7 +242,33 @@ impl Weights {
             games: number("games")?,
             training: entry("training")?,
         };
-        Ok(Weights { net, info })
+        let endgame = match entry("endgame_pieces") {
+            Err(_) => None,
+            Ok(pieces) => {
+                let max_pieces = pieces
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|&k| check_pieces(k))
+                    .ok_or_else(|| {
+                        WeightsError::Format(format!(
+                            "metadata `endgame_pieces` is not a number from 1 to {MAX_ENDGAME_PIECES}"
+                        ))
+                    })?;
+                let endgame_net = read_net(ENDGAME_PREFIX)?;
+                if endgame_net.inputs() != net.inputs() {
+                    return Err(WeightsError::Format(
+                        "the endgame network has other inputs than the main one".into(),
+                    ));
+                }
+                Some(EndgameNet {
+                    max_pieces,
+                    games: number("endgame_games")?,
+                    training: entry("endgame_training")?,
+                    net: endgame_net,
+                })
+            }
+        };
+        Ok(Weights { net, info, endgame })
     }
 
     /// Reads a weights file.
