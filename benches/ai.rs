@@ -166,7 +166,7 @@ const SEARCHES: &[Searches] = &[
     Searches {
         configuration: "kendall(throw_timing=immediate)",
         expectiminimax: &[(3, 308_304, 234)],
-        learned: &[(2, 17_827, 312)],
+        learned: &[(2, 17_826, 311)],
     },
 ];
 
@@ -298,7 +298,7 @@ fn endgame_corpus(rules: &senet::Regency) -> Vec<<senet::Regency as Ruleset>::St
 const ENDGAME_SEARCHES: Searches = Searches {
     configuration: "regency-endgame",
     expectiminimax: &[(3, 101_712, 171)],
-    learned: &[(2, 10_773, 281), (3, 102_165, 282)],
+    learned: &[(2, 10_778, 289), (3, 102_452, 287)],
 };
 
 fn endgames(c: &mut Criterion) {
