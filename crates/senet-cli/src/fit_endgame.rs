@@ -17,7 +17,7 @@ use senet_ai::learned::{
 
 use crate::error::{CliError, parse_rules};
 use crate::files;
-use crate::limits::MAX_TABLE_BYTES;
+use crate::limits::{MAX_TABLE_BYTES, check_range};
 
 /// Fit the learned player's endgame network to the exact values of endgame tables.
 ///
@@ -72,24 +72,10 @@ const MAX_SOLVED_PIECES: u8 = 3;
 
 pub(crate) fn run(args: &FitEndgameArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = parse_rules(&args.rules)?;
-    if args.games == 0 || args.games > MAX_TRAINING_GAMES {
-        return Err(CliError::input(format!(
-            "--games {}: from 1 to {MAX_TRAINING_GAMES}",
-            args.games
-        )));
-    }
-    if args.checkpoint == 0 || args.checkpoint > MAX_TRAINING_GAMES {
-        return Err(CliError::input(format!(
-            "--checkpoint {}: from 1 to {MAX_TRAINING_GAMES} games",
-            args.checkpoint
-        )));
-    }
-    if let Some(hidden) = args.hidden
-        && !(1..=MAX_HIDDEN).contains(&hidden)
-    {
-        return Err(CliError::input(format!(
-            "--hidden {hidden}: from 1 to {MAX_HIDDEN}"
-        )));
+    check_range("--games", args.games, 1..=MAX_TRAINING_GAMES)?;
+    check_range("--checkpoint", args.checkpoint, 1..=MAX_TRAINING_GAMES)?;
+    if let Some(hidden) = args.hidden {
+        check_range("--hidden", hidden, 1..=MAX_HIDDEN)?;
     }
     match (args.pieces, &args.tables) {
         (None, None) => {

@@ -34,6 +34,25 @@ pub(crate) fn check_games(argument: &str, games: u64, least: u64) -> Result<(), 
     Ok(())
 }
 
+/// Checks that `argument`'s `value` lies in `range`, e.g. `--games 0: from 1 to 100000000`.
+pub(crate) fn check_range<T>(
+    argument: &str,
+    value: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<(), CliError>
+where
+    T: PartialOrd + std::fmt::Display,
+{
+    if range.contains(&value) {
+        return Ok(());
+    }
+    Err(CliError::input(format!(
+        "{argument} {value}: from {} to {}",
+        range.start(),
+        range.end()
+    )))
+}
+
 /// Checks `--threads` (0: one per core).
 pub(crate) fn check_threads(threads: usize) -> Result<(), CliError> {
     if threads > MAX_THREADS {

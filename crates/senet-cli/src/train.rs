@@ -20,7 +20,7 @@ use senet_ai::{Player, PlayerSpec};
 
 use crate::error::{CliError, parse_rules};
 use crate::files;
-use crate::limits::{MAX_THREADS, thread_pool};
+use crate::limits::{MAX_THREADS, check_range, thread_pool};
 
 /// Train a value network by self-play and write its weights for the `learned` player.
 ///
@@ -93,42 +93,21 @@ const MAX_EXACT_PIECES: u8 = 3;
 
 pub(crate) fn run(args: &TrainArgs, out: &mut dyn Write) -> Result<(), CliError> {
     let rules = parse_rules(&args.rules)?;
-    if args.games == 0 || args.games > MAX_TRAINING_GAMES {
-        return Err(CliError::input(format!(
-            "--games {}: from 1 to {MAX_TRAINING_GAMES}",
-            args.games
-        )));
-    }
-    if args.threads == 0 || args.threads > MAX_THREADS {
-        return Err(CliError::input(format!(
-            "--threads {}: from 1 to {MAX_THREADS}",
-            args.threads
-        )));
-    }
-    if args.hidden == 0 || args.hidden > MAX_HIDDEN {
-        return Err(CliError::input(format!(
-            "--hidden {}: from 1 to {MAX_HIDDEN}",
-            args.hidden
-        )));
-    }
-    if args.checkpoint == 0 || args.checkpoint > MAX_TRAINING_GAMES {
-        return Err(CliError::input(format!(
-            "--checkpoint {}: from 1 to {MAX_TRAINING_GAMES} games",
-            args.checkpoint
-        )));
-    }
+    check_range("--games", args.games, 1..=MAX_TRAINING_GAMES)?;
+    check_range("--threads", args.threads, 1..=MAX_THREADS)?;
+    check_range("--hidden", args.hidden, 1..=MAX_HIDDEN)?;
+    check_range("--checkpoint", args.checkpoint, 1..=MAX_TRAINING_GAMES)?;
     if args.strength_games > MAX_STRENGTH_GAMES {
         return Err(CliError::input(format!(
             "--strength-games {}: at most {MAX_STRENGTH_GAMES}",
             args.strength_games
         )));
     }
-    if args.strength_depth == 0 || args.strength_depth > MAX_STRENGTH_DEPTH {
-        return Err(CliError::input(format!(
-            "--strength-depth {}: from 1 to {MAX_STRENGTH_DEPTH}",
-            args.strength_depth
-        )));
-    }
+    check_range(
+        "--strength-depth",
+        args.strength_depth,
+        1..=MAX_STRENGTH_DEPTH,
+    )?;
     if args.exact_pieces > MAX_EXACT_PIECES {
         return Err(CliError::input(format!(
             "--exact-pieces {}: at most {MAX_EXACT_PIECES} (larger tables take hours; see docs/players.md)",
