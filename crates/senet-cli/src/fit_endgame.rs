@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use senet::registry::{DEFAULT_RULESET, Registered, RulesetVisitor};
 use senet::rng::seeded;
 use senet_ai::endgame::{PositionOracle, SolveOptions, read_table_bytes};
@@ -18,6 +17,7 @@ use senet_ai::learned::{
 use crate::error::{CliError, parse_rules};
 use crate::files;
 use crate::limits::{MAX_TABLE_BYTES, check_range};
+use crate::train::games_bar;
 
 /// Fit the learned player's endgame network to the exact values of endgame tables.
 ///
@@ -225,15 +225,7 @@ impl RulesetVisitor for Fit<'_> {
         }
         let started = Instant::now();
         let first = fitter.games();
-        let bar = ProgressBar::new(args.games);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, {eta} left {msg}",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_position(first.min(args.games));
+        let bar = games_bar(args.games, first);
         while fitter.games() < args.games {
             let games = (args.games - fitter.games())
                 .min(args.checkpoint - fitter.games() % args.checkpoint);

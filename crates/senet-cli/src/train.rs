@@ -252,6 +252,20 @@ impl Train<'_> {
     }
 }
 
+/// The bar of a training run on stderr: games done of `total`, starting at `done`.
+pub(crate) fn games_bar(total: u64, done: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, {eta} left {msg}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_position(done.min(total));
+    bar
+}
+
 /// The weights in `path` when it exists and holds some; `None` when it does not exist.
 fn read_checkpoint(path: &Path) -> Result<Option<Weights>, WeightsError> {
     match std::fs::metadata(path) {
@@ -304,15 +318,7 @@ impl RulesetVisitor for Train<'_> {
         let mut trainer = self.trainer(rules)?;
         let started = Instant::now();
         let first = trainer.games();
-        let bar = ProgressBar::new(args.games);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, {eta} left {msg}",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_position(first.min(args.games));
+        let bar = games_bar(args.games, first);
         // Checkpoints fall on multiples of the threads, so that going on from one plays the
         // same rounds as an uninterrupted run.
         let interval = args.checkpoint.div_ceil(args.threads as u64) * args.threads as u64;
