@@ -298,7 +298,7 @@ fn endgame_corpus(rules: &senet::Regency) -> Vec<<senet::Regency as Ruleset>::St
 const ENDGAME_SEARCHES: Searches = Searches {
     configuration: "regency-endgame",
     expectiminimax: &[(3, 101_712, 171)],
-    learned: &[(2, 10_778, 289), (3, 102_452, 287)],
+    learned: &[(2, 10_825, 283), (3, 103_971, 282)],
 };
 
 fn endgames(c: &mut Criterion) {
