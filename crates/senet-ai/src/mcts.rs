@@ -1,7 +1,7 @@
 //! Monte Carlo tree search with explicit chance nodes.
 
 use rand_core::Rng;
-use senet_core::{Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, uniform_below};
+use senet_core::{Move, MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use crate::eval::{Evaluator, RaceEvaluator};
 use crate::player::{Analysis, Decision, MoveValue, Player, PlayerError, ValueKind, outcome_value};
@@ -311,10 +311,7 @@ impl<R: Ruleset, E: Evaluator<R>> Mcts<R, E> {
                             .evaluate(rules, &state, Side::Black)
                             .clamp(0.0, 1.0);
                     }
-                    rules.generate_moves(&state, &mut self.scratch);
-                    let pick = uniform_below(rng, self.scratch.len() as u32) as usize;
-                    let mv = self.scratch.get(pick).copied().unwrap_or_default();
-                    rules.play_unchecked(&mut state, mv);
+                    rules.play_random_move(&mut state, rng, &mut self.scratch);
                     moves += 1;
                 }
             }

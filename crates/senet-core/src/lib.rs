@@ -74,7 +74,7 @@ pub use playout::{
     DEFAULT_TURN_CAP, MAX_ACTIONS_PER_TURN, Playout, PlayoutEnd, TurnCounter, random_playout,
 };
 pub use record::RecordLines;
-pub use ruleset::{Outcome, Phase, Ruleset};
+pub use ruleset::{Outcome, Phase, Ruleset, play_random_from_list};
 pub use setup::{FieldInfo, Setup};
 pub use side::{PerSide, Side};
 pub use spec::{BOOL_OFF, BOOL_ON, OptionInfo, OptionValue, OptionValues, RulesetSpec};

@@ -6,7 +6,7 @@ use rand_core::Rng;
 use crate::moves::MoveList;
 use crate::ruleset::{Outcome, Phase, Ruleset};
 use crate::side::Side;
-use crate::throw::{ThrowingDevice, uniform_below};
+use crate::throw::ThrowingDevice;
 
 /// The default limit on turns for random games. A game that reaches it is reported as
 /// stopped by the cap, never as won or lost. It only guards against hangs: random Regency
@@ -133,12 +133,7 @@ pub fn random_playout<R: Ruleset, G: Rng + ?Sized>(
                 rules.throw_unchecked(state, value);
             }
             Phase::Move(_) => {
-                rules.generate_moves(state, moves);
-                let pick = uniform_below(rng, moves.len() as u32) as usize;
-                // The list is never empty in the move phase; fall back to a pass if a
-                // ruleset breaks that promise rather than index out of bounds.
-                let mv = moves.get(pick).copied().unwrap_or_default();
-                rules.play_unchecked(state, mv);
+                rules.play_random_move(state, rng, moves);
                 decisions += 1;
             }
         }

@@ -11,7 +11,8 @@ use crate::opening::SeatRule;
 use crate::setup::{FieldInfo, Setup};
 use crate::side::{PerSide, Side};
 use crate::spec::{OptionInfo, RulesetSpec};
-use crate::throw::{Throw, ThrowingDevice};
+use crate::throw::{Throw, ThrowingDevice, uniform_below};
+use rand_core::Rng;
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -253,6 +254,36 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
         Ok(state)
     }
 
+    /// Plays a uniformly random legal move in [`Phase::Move`]: the move at
+    /// [`uniform_below`]`(rng, n)` among the `n` that
+    /// [`generate_moves`](Ruleset::generate_moves) lists, with that one draw from `rng`, as
+    /// [`random_playout`](crate::random_playout) and the random rollouts of search players
+    /// do. `moves` is scratch space. A ruleset may override it to play the same move without
+    /// listing every move (the property suite checks that random games stay the same), and
+    /// fall back on [`play_random_from_list`], the default, where it cannot. Outside the move
+    /// phase it plays what [`play_unchecked`](Ruleset::play_unchecked) would play with the
+    /// first listed move or a pass.
+    ///
+    /// ```
+    /// use senet_core::{MoveList, Phase, Ruleset, ThrowingDevice};
+    /// # fn demo<R: Ruleset>(rules: R, rng: &mut impl rand_core::Rng) {
+    /// let mut state = rules.initial_state();
+    /// while let Phase::Throw(_) = rules.phase(&state) {
+    ///     rules.throw_unchecked(&mut state, rules.device().sample(rng));
+    /// }
+    /// rules.play_random_move(&mut state, rng, &mut MoveList::new());
+    /// # }
+    /// ```
+    #[inline]
+    fn play_random_move<G: Rng + ?Sized>(
+        &self,
+        state: &mut Self::State,
+        rng: &mut G,
+        moves: &mut MoveList,
+    ) {
+        play_random_from_list(self, state, rng, moves);
+    }
+
     /// Whether `mv` is legal in `state` (false outside [`Phase::Move`]).
     fn is_legal(&self, state: &Self::State, mv: Move) -> bool {
         let mut moves = MoveList::new();
@@ -328,4 +359,22 @@ pub trait Ruleset: Clone + fmt::Debug + Send + Sync + 'static {
     fn parse_position(&self, text: &str) -> Result<Self::State, PositionError> {
         self.read_setup(&text.parse()?)
     }
+}
+
+/// [`Ruleset::play_random_move`] by listing the moves: [`generate_moves`](Ruleset::generate_moves)
+/// into `moves`, one [`uniform_below`] draw from `rng`, and
+/// [`play_unchecked`](Ruleset::play_unchecked) of the move drawn.
+#[inline]
+pub fn play_random_from_list<R: Ruleset, G: Rng + ?Sized>(
+    rules: &R,
+    state: &mut R::State,
+    rng: &mut G,
+    moves: &mut MoveList,
+) {
+    rules.generate_moves(state, moves);
+    let pick = uniform_below(rng, moves.len() as u32) as usize;
+    // The list is never empty in the move phase; fall back to a pass if a ruleset breaks that
+    // promise rather than index out of bounds.
+    let mv = moves.get(pick).copied().unwrap_or_default();
+    rules.play_unchecked(state, mv);
 }
