@@ -11,87 +11,11 @@
 use senet_core::batch::{LaneRules, SideLanes, hand_over, sticks};
 use senet_core::{MOVE_LIST_CAPACITY, Outcome, PerSide};
 
-use super::{Choices, Node, PIECES, Piccione, Sink, list_choices, search};
+use super::outcomes::{ENTER, Outcomes, PASS};
+use super::{Node, PIECES, Piccione, list_choices};
 
 /// Games in flight.
 const LANES: usize = 16;
-
-/// The choice that passes (P-7, P-8), beside the keys of [`Node`]s (bits 0..56).
-const PASS: u64 = 1 << 62;
-/// The choice that enters a piece onto square 1 (P-3).
-const ENTER: u64 = 1 << 63;
-
-/// The choices of one decision in the order of the move list, each as the position it leads
-/// to (the key of its [`Node`]), or [`PASS`] or [`ENTER`].
-struct Outcomes {
-    keys: [u64; MOVE_LIST_CAPACITY],
-    len: usize,
-    /// One bit for each key the search offered, at a hash of the key: a key whose bit is
-    /// still clear is new without a look through the list.
-    seen: u64,
-}
-
-impl Outcomes {
-    const EMPTY: Outcomes = Outcomes {
-        keys: [0; MOVE_LIST_CAPACITY],
-        len: 0,
-        seen: 0,
-    };
-
-    /// Appends `key`; a full list (in a position no game reaches, as for the move list)
-    /// keeps its first choices.
-    #[inline(always)]
-    fn push(&mut self, key: u64) {
-        if let Some(slot) = self.keys.get_mut(self.len) {
-            *slot = key;
-            self.len += 1;
-        }
-    }
-}
-
-impl Sink for Outcomes {
-    type Way = ();
-
-    #[inline(always)]
-    fn offer(&mut self, node: Node, (): ()) {
-        let key = node.key();
-        let bit = 1u64 << (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
-        if self.seen & bit != 0 && self.keys[..self.len].contains(&key) {
-            return;
-        }
-        self.seen |= bit;
-        self.push(key);
-    }
-}
-
-impl Choices for Outcomes {
-    type Way = ();
-
-    #[inline(always)]
-    fn pass(&mut self) {
-        self.push(PASS);
-    }
-
-    #[inline(always)]
-    fn enter(&mut self) {
-        self.push(ENTER);
-    }
-
-    #[inline(always)]
-    fn distinct(&mut self, node: Node, (): ()) {
-        self.push(node.key());
-    }
-
-    #[inline(always)]
-    fn split(&mut self, root: Node, opp: u32, forward: bool, must_move_one: bool, t: u8) {
-        search(root, opp, forward, must_move_one, t, self);
-    }
-
-    #[inline(always)]
-    fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
 
 /// What Piccione's lanes remember beside the boards: each side's pieces in hand, the extra
 /// throws of the side to act and whether its entered piece must move (P-3), and the step's
@@ -102,7 +26,7 @@ pub(crate) struct Lanes {
     extra_throws: [u8; LANES],
     must_move_one: [bool; LANES],
     throw: [u8; LANES],
-    choices: [Outcomes; LANES],
+    choices: [Outcomes<MOVE_LIST_CAPACITY>; LANES],
 }
 
 impl Lanes {
@@ -114,7 +38,7 @@ impl Lanes {
             extra_throws: [0; LANES],
             must_move_one: [false; LANES],
             throw: [0; LANES],
-            choices: [const { Outcomes::EMPTY }; LANES],
+            choices: [const { Outcomes::<MOVE_LIST_CAPACITY>::EMPTY }; LANES],
         })
     }
 }

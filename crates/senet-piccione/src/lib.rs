@@ -36,13 +36,16 @@
 extern crate alloc;
 
 mod batch;
+mod outcomes;
 
 use alloc::format;
 use alloc::string::ToString;
+use outcomes::{ENTER, Outcomes, PASS};
+use senet_core::rand_core::Rng;
 use senet_core::{
     BitBoard, FieldInfo, MAX_STEPS, MOVE_LIST_CAPACITY, Move, MoveList, OptionInfo, Outcome,
     PerSide, Phase, Place, PositionError, Ruleset, RulesetSpec, SeatRule, Setup, Side, SpecError,
-    SpecialSquares, Square, SquareSet, Sticks, ThrowingDevice, TurnState,
+    SpecialSquares, Square, SquareSet, Sticks, ThrowingDevice, TurnState, play_random_from_list,
 };
 
 /// The revision of this ruleset's behaviour ([`Ruleset::RULES_REVISION`]). Raise it by one
@@ -71,6 +74,8 @@ const SQ27: u8 = 27;
 /// as many slots as a move list holds.
 const SHORT_LIST: usize = 64;
 const LARGE_TABLE: usize = 2 * MOVE_LIST_CAPACITY;
+/// The choices [`Piccione`]'s `play_random_move` lists first; random games rarely meet more.
+const RANDOM_CHOICES: usize = 64;
 
 /// The Piccione ruleset. It has no options.
 ///
@@ -974,15 +979,53 @@ impl Ruleset for Piccione {
                 }
             }
         }
-        state.turn.extra.entered_must_move = entered;
-        state.turn.extra.extra_throws = state.turn.extra.extra_throws.saturating_add(earned);
-        if Piccione::finished(board).is_some() {
-            state.turn.extra.extra_throws = 0;
-            state.turn.extra.entered_must_move = false;
-        } else if state.turn.extra.extra_throws > 0 {
-            state.turn.extra.extra_throws -= 1;
+        finish_move(state, me, earned, entered);
+    }
+
+    /// The move [`play_random_from_list`] would play, chosen among the positions the choices
+    /// lead to as the batch kernel chooses: no move is built and no table of positions kept.
+    fn play_random_move<G: Rng + ?Sized>(
+        &self,
+        state: &mut PiccioneState,
+        rng: &mut G,
+        moves: &mut MoveList,
+    ) {
+        let t = match state.throw {
+            Some(t) if Piccione::finished(&state.board).is_none() => t.get().min(MAX_STEPS as u8),
+            _ => return play_random_from_list(self, state, rng, moves),
+        };
+        let board = &state.board;
+        let me = state.to_move;
+        let mine = board.pieces_of(me).bits();
+        let opp = board.pieces_of(me.opponent());
+        let root = Node::new(mine, board.hand_count(me), board.off_count(me));
+        let must_move_one = state.turn.extra.entered_must_move;
+        // Most decisions have a few choices: a short list is cheap to set up, and the rare
+        // decision that outgrows it is searched again with room for any.
+        let mut few = Outcomes::<RANDOM_CHOICES>::EMPTY;
+        list_choices(mine, opp.bits(), root, t, must_move_one, &mut few);
+        let key = if few.full {
+            let mut all = Outcomes::<MOVE_LIST_CAPACITY>::EMPTY;
+            list_choices(mine, opp.bits(), root, t, must_move_one, &mut all);
+            all.pick(rng)
         } else {
-            state.turn.to_move = me.opponent();
+            few.pick(rng)
+        };
+        match key {
+            PASS => self.play_unchecked(state, Move::PASS),
+            ENTER => self.play_unchecked(state, Move::enter(Square::FIRST)),
+            _ => {
+                // What play_unchecked does with a move of steps that leads to `node`: no
+                // entry among them, so no piece must move next (P-3).
+                let node = Node(key);
+                state.turn.throw = None;
+                let board = &mut state.turn.board;
+                board.replace_pieces(me, SquareSet::from_bits_truncate(node.mine()), opp);
+                board.set_in_hand(me, node.hand());
+                board.set_off(me, node.off());
+                let earned = node.landings().saturating_add(u8::from(t == 5)); // P-9, P-2
+                finish_move(state, me, earned, false);
+            }
         }
     }
 
@@ -1099,6 +1142,23 @@ impl Ruleset for Piccione {
 /// Puts a piece of `side` on `sq` without the debug check of [`BitBoard::put`], so that
 /// `play_unchecked` cannot panic even on a move that was not generated.
 #[inline]
+/// Ends a move of `me` (the throw already taken) that earned `earned` extra throws and
+/// entered a piece if `entered`: the next throw is `me`'s while extra throws remain, else the
+/// turn passes; a finished game keeps none (P-2, P-3, P-9, P-12).
+fn finish_move(state: &mut PiccioneState, me: Side, earned: u8, entered: bool) {
+    let extra = &mut state.turn.extra;
+    extra.entered_must_move = entered;
+    extra.extra_throws = extra.extra_throws.saturating_add(earned);
+    if Piccione::finished(&state.turn.board).is_some() {
+        extra.extra_throws = 0;
+        extra.entered_must_move = false;
+    } else if extra.extra_throws > 0 {
+        extra.extra_throws -= 1;
+    } else {
+        state.turn.to_move = me.opponent();
+    }
+}
+
 fn put_piece(board: &mut BitBoard, side: Side, sq: Square) {
     board.relocate(side, sq, sq);
 }
