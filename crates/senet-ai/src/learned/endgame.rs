@@ -9,7 +9,7 @@
 //! main network keeps everything else.
 
 use rand_core::Rng;
-use senet_core::{BitBoard, MoveList, Phase, Ruleset, Side, ThrowingDevice, uniform_below};
+use senet_core::{BitBoard, MoveList, Phase, Ruleset, Side, ThrowingDevice};
 
 use super::encoding::Input;
 use super::network::ValueNet;
@@ -216,9 +216,8 @@ impl<R: Ruleset> EndgameFitter<R> {
                             .throw_unchecked(&mut state, device.sample(&mut rng));
                     }
                     Phase::Move(_) => {
-                        self.rules.generate_moves(&state, &mut moves);
-                        let pick = uniform_below(&mut rng, moves.len() as u32) as usize;
-                        self.rules.play_unchecked(&mut state, moves[pick]);
+                        self.rules
+                            .play_random_move(&mut state, &mut rng, &mut moves);
                     }
                 }
             }
