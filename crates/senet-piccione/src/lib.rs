@@ -1139,9 +1139,6 @@ impl Ruleset for Piccione {
     }
 }
 
-/// Puts a piece of `side` on `sq` without the debug check of [`BitBoard::put`], so that
-/// `play_unchecked` cannot panic even on a move that was not generated.
-#[inline]
 /// Ends a move of `me` (the throw already taken) that earned `earned` extra throws and
 /// entered a piece if `entered`: the next throw is `me`'s while extra throws remain, else the
 /// turn passes; a finished game keeps none (P-2, P-3, P-9, P-12).
@@ -1159,6 +1156,9 @@ fn finish_move(state: &mut PiccioneState, me: Side, earned: u8, entered: bool) {
     }
 }
 
+/// Puts a piece of `side` on `sq` without the debug check of [`BitBoard::put`], so that
+/// `play_unchecked` cannot panic even on a move that was not generated.
+#[inline]
 fn put_piece(board: &mut BitBoard, side: Side, sq: Square) {
     board.relocate(side, sq, sq);
 }
