@@ -8,7 +8,8 @@ use rand_core::Rng;
 
 use senet_core::Throw;
 use senet_core::{
-    Action, Game, Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, TurnCounter, uniform_below,
+    Action, Game, Move, MoveList, Phase, Ruleset, Side, ThrowingDevice, TurnCounter,
+    play_random_from_list,
 };
 
 /// Checks the invariants every reachable state keeps: it validates, each side's pieces on the
@@ -141,11 +142,7 @@ pub fn walk_random_game<R: Ruleset, G: Rng + ?Sized>(
         match phase {
             Phase::Over(_) => return (state, true),
             Phase::Throw(_) => rules.throw_unchecked(&mut state, device.sample(rng)),
-            Phase::Move(_) => {
-                rules.generate_moves(&state, &mut moves);
-                let pick = uniform_below(rng, moves.len() as u32) as usize;
-                rules.play_unchecked(&mut state, moves.get(pick).copied().unwrap_or_default());
-            }
+            Phase::Move(_) => play_random_from_list(rules, &mut state, rng, &mut moves),
         }
     }
 }
